@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AuditConfig(AppConfig):
+    """The append-only, hash-chained audit log."""
+
+    name = "audit"

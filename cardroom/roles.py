@@ -1,0 +1,22 @@
+"""The three roles, as Django group names. Everything that checks a role imports them here."""
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+FLOOR_SUPERVISOR = "Floor supervisor"
+DEALER = "Dealer"
+COMPLIANCE_AUDITOR = "Compliance auditor"
+
+# In order of precedence, for the rare user placed in more than one group.
+ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
+
+
+def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
+    """The user's role, or None: anonymous users and users in no role group have none."""
+    if not user.is_authenticated:
+        return None
+    held = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+    return next((role for role in ROLES if role in held), None)
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
+    return role_of(user) == role

@@ -1,0 +1,125 @@
+"""The one place the environment is read.
+
+Settings modules call these helpers instead of touching ``os.environ``, so every variable is
+parsed once, typed, and a malformed value stops start-up with a message naming the variable.
+Each helper takes an optional ``environ`` mapping so it can be tested without patching.
+"""
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_DATABASE_SCHEMES = frozenset({"postgres", "postgresql", "sqlite"})
+_REDIS_SCHEMES = frozenset({"redis", "rediss"})
+
+
+def _get(name: str, environ: Mapping[str, str] | None) -> str | None:
+    """The variable's value, or None when it is unset or blank (blank means "use the default")."""
+    value = (os.environ if environ is None else environ).get(name, "").strip()
+    return value or None
+
+
+def _redacted(value: str) -> str:
+    """The URL for an error message, without its password."""
+    password = urlsplit(value).password
+    return value if password is None else value.replace(f":{password}@", ":***@", 1)
+
+
+def env_str(
+    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None:
+    value = _get(name, environ)
+    return default if value is None else value
+
+
+def env_required(name: str, *, environ: Mapping[str, str] | None = None) -> str:
+    value = _get(name, environ)
+    if value is None:
+        raise ImproperlyConfigured(f"{name} must be set.")
+    return value
+
+
+def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = None) -> bool:
+    value = _get(name, environ)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be a boolean (true/false, yes/no, on/off, 1/0), got {value!r}."
+    )
+
+
+def env_list(
+    name: str,
+    default: list[str] | None = None,
+    *,
+    required: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> list[str]:
+    """A comma-separated list; empty items are dropped."""
+    value = _get(name, environ)
+    items = [item.strip() for item in (value or "").split(",") if item.strip()]
+    if items:
+        return items
+    if required:
+        raise ImproperlyConfigured(f"{name} must be set to a comma-separated list.")
+    return list(default or [])
+
+
+def database_from_env(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
+    """``DATABASES["default"]``: DATABASE_URL if set, else the SQLite file ``db.sqlite3``."""
+    value = _get("DATABASE_URL", environ)
+    if value is None:
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
+
+    url = urlsplit(value)
+    if url.scheme not in _DATABASE_SCHEMES:
+        raise ImproperlyConfigured(
+            "DATABASE_URL must look like postgres://user@host:5432/name or sqlite:///path "
+            f"(schemes: postgres, postgresql, sqlite), got {_redacted(value)!r}."
+        )
+    try:
+        config = dj_database_url.parse(value)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from error
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(value)!r}.")
+    return config
+
+
+def redis_from_env(*, environ: Mapping[str, str] | None = None) -> str | None:
+    """REDIS_URL after checking it, or None when unset (no broker: Celery runs eagerly)."""
+    value = _get("REDIS_URL", environ)
+    if value is None:
+        return None
+    problem = _redis_url_problem(value)
+    if problem:
+        raise ImproperlyConfigured(
+            f"REDIS_URL must look like redis://host:6379/0, but {problem}: {_redacted(value)!r}."
+        )
+    return value
+
+
+def _redis_url_problem(value: str) -> str | None:
+    url = urlsplit(value)
+    if url.scheme not in _REDIS_SCHEMES:
+        return "its scheme must be redis or rediss"
+    if not url.hostname:
+        return "it names no host"
+    try:
+        url.port  # noqa: B018 -- reading it validates the port
+    except ValueError:
+        return "its port is not a number from 0 to 65535"
+    database = url.path.strip("/")
+    if database and not database.isdigit():
+        return "its path must be a database number such as /0"
+    return None

@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+admin.site.site_header = "Cardroom administration"
+admin.site.site_title = "Cardroom"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("health/", views.health, name="health"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,26 @@
+"""R12: who pays the collection fee. Pure rules, no Django: the settlement engine imports them.
+
+The fee is a fixed amount per hand, set before the hand starts; it is never a percentage of
+wagers or wins, which is why nothing here takes a wager or a win as input.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RakeMode(StrEnum):
+    ALL_PLAYERS = "all_players"  # every live spot and the designated player
+    PLAYERS_NOT_DP = "players_not_dp"  # every live spot
+    DP_ONLY = "dp_only"  # only the designated player
+    NONE = "none"  # the only mode a house-banked table may use
+
+
+def spot_fee(mode: RakeMode, amount: int) -> int:
+    """What each live spot pays (folded spots are live; dead ones pay nothing, R14)."""
+    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.PLAYERS_NOT_DP) else 0
+
+
+def dealer_fee(mode: RakeMode, amount: int) -> int:
+    """What the designated player pays before the deal; returned if every spot ends dead."""
+    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.DP_ONLY) else 0

@@ -1,0 +1,31 @@
+"""The pure High Card Flush engine: no Django, no database, no I/O.
+
+``settle`` is the one function that settles a round (R9–R15); the persisted hands, the API,
+the screens and ``manage.py settle_round`` all go through it.
+"""
+
+from .contract import round_from_json, settle_json, settlement_to_json
+from .errors import RoundError
+from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
+from .settlement import Outcome, Settlement, SpotStatus, settle
+from .table import Banking, BonusMode, TableRules
+
+__all__ = [
+    "Banking",
+    "BonusMode",
+    "DeadReason",
+    "Dealer",
+    "Decision",
+    "Misdeal",
+    "Outcome",
+    "Round",
+    "RoundError",
+    "Settlement",
+    "Spot",
+    "SpotStatus",
+    "TableRules",
+    "round_from_json",
+    "settle",
+    "settle_json",
+    "settlement_to_json",
+]

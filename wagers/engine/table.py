@@ -99,7 +99,8 @@ def check_table(table: TableRules) -> None:
             "table.rake_mode",
             "A house-banked table takes no collection fee: its rake_mode must be 'none' (R12).",
         )
-    check_multiple(table, table.rake_amount, field="table.rake_amount", what="The fee")
+    if table.rake_mode is not RakeMode.NONE:  # with no fee, its amount is never charged
+        check_multiple(table, table.rake_amount, field="table.rake_amount", what="The fee")
     if table.max_aggregate_payout is not None and table.max_aggregate_payout <= 0:
         raise RoundError(
             "table.max_aggregate_payout",

@@ -1,0 +1,42 @@
+"""The audit log: one row per state change, hash-chained, append-only (cardroom.db.AppendOnly)."""
+
+from django.conf import settings
+from django.db import models
+
+GENESIS_HASH = "0" * 64
+
+
+class AuditEvent(models.Model):
+    seq = models.PositiveBigIntegerField(unique=True)
+    occurred_at = models.DateTimeField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_name = models.CharField(max_length=150, blank=True)  # as it was at the time
+    action = models.CharField(max_length=64, db_index=True)
+    object_type = models.CharField(max_length=64, blank=True)
+    object_id = models.CharField(max_length=64, blank=True)
+    # The canonical JSON text exactly as hashed: sorted keys, money as strings.
+    payload = models.TextField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["seq"]
+        indexes = [
+            models.Index(fields=["object_type", "object_id"]),
+            models.Index(fields=["occurred_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.action} {self.object_type}:{self.object_id}"
+
+
+class ChainHead(models.Model):
+    """The one row every append locks, so that the chain never forks under concurrent writers."""
+
+    seq = models.PositiveBigIntegerField(default=0)
+    hash = models.CharField(max_length=64, default=GENESIS_HASH)
+
+    def __str__(self) -> str:
+        return f"head #{self.seq} {self.hash[:12]}"

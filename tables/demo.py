@@ -1,4 +1,5 @@
-"""Demo data for a fresh clone: the role groups and one user per role."""
+"""Demo data for a fresh clone: the role groups, one user per role, a cardroom with a
+designated-player table and a house-banked table, both open with players seated with chips."""
 
 from dataclasses import dataclass
 
@@ -7,6 +8,8 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 
 from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, ROLES
+
+from .models import Cardroom, Player, Seating, Table, TableSession
 
 # Shared by every demo user and printed by `load_demo`: this is demo data, not a secret.
 DEMO_PASSWORD = "cardroom-demo"
@@ -26,6 +29,18 @@ DEMO_USERS = (
     DemoUser("floor", "Morgan", "Reyes", FLOOR_SUPERVISOR, is_staff=True),
     DemoUser("dealer", "Sam", "Carter", DEALER),
     DemoUser("compliance", "Alex", "Nguyen", COMPLIANCE_AUDITOR),
+)
+
+
+DEMO_CARDROOM = "Demo Cardroom"
+# (table name, banking, [(seat, player, buy-in)])
+DEMO_TABLES = (
+    (
+        "Table 1 (designated player)",
+        "designated_player",
+        [(1, "Avery Stone", "500"), (3, "Blake Moreno", "300"), (5, "Casey Park", "400")],
+    ),
+    ("Table 2 (house banked)", "house", [(2, "Devon Hale", "250"), (4, "Emery Quinn", "200")]),
 )
 
 
@@ -50,4 +65,28 @@ def load_demo_data() -> list[DemoUser]:
             user.set_password(DEMO_PASSWORD)
             user.save(update_fields=["password"])
         user.groups.set([groups[demo.role]])
+    _load_tables()
     return list(DEMO_USERS)
+
+
+def _load_tables() -> None:
+    """Through the services, as a floor supervisor would: every step is in the audit log."""
+    from . import services  # the services import the audit app; keep this module light
+
+    User = get_user_model()
+    floor, dealer = User.objects.get(username="floor"), User.objects.get(username="dealer")
+    cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or services.cardroom_create(
+        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=floor
+    )
+    for name, banking, seats in DEMO_TABLES:
+        table = Table.objects.filter(cardroom=cardroom, name=name).first()
+        if table is None:
+            table = services.table_create(cardroom=cardroom, name=name, banking=banking, by=floor)
+        if not TableSession.objects.filter(table=table, closed_at=None).exists():
+            services.table_open(table=table, dealer=dealer, by=floor)
+        for seat, player_name, buy_in in seats:
+            player = Player.objects.filter(cardroom=cardroom, name=player_name).first()
+            if player is None:
+                player = services.player_create(cardroom=cardroom, name=player_name, by=floor)
+            if not Seating.objects.filter(player=player, left_at=None).exists():
+                services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)

@@ -1,0 +1,273 @@
+"""Tables, their versioned settings, sessions, seats, stacks and the designated-player rotation.
+
+Rows the rules say are never edited (settings versions, stack entries, rotation offers) are
+append-only in the database (``cardroom.db.AppendOnly`` in the migrations). Writes go through
+``tables.services``; reads through ``tables.selectors``.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from cardroom.money import ZERO, MoneyField
+from rake.fees import RakeMode
+from wagers.engine.table import (
+    DEFAULT_FLUSH_PAYTABLE,
+    DEFAULT_STRAIGHT_FLUSH_PAYTABLE,
+    MAX_SEATS,
+    Banking,
+    BonusMode,
+)
+
+
+_USER = settings.AUTH_USER_MODEL
+
+
+def _choices(enum) -> list[tuple[str, str]]:
+    return [(member.value, member.value.replace("_", " ")) for member in enum]
+
+
+def default_flush_paytable() -> dict[str, int]:
+    return {str(k): v for k, v in DEFAULT_FLUSH_PAYTABLE.items()}
+
+
+def default_straight_flush_paytable() -> dict[str, int]:
+    return {str(k): v for k, v in DEFAULT_STRAIGHT_FLUSH_PAYTABLE.items()}
+
+
+class Cardroom(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    time_zone = models.CharField(max_length=64, default="UTC")  # an IANA zone name
+    gaming_day_starts_at = models.TimeField(default=time(6, 0))
+    # R17: with a lone supervisor on duty a change may be self-approved, and says so.
+    self_approval_allowed = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="tables")
+    name = models.CharField(max_length=100)
+    seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
+    banking = models.CharField(max_length=20, choices=_choices(Banking))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["cardroom", "name"], name="table_name_unique"),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=1, seat_count__lte=MAX_SEATS), name="table_seats_1_7"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableSettings(models.Model):
+    """One version of a table's game settings. Never edited: a change makes a new version."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="settings_versions")
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    # R5 limits
+    ante_min = MoneyField(default="5.00")
+    ante_max = MoneyField(default="100.00")
+    bonus_min = MoneyField(default="1.00")
+    bonus_max = MoneyField(default="25.00")
+    chip_unit = MoneyField(default="1.00")
+    # R10, R11
+    bonus_mode = models.CharField(max_length=20, choices=_choices(BonusMode))
+    flush_paytable = models.JSONField(default=default_flush_paytable)
+    straight_flush_paytable = models.JSONField(default=default_straight_flush_paytable)
+    max_aggregate_payout = MoneyField(null=True, blank=True, default="20000.00")
+    # R12
+    rake_mode = models.CharField(max_length=20, choices=_choices(RakeMode))
+    rake_amount = MoneyField(default=ZERO)
+    # R16
+    dp_min_bank = MoneyField(default=ZERO)
+    dp_max_consecutive = models.PositiveSmallIntegerField(default=2)
+    draw_suit_order = models.CharField(max_length=4, default="cdhs")  # lowest suit first
+    dp_rotation_window = models.PositiveSmallIntegerField(default=40)  # minutes
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="settings_version_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.version}"
+
+
+class SettingChange(models.Model):
+    """R17: a proposed change to a table's settings, and its approval (dual control)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+        WITHDRAWN = "withdrawn"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="setting_changes")
+    proposed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField()
+    reason = models.TextField()
+    based_on = models.ForeignKey(TableSettings, on_delete=models.PROTECT, related_name="+")
+    new_values = models.JSONField()  # only the settings that change, money as strings
+    old_values = models.JSONField()  # the same keys, as they were when decided
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    self_approved = models.BooleanField(default=False)
+    result = models.OneToOneField(
+        TableSettings, null=True, blank=True, on_delete=models.PROTECT, related_name="change"
+    )
+
+    class Meta:
+        ordering = ["-proposed_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table}: change #{self.pk} ({self.status})"
+
+
+class TableSession(models.Model):
+    """A table open for play, from opening to closing, with the dealer on duty."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="sessions")
+    dealer = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    opened_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    opened_at = models.DateTimeField()
+    closed_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(closed_at__isnull=True), name="one_open_session"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} session {self.opened_at:%Y-%m-%d %H:%M}"
+
+
+class Player(models.Model):
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seating(models.Model):
+    """A player at a seat of a table, from sitting down to leaving; holds the table stack.
+
+    ``stack`` is the running sum of the seating's ``StackEntry`` rows, kept under the row lock
+    in the same transaction as each entry, and never negative (a database constraint).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seatings")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seatings")
+    sat_at = models.DateTimeField()
+    left_at = models.DateTimeField(null=True, blank=True)
+    stack = MoneyField(default=ZERO)
+    sitting_out = models.BooleanField(default=False)
+    dp_waiver = models.BooleanField(default=False)  # R16: a standing refusal of the position
+    proposition_player = models.BooleanField(default=False)  # a third-party prop player
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat"], condition=Q(left_at__isnull=True), name="seat_taken_once"
+            ),
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(left_at__isnull=True), name="player_seated_once"
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(left_at__isnull=True, proposition_player=True),
+                name="one_prop_player_per_table",
+            ),
+            models.CheckConstraint(condition=Q(stack__gte=0), name="stack_never_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} seat {self.seat}"
+
+
+class StackEntry(models.Model):
+    """One movement of chips on or off a table stack. Never edited."""
+
+    class Reason(models.TextChoices):
+        BUY_IN = "buy_in"
+        ADD_ON = "add_on"
+        CASH_OUT = "cash_out"  # colouring up and leaving with the chips
+        WAGER = "wager"
+        WAGER_RETURNED = "wager_returned"
+        PAYOUT = "payout"
+        FEE = "fee"
+        DP_BANK = "dp_bank"
+        CORRECTION = "correction"
+
+    seating = models.ForeignKey(Seating, on_delete=models.PROTECT, related_name="entries")
+    amount = MoneyField()  # signed: chips onto the stack are positive
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    actor = models.ForeignKey(_USER, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "stack entries"
+
+    def __str__(self) -> str:
+        return f"{self.seating}: {self.amount} ({self.reason})"
+
+
+class RotationRecord(models.Model):
+    """R16: one offer of the designated-player position, for one hand. Never edited.
+
+    ``offers`` lists, in the order the position was offered, each seat with its player and
+    what happened: ``accepted``, ``refused``, ``waived`` or ``ineligible`` with the reason.
+    ``designated_player`` is empty when nobody accepted (and no hand could start).
+    """
+
+    class Method(models.TextChoices):
+        DRAW = "draw"  # the first hand of a session: the high-card draw
+        ROTATION = "rotation"
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rotations")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="rotations")
+    created_at = models.DateTimeField()
+    method = models.CharField(max_length=10, choices=Method.choices)
+    offers = models.JSONField()
+    draw = models.JSONField(null=True, blank=True)  # seat -> card, for a high-card draw
+    designated_player = models.ForeignKey(
+        Seating, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Snapshots, so compliance reads history as it was, not as the seating is now.
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    proposition_player = models.BooleanField(default=False)
+    consecutive = models.PositiveSmallIntegerField(default=0)  # hands in a row, this one included
+
+    class Meta:
+        ordering = ["table", "created_at", "id"]
+        indexes = [models.Index(fields=["table", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} rotation {self.created_at:%H:%M:%S}"

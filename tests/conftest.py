@@ -2,6 +2,7 @@
 
 import pytest
 from django.contrib.auth.models import Group, User
+from django.db.backends.base.operations import BaseDatabaseOperations
 
 from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 
@@ -40,3 +41,39 @@ def dealer(make_user):
 @pytest.fixture
 def auditor(make_user):
     return make_user("auditor", role=COMPLIANCE_AUDITOR, first_name="Ari", last_name="Kim")
+
+
+def _execute_sql_flush_past_append_only(execute_sql_flush):
+    """Transactional tests empty every table between tests; append-only tables refuse that
+    (cardroom.db). PostgreSQL: as superuser, switch triggers off for the flush
+    (``session_replication_role``). SQLite has no such switch: drop and re-create them."""
+
+    def flush(self, sql_list):
+        connection = self.connection
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET session_replication_role = replica")
+            try:
+                execute_sql_flush(self, sql_list)
+            finally:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET session_replication_role = DEFAULT")
+            return
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+            triggers = cursor.fetchall()
+            for name, _ in triggers:
+                cursor.execute(f'DROP TRIGGER "{name}"')
+        try:
+            execute_sql_flush(self, sql_list)
+        finally:
+            with connection.cursor() as cursor:
+                for _, sql in triggers:
+                    cursor.execute(sql)
+
+    return flush
+
+
+BaseDatabaseOperations.execute_sql_flush = _execute_sql_flush_past_append_only(
+    BaseDatabaseOperations.execute_sql_flush
+)

@@ -1,0 +1,176 @@
+"""Hands as they are played and settled. Game rules live in ``wagers.engine``; the services in
+``wagers.services`` move hands through their states; settlements are append-only."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from cardroom.money import ZERO, MoneyField
+from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
+from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
+
+
+_USER = settings.AUTH_USER_MODEL
+
+
+def _choices(enum) -> list[tuple[str, str]]:
+    return [(member.value, member.value.replace("_", " ")) for member in enum]
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"  # started: DP chosen, bank in action
+        WAGERING = "wagering"
+        DEALT = "dealt"
+        DECISIONS = "decisions"
+        SETTLED = "settled"
+        DEAD = "dead"  # a misdeal (R14): settled with every wager returned
+
+    IN_PROGRESS = (Status.OPEN, Status.WAGERING, Status.DEALT, Status.DECISIONS)
+
+    class CardSource(models.TextChoices):
+        ENTERED = "entered"  # by the dealer, from a physical deal
+        SYSTEM = "system"  # dealt by the system from a CSPRNG shuffle
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()  # per table, from 1
+    settings = models.ForeignKey(TableSettings, on_delete=models.PROTECT, related_name="hands")
+    rotation = models.OneToOneField(
+        RotationRecord, null=True, blank=True, on_delete=models.PROTECT, related_name="hand"
+    )
+    dp_seating = models.ForeignKey(
+        Seating, null=True, blank=True, on_delete=models.PROTECT, related_name="hands_as_dp"
+    )
+    dp_bank = MoneyField(null=True, blank=True)  # R13: chips the DP put in action, fee included
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    card_source = models.CharField(max_length=10, choices=CardSource.choices, blank=True)
+    dealer_cards = models.CharField(max_length=40, blank=True)
+    misdeal = models.CharField(max_length=20, choices=_choices(Misdeal), blank=True)
+    started_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    started_at = models.DateTimeField()
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique"),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status__in=["open", "wagering", "dealt", "decisions"]),
+                name="one_hand_in_progress_per_table",
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}"
+
+
+class Spot(models.Model):
+    """One betting position in a hand: a player's wagers, cards and decision (R5–R8)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="spots")
+    seat = models.PositiveSmallIntegerField()
+    seating = models.ForeignKey(Seating, on_delete=models.PROTECT, related_name="spots")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="spots")
+    ante = MoneyField()
+    flush_bonus = MoneyField(default=ZERO)
+    straight_flush_bonus = MoneyField(default=ZERO)
+    cards = models.CharField(max_length=40, blank=True)
+    decision = models.CharField(max_length=12, choices=_choices(Decision), blank=True)
+    raise_amount = MoneyField(default=ZERO)
+    dead_reason = models.CharField(max_length=20, choices=_choices(DeadReason), blank=True)
+
+    class Meta:
+        ordering = ["hand", "seat"]
+        constraints = [models.UniqueConstraint(fields=["hand", "seat"], name="spot_seat_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}"
+
+
+class Settlement(models.Model):
+    """One entry in a hand's settlement history. Never edited (append-only in the database).
+
+    A hand is settled once (``original``). A correction adds a ``reversal`` of the entry in
+    force and a ``correction`` holding the new settlement; summing every entry of a hand gives
+    what is in force.
+    """
+
+    class Kind(models.TextChoices):
+        ORIGINAL = "original"
+        REVERSAL = "reversal"
+        CORRECTION = "correction"
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="settlements")
+    entry = models.PositiveSmallIntegerField()  # 1, 2, 3… per hand
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="reversed_by"
+    )
+    # The round in the settle-json format and the engine's answer, exactly: anyone can rerun
+    # `manage.py settle_round` on ``round`` and compare with ``result``.
+    round = models.JSONField()
+    result = models.JSONField()
+    sign = models.SmallIntegerField(default=1)  # -1 on a reversal: its money moves back
+    house_rake = MoneyField()
+    dealer_net = MoneyField()
+    reason = models.TextField(blank=True)
+    created_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["hand", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "entry"], name="settlement_entry_unique"),
+            models.UniqueConstraint(
+                fields=["hand"], condition=Q(kind="original"), name="settled_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} settlement {self.entry} ({self.kind})"
+
+
+class SpotSettlement(models.Model):
+    """A spot's line in a settlement entry. Amounts carry the entry's sign."""
+
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="spots")
+    spot = models.ForeignKey(Spot, on_delete=models.PROTECT, related_name="settlements")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=_choices(SpotStatus))
+    dead_reason = models.CharField(max_length=20, choices=_choices(DeadReason), blank=True)
+    rake = MoneyField()
+    net = MoneyField()
+    paid_back = MoneyField()  # chips back onto the player's stack: stakes plus the net
+
+    class Meta:
+        ordering = ["settlement", "seat"]
+
+    def __str__(self) -> str:
+        return f"{self.settlement} seat {self.seat}: {self.net}"
+
+
+class WagerSettlement(models.Model):
+    class Wager(models.TextChoices):
+        ANTE = "ante"
+        RAISE = "raise"
+        FLUSH_BONUS = "flush_bonus"
+        STRAIGHT_FLUSH_BONUS = "straight_flush_bonus"
+
+    spot_settlement = models.ForeignKey(
+        SpotSettlement, on_delete=models.PROTECT, related_name="wagers"
+    )
+    wager = models.CharField(max_length=20, choices=Wager.choices)
+    stake = MoneyField()
+    outcome = models.CharField(max_length=10, choices=_choices(Outcome))
+    net = MoneyField()
+
+    class Meta:
+        ordering = ["spot_settlement", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.spot_settlement} {self.wager}: {self.outcome} {self.net}"

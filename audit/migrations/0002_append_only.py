@@ -1,0 +1,18 @@
+"""The audit log is append-only in the database; its chain starts at the genesis head."""
+
+from django.db import migrations
+
+from cardroom.db import AppendOnly
+
+
+def create_head(apps, schema_editor):
+    apps.get_model("audit", "ChainHead").objects.get_or_create(pk=1)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("audit", "0001_initial")]
+
+    operations = [
+        AppendOnly("auditevent"),
+        migrations.RunPython(create_head, migrations.RunPython.noop),
+    ]

@@ -1,0 +1,104 @@
+"""The one way anything is written to the audit log (R17)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from decimal import Decimal
+from typing import Any
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from cardroom.money import money_text
+
+from .models import AuditEvent, ChainHead
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, money as two-decimal strings, times as ISO 8601 UTC."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_jsonable)
+
+
+def event_hash(
+    *,
+    seq: int,
+    occurred_at: datetime,
+    actor_id: int | None,
+    actor_name: str,
+    action: str,
+    object_type: str,
+    object_id: str,
+    payload: str,
+    prev_hash: str,
+) -> str:
+    record = [
+        seq,
+        occurred_at.astimezone(UTC).isoformat(),
+        actor_id,
+        actor_name,
+        action,
+        object_type,
+        object_id,
+        payload,
+        prev_hash,
+    ]
+    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
+
+
+def audit_record(
+    *,
+    actor: Any,
+    action: str,
+    target: models.Model | None = None,
+    payload: dict[str, Any] | None = None,
+) -> AuditEvent:
+    """Append one event, inside the caller's transaction, after the caller's own locks.
+
+    Locking the chain head serialises appends: each event's ``prev_hash`` is the hash of the
+    event before it, so the chain cannot fork however many writers there are.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("audit_record runs inside the transaction of the change it records")
+    head = _locked_head()
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    fields = {
+        "seq": head.seq + 1,
+        "occurred_at": timezone.now(),
+        "actor_id": user.pk if user else None,
+        "actor_name": user.get_username() if user else "",
+        "action": action,
+        "object_type": target._meta.label_lower if target is not None else "",
+        "object_id": str(target.pk) if target is not None else "",
+        "payload": canonical_json(payload or {}),
+        "prev_hash": head.hash,
+    }
+    event = AuditEvent.objects.create(**fields, hash=event_hash(**fields))
+    ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
+    return event
+
+
+def _locked_head() -> ChainHead:
+    """The chain head, locked. Rebuilt from the last event if its row is missing (a restore
+    of the events alone), so that the chain carries on instead of starting again."""
+    head = ChainHead.objects.select_for_update().filter(pk=1).first()
+    if head is None:
+        last = AuditEvent.objects.order_by("-seq").first()
+        ChainHead.objects.get_or_create(
+            pk=1, defaults={"seq": last.seq, "hash": last.hash} if last else {}
+        )
+        head = ChainHead.objects.select_for_update().get(pk=1)
+    return head
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return money_text(value)
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
+    if isinstance(value, models.Model):
+        return value.pk
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serialisable in an audit payload")

@@ -1,0 +1,39 @@
+"""Domain errors: what a service refuses, with a message a person can act on.
+
+Views turn them into one JSON shape (``{"error": {"code", "message", "field"}}``) or a form
+error next to ``field``; nothing else about HTTP lives in the services.
+"""
+
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    """Input the rules do not allow (HTTP 422 where it reaches the API)."""
+
+    code = "invalid"
+
+    def __init__(self, message: str, *, field: str | None = None, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        if code is not None:
+            self.code = code
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+class PermissionDenied(DomainError):
+    """The actor's role does not allow this action (HTTP 403)."""
+
+    code = "forbidden"
+
+
+class Conflict(DomainError):
+    """The action does not fit the current state: a closed table, a taken seat (HTTP 409)."""
+
+    code = "conflict"
+
+
+class NotFound(DomainError):
+    code = "not_found"

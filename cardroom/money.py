@@ -1,0 +1,39 @@
+"""Money in the database: ``Decimal`` with two places, never float (design.md, convention 3).
+
+Parsing and formatting live in the engine (``wagers.engine.money``), which computes in cents;
+this module is the bridge the Django side uses.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import models
+
+from cardroom.errors import DomainError
+from wagers.engine.errors import RoundError
+from wagers.engine.money import format_amount, parse_amount, to_decimal
+
+ZERO = Decimal("0.00")
+
+
+def MoneyField(**kwargs) -> models.DecimalField:  # noqa: N802 - reads like a field class
+    return models.DecimalField(max_digits=12, decimal_places=2, **kwargs)
+
+
+def money(value: object, *, field: str) -> Decimal:
+    """An amount from user input (a decimal string, an int or a Decimal), or a DomainError
+    naming ``field``. Floats are refused."""
+    try:
+        return to_decimal(parse_amount(value, field=field))
+    except RoundError as error:
+        raise DomainError(error.message, field=field) from None
+
+
+def cents(value: Decimal) -> int:
+    return int(value * 100)
+
+
+def money_text(value: Decimal) -> str:
+    """``Decimal("5")`` → ``"5.00"``: the form money takes in audit payloads and exports."""
+    return format_amount(cents(value))

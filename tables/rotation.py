@@ -1,0 +1,224 @@
+"""R16: who holds the designated-player position for the next hand, and the record of it.
+
+The first hand of a table session goes by a high-card draw among the seats that accept; every
+later hand offers the position clockwise from the seat to the current DP's left, ending with
+the current DP. Every offer, waiver, refusal and ineligibility is recorded, also when nobody
+accepts and no hand can start.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from cardroom.errors import Conflict, DomainError
+from cardroom.money import money_text
+from cardroom.permissions import require_table_staff
+from wagers.engine.cards import DECK, card_name, parse_card
+from wagers.engine.errors import RoundError
+from wagers.engine.table import Banking
+
+from . import selectors
+from .models import RotationRecord, Seating, Table, TableSettings
+
+ACCEPTED, REFUSED, WAIVED, INELIGIBLE = "accepted", "refused", "waived", "ineligible"
+
+
+def designated_player_rotate(
+    *,
+    table: Table,
+    by: Any,
+    refusals: Collection[int] = (),
+    draw_cards: Mapping[int, str] | None = None,
+) -> RotationRecord:
+    """Offer the position for the next hand (R16) and record the outcome.
+
+    ``refusals`` are the seats that turn the position down for this hand only (a standing
+    waiver is the seating's ``dp_waiver``). ``draw_cards`` are the cards the dealer dealt for
+    a high-card draw, by seat; without them the system draws with a CSPRNG. The record's
+    ``designated_player`` is empty when nobody accepted: the caller must not start a hand.
+    """
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        session = selectors.open_session(table)
+        require_table_staff(by, session, action="offer the designated-player position")
+        if session is None:
+            raise Conflict(f"{table} is closed.")
+        if table.banking == Banking.HOUSE:
+            raise DomainError(
+                "A house-banked table has no designated player and no rotation (R16).",
+                field="table",
+            )
+        settings = selectors.current_settings(table)
+        seatings = list(Seating.objects.filter(table=table, left_at=None).select_related("player"))
+        by_seat = {seating.seat: seating for seating in seatings}
+        refused = set(refusals)
+        for seat in refused - by_seat.keys():
+            raise DomainError(f"Nobody sits at seat {seat} to refuse.", field="refusals")
+        previous = (
+            RotationRecord.objects.filter(session=session, designated_player__isnull=False)
+            .select_related("designated_player")
+            .order_by("-created_at", "-id")
+            .first()
+        )
+        if previous is None:
+            method = RotationRecord.Method.DRAW
+            offers, winner, draw = _draw(seatings, settings, refused, draw_cards)
+            streak_before = 0
+        else:
+            if draw_cards:
+                raise DomainError(
+                    "Only the first hand of a session has a high-card draw (R16).",
+                    field="draw_cards",
+                )
+            method = RotationRecord.Method.ROTATION
+            offers, winner = _offer_clockwise(table, seatings, settings, refused, previous)
+            draw = None
+            same_dp = winner is not None and winner.pk == previous.designated_player_id
+            streak_before = previous.consecutive if same_dp else 0
+        record = RotationRecord.objects.create(
+            table=table,
+            session=session,
+            created_at=timezone.now(),
+            method=method,
+            offers=offers,
+            draw=draw,
+            designated_player=winner,
+            player=winner.player if winner else None,
+            proposition_player=winner.proposition_player if winner else False,
+            consecutive=streak_before + 1 if winner else 0,
+        )
+        audit_record(
+            actor=by,
+            action="rotation.offered",
+            target=record,
+            payload={
+                "table": table.pk,
+                "method": method,
+                "offers": offers,
+                "draw": draw,
+                "designated_player_seat": winner.seat if winner else None,
+            },
+        )
+        return record
+
+
+def require_designated_player(record: RotationRecord) -> Seating:
+    """The DP the record names, or the clear error that stops the game (R16)."""
+    if record.designated_player is not None:
+        return record.designated_player
+    raise no_designated_player(record)
+
+
+def no_designated_player(record: RotationRecord) -> Conflict:
+    """The error that stops the game when nobody accepts, naming every seat's answer (R16)."""
+    told = "; ".join(
+        f"seat {o['seat']} {o['outcome']}" + (f" ({o['reason']})" if o.get("reason") else "")
+        for o in record.offers
+    )
+    return Conflict(
+        "No seat accepts the designated-player position, so no hand can start until one does "
+        f"(R16). {told or 'Nobody is seated.'}",
+        field="designated_player",
+    )
+
+
+def _draw(
+    seatings: list[Seating],
+    settings: TableSettings,
+    refused: set[int],
+    entered: Mapping[int, str] | None,
+) -> tuple[list[dict], Seating | None, dict[str, str] | None]:
+    """The high-card draw: highest rank wins, equal ranks by the table's suit order."""
+    offers = [_answer(seating, settings, refused, streak=0) for seating in seatings]
+    drawing = [s for s, offer in zip(seatings, offers, strict=True) if offer["outcome"] == ACCEPTED]
+    if not drawing:
+        return offers, None, None
+    cards = _draw_cards(drawing, entered)
+    suit_order = settings.draw_suit_order
+    winner = max(
+        drawing,
+        key=lambda s: (cards[s.seat] % 13, suit_order.index(card_name(cards[s.seat])[1])),
+    )
+    for offer in offers:
+        if offer["seat"] in cards:
+            offer["card"] = card_name(cards[offer["seat"]])
+    return offers, winner, {str(seat): card_name(card) for seat, card in sorted(cards.items())}
+
+
+def _draw_cards(drawing: list[Seating], entered: Mapping[int, str] | None) -> dict[int, int]:
+    seats = {seating.seat for seating in drawing}
+    if entered is None:
+        # R16's draw by the system: a CSPRNG, one card to each seat in the draw.
+        dealt = secrets.SystemRandom().sample(DECK, len(drawing))
+        return dict(zip(sorted(seats), dealt, strict=True))
+    cards: dict[int, int] = {}
+    for seat, text in entered.items():
+        field = f"draw_cards.{seat}"
+        if seat not in seats:
+            raise DomainError(f"Seat {seat} is not in the draw.", field=field)
+        try:
+            card = parse_card(str(text), field=field)
+        except RoundError as error:
+            raise DomainError(error.message, field=field) from None
+        if card in cards.values():
+            raise DomainError(f"{card_name(card)} was dealt to two seats.", field=field)
+        cards[seat] = card
+    for seat in sorted(seats - cards.keys()):
+        raise DomainError(f"Enter the card dealt to seat {seat}.", field=f"draw_cards.{seat}")
+    return cards
+
+
+def _offer_clockwise(
+    table: Table,
+    seatings: list[Seating],
+    settings: TableSettings,
+    refused: set[int],
+    previous: RotationRecord,
+) -> tuple[list[dict], Seating | None]:
+    """From the seat left of the current DP, clockwise (ascending seats, wrapping), ending with
+    the current DP; the first eligible seat that accepts takes the position."""
+    current = previous.designated_player
+    ordered = sorted(seatings, key=lambda s: (s.seat - current.seat - 1) % table.seat_count)
+    offers = []
+    for seating in ordered:
+        streak = previous.consecutive if seating.pk == current.pk else 0
+        offer = _answer(seating, settings, refused, streak)
+        offers.append(offer)
+        if offer["outcome"] == ACCEPTED:
+            return offers, seating
+    return offers, None
+
+
+def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak: int) -> dict:
+    """One seat's answer to the offer: ineligible (and why), waived, refused or accepted."""
+    offer: dict[str, Any] = {
+        "seat": seating.seat,
+        "player": seating.player_id,
+        "name": seating.player.name,
+    }
+    if seating.sitting_out:
+        reason = "sitting out"
+    elif seating.stack < settings.dp_min_bank:
+        reason = (
+            f"stack ${money_text(seating.stack)} is below the minimum bank "
+            f"${money_text(settings.dp_min_bank)}"
+        )
+    elif streak >= settings.dp_max_consecutive:
+        reason = f"designated player {streak} hands in a row, the most allowed"
+    else:
+        reason = None
+    if reason is not None:
+        offer |= {"outcome": INELIGIBLE, "reason": reason}
+    elif seating.dp_waiver:
+        offer["outcome"] = WAIVED
+    elif seating.seat in refused:
+        offer["outcome"] = REFUSED
+    else:
+        offer["outcome"] = ACCEPTED
+    return offer

@@ -1,0 +1,502 @@
+"""Writes for tables: configuration and its governance (R17), sessions, seats and stacks.
+
+Every service runs in one transaction, locks what it changes, and appends its audit event
+last (after its own locks, so lock order is always: table or seating rows, then the chain).
+The designated-player rotation (R16) is in ``tables.rotation``.
+"""
+
+from __future__ import annotations
+
+from datetime import time
+from decimal import Decimal
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.services import audit_record
+from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.money import ZERO, money, money_text
+from cardroom.permissions import require_role, require_supervisor, require_table_staff
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from wagers.engine.table import MAX_SEATS, Banking
+
+from . import rules, selectors
+from .models import (
+    Cardroom,
+    Player,
+    Seating,
+    SettingChange,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
+
+# --- configuration ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def cardroom_create(
+    *,
+    name: str,
+    time_zone: str = "UTC",
+    gaming_day_starts_at: time = time(6, 0),
+    self_approval_allowed: bool = False,
+    by: Any,
+) -> Cardroom:
+    require_supervisor(by, action="create a cardroom")
+    try:
+        ZoneInfo(time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise DomainError(f"'{time_zone}' is not a time zone name.", field="time_zone") from None
+    if Cardroom.objects.filter(name=name).exists():
+        raise Conflict(f"A cardroom named {name!r} exists already.", field="name")
+    cardroom = Cardroom.objects.create(
+        name=name,
+        time_zone=time_zone,
+        gaming_day_starts_at=gaming_day_starts_at,
+        self_approval_allowed=self_approval_allowed,
+    )
+    audit_record(
+        actor=by,
+        action="cardroom.created",
+        target=cardroom,
+        payload={
+            "name": name,
+            "time_zone": time_zone,
+            "gaming_day_starts_at": gaming_day_starts_at,
+            "self_approval_allowed": self_approval_allowed,
+        },
+    )
+    return cardroom
+
+
+@transaction.atomic
+def table_create(
+    *,
+    cardroom: Cardroom,
+    name: str,
+    banking: str,
+    seat_count: int = MAX_SEATS,
+    settings: dict[str, Any] | None = None,
+    by: Any,
+) -> Table:
+    """A new table with its first settings version; ``settings`` override the defaults."""
+    require_supervisor(by, action="create a table")
+    if banking not in {b.value for b in Banking}:
+        raise DomainError("Banking is 'designated_player' or 'house'.", field="banking")
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int):
+        raise DomainError("The number of seats is a whole number.", field="seat_count")
+    if not 1 <= seat_count <= MAX_SEATS:
+        raise DomainError(f"A table has 1 to {MAX_SEATS} seats (R1).", field="seat_count")
+    if not name.strip():
+        raise DomainError("A table needs a name.", field="name")
+    if Table.objects.filter(cardroom=cardroom, name=name).exists():
+        raise Conflict(f"{cardroom} has a table named {name!r} already.", field="name")
+    table = Table(cardroom=cardroom, name=name, banking=banking, seat_count=seat_count)
+    values = rules.defaults_for(banking) | rules.parse_settings(settings or {})
+    rules.check_settings(table, values)
+    table.save()
+    first = TableSettings.objects.create(table=table, version=1, **values)
+    audit_record(
+        actor=by,
+        action="table.created",
+        target=table,
+        payload={
+            "name": name,
+            "banking": banking,
+            "seat_count": seat_count,
+            "settings_version": first.version,
+            "settings": rules.as_json(values),
+        },
+    )
+    return table
+
+
+@transaction.atomic
+def setting_change_propose(
+    *, table: Table, values: dict[str, Any], reason: str, by: Any
+) -> SettingChange:
+    """R17: a floor supervisor proposes new values for some settings, with a reason."""
+    require_supervisor(by, action="propose a change to a table's settings")
+    if not reason or not reason.strip():
+        raise DomainError("Say why the settings change.", field="reason")
+    new = rules.parse_settings(values)
+    current = selectors.current_settings(table)
+    old = rules.settings_values(current)
+    changed = {name: value for name, value in new.items() if value != old[name]}
+    if not changed:
+        raise DomainError("The proposed values are the table's current values.", field="values")
+    rules.check_settings(table, old | changed)
+    change = SettingChange.objects.create(
+        table=table,
+        proposed_by=by,
+        proposed_at=timezone.now(),
+        reason=reason.strip(),
+        based_on=current,
+        new_values=rules.as_json(changed),
+        old_values=rules.as_json({name: old[name] for name in changed}),
+    )
+    audit_record(
+        actor=by,
+        action="table.settings.change_proposed",
+        target=change,
+        payload={
+            "table": table.pk,
+            "based_on_version": current.version,
+            "new": change.new_values,
+            "old": change.old_values,
+            "reason": change.reason,
+        },
+    )
+    return change
+
+
+@transaction.atomic
+def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
+    """R17: another floor supervisor approves (dual control), or the proposer where the
+    cardroom allows self-approval, recorded as such. The new version applies from the next
+    hand: a hand records the version it started under and keeps it."""
+    require_supervisor(by, action="approve a change to a table's settings")
+    table = Table.objects.select_for_update().select_related("cardroom").get(pk=change.table_id)
+    change = SettingChange.objects.select_for_update().get(pk=change.pk)
+    _require_pending(change)
+    self_approved = change.proposed_by_id == by.pk
+    if self_approved and not table.cardroom.self_approval_allowed:
+        raise PermissionDenied(
+            "A change needs approval by a different floor supervisor (R17 dual control)."
+        )
+    current = selectors.current_settings(table)
+    old = rules.settings_values(current)
+    new = rules.parse_settings(change.new_values)
+    rules.check_settings(table, old | new)  # still valid on top of anything approved since
+    version = TableSettings.objects.create(table=table, version=current.version + 1, **(old | new))
+    change.status = SettingChange.Status.APPROVED
+    change.decided_by, change.decided_at = by, timezone.now()
+    change.self_approved = self_approved
+    change.old_values = rules.as_json({name: old[name] for name in new})
+    change.result = version
+    change.save()
+    audit_record(
+        actor=by,
+        action="table.settings.change_approved",
+        target=change,
+        payload={
+            "table": table.pk,
+            "version": version.version,
+            "new": change.new_values,
+            "old": change.old_values,
+            "self_approved": self_approved,
+            "proposed_by": change.proposed_by_id,
+        },
+    )
+    return version
+
+
+@transaction.atomic
+def setting_change_reject(*, change: SettingChange, by: Any, reason: str = "") -> SettingChange:
+    require_supervisor(by, action="reject a change to a table's settings")
+    return _close_change(change, SettingChange.Status.REJECTED, by, reason)
+
+
+@transaction.atomic
+def setting_change_withdraw(*, change: SettingChange, by: Any) -> SettingChange:
+    require_supervisor(by, action="withdraw a change to a table's settings")
+    if change.proposed_by_id != by.pk:
+        raise PermissionDenied("Only the supervisor who proposed a change may withdraw it.")
+    return _close_change(change, SettingChange.Status.WITHDRAWN, by, "")
+
+
+def _close_change(change: SettingChange, status: str, by: Any, reason: str) -> SettingChange:
+    change = SettingChange.objects.select_for_update().get(pk=change.pk)
+    _require_pending(change)
+    change.status, change.decided_by, change.decided_at = status, by, timezone.now()
+    change.save(update_fields=["status", "decided_by", "decided_at"])
+    audit_record(
+        actor=by,
+        action=f"table.settings.change_{status}",
+        target=change,
+        payload={"table": change.table_id, "reason": reason},
+    )
+    return change
+
+
+def _require_pending(change: SettingChange) -> None:
+    if change.status != SettingChange.Status.PENDING:
+        raise Conflict(f"This change was {change.status} already.", field="status")
+
+
+# --- sessions --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def table_open(*, table: Table, dealer: Any, by: Any) -> TableSession:
+    require_supervisor(by, action="open a table")
+    require_role(dealer, DEALER, action="deal at a table")
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if selectors.open_session(table) is not None:
+        raise Conflict(f"{table} is open already.")
+    session = TableSession.objects.create(
+        table=table, dealer=dealer, opened_by=by, opened_at=timezone.now()
+    )
+    audit_record(
+        actor=by,
+        action="table.opened",
+        target=session,
+        payload={"table": table.pk, "dealer": dealer.pk},
+    )
+    return session
+
+
+@transaction.atomic
+def table_dealer_change(*, table: Table, dealer: Any, by: Any) -> TableSession:
+    """The dealer on duty changes (a break, a shift); the session goes on."""
+    require_supervisor(by, action="change the dealer on duty")
+    require_role(dealer, DEALER, action="deal at a table")
+    session = _open_session_locked(table)
+    previous, session.dealer = session.dealer_id, dealer
+    session.save(update_fields=["dealer"])
+    audit_record(
+        actor=by,
+        action="table.dealer_changed",
+        target=session,
+        payload={"table": table.pk, "from": previous, "to": dealer.pk},
+    )
+    return session
+
+
+@transaction.atomic
+def table_close(*, table: Table, by: Any) -> TableSession:
+    """Close the table: refused while a hand is in progress; seated players cash out."""
+    require_supervisor(by, action="close a table")
+    session = _open_session_locked(table)
+    if selectors.hand_in_progress(table):
+        raise Conflict(f"{table} has a hand in progress: settle it or declare it dead first.")
+    for seating in Seating.objects.select_for_update().filter(table=table, left_at__isnull=True):
+        _leave(seating, by)
+    session.closed_by, session.closed_at = by, timezone.now()
+    session.save(update_fields=["closed_by", "closed_at"])
+    audit_record(actor=by, action="table.closed", target=session, payload={"table": table.pk})
+    return session
+
+
+def _open_session_locked(table: Table) -> TableSession:
+    session = TableSession.objects.select_for_update().filter(table=table, closed_at=None).first()
+    if session is None:
+        raise Conflict(f"{table} is closed.")
+    return session
+
+
+# --- players, seats and stacks ---------------------------------------------------------------
+
+
+@transaction.atomic
+def player_create(*, cardroom: Cardroom, name: str, by: Any) -> Player:
+    require_role(by, *_STAFF, action="register a player")
+    if not name.strip():
+        raise DomainError("A player needs a name.", field="name")
+    player = Player.objects.create(cardroom=cardroom, name=name.strip())
+    audit_record(actor=by, action="player.created", target=player, payload={"name": player.name})
+    return player
+
+
+@transaction.atomic
+def seat_player(*, table: Table, seat: int, player: Player, buy_in: Any = ZERO, by: Any) -> Seating:
+    """A player sits down at an open table and buys in: chips onto the table stack."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    require_table_staff(by, selectors.open_session(table), action="seat a player")
+    if selectors.open_session(table) is None:
+        raise Conflict(f"{table} is closed: open it before seating players.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
+        raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
+    amount = money(buy_in, field="buy_in")
+    _check_chips(table, amount, "buy_in")
+    if player.cardroom_id != table.cardroom_id:
+        raise DomainError(f"{player} is not a player of {table.cardroom}.", field="player")
+    if Seating.objects.filter(table=table, seat=seat, left_at=None).exists():
+        raise Conflict(f"Seat {seat} at {table} is taken.", field="seat")
+    if Seating.objects.filter(player=player, left_at=None).exists():
+        raise Conflict(f"{player} is seated already.", field="player")
+    try:
+        with transaction.atomic():  # the constraints are the last word under a race
+            seating = Seating.objects.create(
+                table=table, seat=seat, player=player, sat_at=timezone.now()
+            )
+    except IntegrityError:
+        raise Conflict(f"Seat {seat} at {table} was just taken.", field="seat") from None
+    audit_record(
+        actor=by,
+        action="seat.taken",
+        target=seating,
+        payload={"table": table.pk, "seat": seat, "player": player.pk},
+    )
+    if amount:
+        stack_entry_add(seating=seating, amount=amount, reason=StackEntry.Reason.BUY_IN, by=by)
+    return seating
+
+
+@transaction.atomic
+def stack_add(*, seating: Seating, amount: Any, by: Any) -> Seating:
+    """More chips onto a seated player's stack."""
+    seating = _seating_for_change(seating, by, "add chips")
+    value = money(amount, field="amount")
+    if not value:
+        raise DomainError("Add an amount above $0.00.", field="amount")
+    _check_chips(seating.table, value, "amount")
+    stack_entry_add(seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, by=by)
+    return seating
+
+
+@transaction.atomic
+def stack_cash_out(*, seating: Seating, amount: Any = None, by: Any) -> Seating:
+    """Colour up: chips off the table stack — all of them unless an amount is given."""
+    seating = _seating_for_change(seating, by, "cash out chips")
+    if selectors.hand_in_progress(seating.table, seating=seating):
+        raise Conflict("Chips in a hand in progress stay on the table until it settles.")
+    value = seating.stack if amount is None else money(amount, field="amount")
+    if not value:
+        raise DomainError("There are no chips to cash out.", field="amount")
+    if value > seating.stack:
+        raise DomainError(
+            f"The stack holds ${money_text(seating.stack)}; ${money_text(value)} cannot be "
+            "cashed out.",
+            field="amount",
+        )
+    stack_entry_add(seating=seating, amount=-value, reason=StackEntry.Reason.CASH_OUT, by=by)
+    return seating
+
+
+@transaction.atomic
+def seating_sit_out(*, seating: Seating, by: Any) -> Seating:
+    return _set_flag(seating, "sitting_out", True, by, "seat.sat_out", "sit a player out")
+
+
+@transaction.atomic
+def seating_come_back(*, seating: Seating, by: Any) -> Seating:
+    return _set_flag(seating, "sitting_out", False, by, "seat.came_back", "bring a player back")
+
+
+@transaction.atomic
+def seating_waive_dp(*, seating: Seating, waived: bool, by: Any) -> Seating:
+    """R16: a standing waiver of the designated-player position (or its end)."""
+    action = "seat.dp_waived" if waived else "seat.dp_waiver_ended"
+    return _set_flag(seating, "dp_waiver", waived, by, action, "record a waiver")
+
+
+@transaction.atomic
+def seating_flag_proposition(*, seating: Seating, flagged: bool, by: Any) -> Seating:
+    """A third-party proposition player; at most one at a table."""
+    require_supervisor(by, action="flag a proposition player")
+    seating = Seating.objects.select_for_update().get(pk=seating.pk)
+    _require_seated(seating)
+    if flagged and (
+        Seating.objects.filter(table=seating.table_id, left_at=None, proposition_player=True)
+        .exclude(pk=seating.pk)
+        .exists()
+    ):
+        raise Conflict("This table has a proposition player already.", field="proposition_player")
+    seating.proposition_player = flagged
+    try:
+        with transaction.atomic():
+            seating.save(update_fields=["proposition_player"])
+    except IntegrityError:
+        raise Conflict(
+            "This table has a proposition player already.", field="proposition_player"
+        ) from None
+    audit_record(
+        actor=by,
+        action="seat.proposition_flagged" if flagged else "seat.proposition_unflagged",
+        target=seating,
+        payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
+    )
+    return seating
+
+
+@transaction.atomic
+def seating_leave(*, seating: Seating, by: Any) -> Seating:
+    """The player leaves; chips left on the stack are cashed out first."""
+    seating = _seating_for_change(seating, by, "record a player leaving")
+    if selectors.hand_in_progress(seating.table, seating=seating):
+        raise Conflict("A player in a hand in progress leaves once it settles.")
+    return _leave(seating, by)
+
+
+def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) -> StackEntry:
+    """One ledger entry and the stack it moves. The caller holds the seating's row lock
+    (in the project's lock order); a stack never goes negative (also a DB constraint)."""
+    if seating.stack + amount < 0:
+        raise DomainError(
+            f"{seating.player} has ${money_text(seating.stack)} on the table; "
+            f"${money_text(-amount)} cannot come off it.",
+            field="amount",
+        )
+    entry = StackEntry.objects.create(
+        seating=seating, amount=amount, reason=reason, actor=by, created_at=timezone.now()
+    )
+    seating.stack += amount
+    seating.save(update_fields=["stack"])
+    audit_record(
+        actor=by,
+        action=f"stack.{reason}",
+        target=seating,
+        payload={"amount": amount, "stack": seating.stack, "entry": entry.pk},
+    )
+    return entry
+
+
+_STAFF = (FLOOR_SUPERVISOR, DEALER)
+
+
+def _leave(seating: Seating, by: Any) -> Seating:
+    if seating.stack:
+        stack_entry_add(
+            seating=seating, amount=-seating.stack, reason=StackEntry.Reason.CASH_OUT, by=by
+        )
+    seating.left_at = timezone.now()
+    seating.save(update_fields=["left_at"])
+    audit_record(
+        actor=by,
+        action="seat.left",
+        target=seating,
+        payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
+    )
+    return seating
+
+
+def _seating_for_change(seating: Seating, by: Any, action: str) -> Seating:
+    seating = (
+        Seating.objects.select_for_update().select_related("table", "player").get(pk=seating.pk)
+    )
+    require_table_staff(by, selectors.open_session(seating.table), action=action)
+    _require_seated(seating)
+    return seating
+
+
+def _set_flag(seating: Seating, name: str, value: bool, by: Any, action: str, what: str) -> Seating:
+    seating = _seating_for_change(seating, by, what)
+    setattr(seating, name, value)
+    seating.save(update_fields=[name])
+    audit_record(
+        actor=by,
+        action=action,
+        target=seating,
+        payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
+    )
+    return seating
+
+
+def _require_seated(seating: Seating) -> None:
+    if seating.left_at is not None:
+        raise Conflict(f"{seating.player} has left seat {seating.seat}.")
+
+
+def _check_chips(table: Table, amount: Decimal, field: str) -> None:
+    """Only chips play (R5): amounts onto a stack are whole chips of the table's unit."""
+    unit = selectors.current_settings(table).chip_unit
+    if amount % unit:
+        raise DomainError(
+            f"${money_text(amount)} is not a whole number of ${money_text(unit)} chips (R5).",
+            field=field,
+        )

@@ -1,0 +1,77 @@
+"""Reads for hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from cardroom.money import money_text
+from tables.models import Seating, Table
+from tables.rules import as_json, settings_values
+
+from .models import Hand, Settlement, Spot
+
+
+def hands_in_progress(*, table: Table, seating: Seating | None = None) -> QuerySet[Hand]:
+    """Hands at the table not yet settled or dead; with ``seating``, only those it plays in
+    (a spot, or the designated player's bank)."""
+    hands = Hand.objects.filter(table=table, status__in=Hand.IN_PROGRESS)
+    if seating is not None:
+        hands = hands.filter(Q(spots__seating=seating) | Q(dp_seating=seating)).distinct()
+    return hands
+
+
+def settlement_in_force(hand: Hand) -> Settlement | None:
+    """The settlement entry that stands: the latest original or correction (never a reversal)."""
+    return (
+        Settlement.objects.filter(hand=hand)
+        .exclude(kind=Settlement.Kind.REVERSAL)
+        .order_by("-entry")
+        .first()
+    )
+
+
+def settlement_history(hand: Hand) -> QuerySet[Settlement]:
+    return Settlement.objects.filter(hand=hand).order_by("entry")
+
+
+def round_of(hand: Hand, spots: list[Spot] | None = None) -> dict[str, Any]:
+    """The hand as a round in the settle-json format: what the engine settles, and what anyone
+    can give ``manage.py settle_round`` to check a stored settlement."""
+    settings = hand.settings
+    table = {
+        "banking": hand.table.banking,
+        "seats": hand.table.seat_count,
+        **as_json(settings_values(settings)),
+    }
+    for name in ("dp_min_bank", "dp_max_consecutive", "draw_suit_order", "dp_rotation_window"):
+        del table[name]  # R16's settings do not change a settlement
+    dealer: dict[str, Any] = {}
+    if hand.dealer_cards:
+        dealer["cards"] = hand.dealer_cards
+    if hand.dp_seating_id is not None:
+        dealer |= {"seat": hand.dp_seating.seat, "bank": money_text(hand.dp_bank)}
+    return {
+        "table": table,
+        "dealer": dealer,
+        "spots": [_spot_json(spot) for spot in spots or hand.spots.order_by("seat")],
+        "misdeal": hand.misdeal or None,
+    }
+
+
+def _spot_json(spot: Spot) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": spot.seat, "player": str(spot.player_id)}
+    out["ante"] = money_text(spot.ante)
+    for bonus in ("flush_bonus", "straight_flush_bonus"):
+        if getattr(spot, bonus):
+            out[bonus] = money_text(getattr(spot, bonus))
+    if spot.dead_reason:
+        out["dead"] = spot.dead_reason
+    if spot.cards:
+        out["cards"] = spot.cards
+    if spot.decision:
+        out["decision"] = spot.decision
+        if spot.raise_amount:
+            out["raise"] = money_text(spot.raise_amount)
+    return out

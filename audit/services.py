@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from cardroom.money import money_text
 
-from .models import AuditEvent, ChainHead
+from .models import AuditEvent, ChainHead, Checkpoint
 
 
 def canonical_json(value: Any) -> str:
@@ -102,3 +102,29 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "isoformat"):
         return value.isoformat()
     raise TypeError(f"{type(value).__name__} is not JSON serialisable in an audit payload")
+
+
+@transaction.atomic
+def audit_checkpoint_record() -> Checkpoint | None:
+    """Verify the whole chain; if it holds, record its head as a checkpoint. A broken chain
+    records nothing and is reported by the caller (the periodic task logs an error)."""
+    from .verification import verify_chain  # verification reads through this module's hash
+
+    report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash").order_by("seq"))
+    if not report.ok:
+        return None
+    return Checkpoint.objects.create(
+        seq=report.head_seq, hash=report.head_hash, verified_at=timezone.now(), events=report.events
+    )
+
+
+def audit_refusal(*, actor: Any, action: str, message: str, target: models.Model | None = None):
+    """Record a refused permission. Called after the refused change rolled back, in a
+    transaction of its own, so the refusal itself is kept."""
+    with transaction.atomic():
+        return audit_record(
+            actor=actor,
+            action="permission.refused",
+            target=target,
+            payload={"attempted": action, "message": message},
+        )

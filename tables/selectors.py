@@ -32,6 +32,14 @@ def gaming_day(cardroom: Cardroom, at: datetime) -> date:
     )
 
 
+def gaming_day_bounds(cardroom: Cardroom, day: date) -> tuple[datetime, datetime]:
+    """The moments a gaming day starts and ends (the next day's start), as aware datetimes."""
+    zone = ZoneInfo(cardroom.time_zone)
+    start = datetime.combine(day, cardroom.gaming_day_starts_at, tzinfo=zone)
+    end = datetime.combine(day + timedelta(days=1), cardroom.gaming_day_starts_at, tzinfo=zone)
+    return start, end
+
+
 def current_settings(table: Table) -> TableSettings:
     """The newest settings version: the one the next hand starts under (R17)."""
     return TableSettings.objects.filter(table=table).order_by("-version").first()

@@ -369,6 +369,24 @@ def spot_declare_dead(*, hand: Hand, seat: int, by: Any) -> Spot:
     return spot
 
 
+@transaction.atomic
+def hand_cancel(*, hand: Hand, by: Any) -> Hand:
+    """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
+    hand = _locked_hand(hand, by, "cancel a hand")
+    if hand.spots.exists():
+        raise Conflict(
+            f"Hand {hand.number} has wagers: settle it, or declare a misdeal (R14).",
+            field="status",
+        )
+    hand_transition(hand, S.DEAD)
+    hand.settled_at = timezone.now()
+    hand.save(update_fields=["status", "settled_at"])
+    if hand.dp_seating_id and hand.dp_bank:
+        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by)
+    audit_record(actor=by, action="hand.cancelled", target=hand, payload={"number": hand.number})
+    return hand
+
+
 def hand_declare_misdeal(*, hand: Hand, reason: str, by: Any) -> Settlement:
     """R14: a wrong card count to the dealer, or a shuffler fault: every hand of the round is
     dead, every wager and the DP's bank go back, nobody pays a fee. Settled at once."""
@@ -617,8 +635,9 @@ def _move_stacks(moves: dict[int, Decimal], reason: str, by: Any) -> None:
 
 
 def _book_fees(hand: Hand, settlement: Settlement, result: dict, sign: int, now: Any) -> None:
-    """R12: every fee to the table's fee ledger, dated by the cardroom's gaming day."""
-    day = table_selectors.gaming_day(hand.table.cardroom, hand.started_at)
+    """R12: every fee to the table's fee ledger, on the gaming day the money moved (a
+    correction's fees fall on the day of the correction, as its settlement entry does)."""
+    day = table_selectors.gaming_day(hand.table.cardroom, now)
     mode = hand.settings.rake_mode
     fees = [
         FeeEntry(

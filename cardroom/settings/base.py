@@ -1,5 +1,6 @@
 """Settings shared by every environment; local, test and production import and adjust them."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from .env import database_from_env, env_list, redis_from_env
@@ -73,6 +74,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Exports (CSV files built by Celery tasks) are kept here; served only through a view that
+# checks the role.
+MEDIA_ROOT = BASE_DIR / "media"
 
 # Deny by default: every API view must be reached by a logged-in user, and views narrow
 # that further by role.
@@ -85,6 +89,10 @@ REST_FRAMEWORK = {
 # so a clone works with nothing but Python.
 REDIS_URL = redis_from_env()
 CELERY_TIMEZONE = TIME_ZONE
+# `celery -A cardroom beat`: verify the audit chain and record a checkpoint (issue 5).
+CELERY_BEAT_SCHEDULE = {
+    "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=15)},
+}
 CELERY_TASK_EAGER_PROPAGATES = True
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL

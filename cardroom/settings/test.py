@@ -1,5 +1,8 @@
 """The test run (pytest-django selects it in pyproject.toml)."""
 
+import tempfile
+from pathlib import Path
+
 from .base import *  # noqa: F403
 from .base import CACHES
 
@@ -9,3 +12,8 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 # Keep test keys apart from anything else living in the same Redis database.
 CACHES["default"]["KEY_PREFIX"] = "cardroom-test"
+
+# Tasks run inline in tests, with or without Redis, so that work enqueued on commit is done
+# when the test looks; the test that runs a real worker on Redis turns this off for itself.
+CELERY_TASK_ALWAYS_EAGER = True
+MEDIA_ROOT = Path(tempfile.gettempdir()) / "cardroom-test-media"

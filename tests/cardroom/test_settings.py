@@ -9,11 +9,13 @@ import uuid
 from urllib.parse import urlsplit
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
 
 from cardroom import celery_app
+from cardroom.settings import base as base_settings
 
 without_redis = pytest.mark.skipif(bool(os.environ.get("REDIS_URL")), reason="REDIS_URL is set")
 with_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL is not set")
@@ -42,10 +44,17 @@ def test_without_redis_url_the_cache_is_in_process_memory():
 
 
 @with_redis
-def test_with_redis_url_celery_queues_tasks_on_redis():
-    assert celery_app.conf.task_always_eager is False
+def test_with_redis_url_celery_queues_tasks_on_redis_and_a_real_worker_runs_them():
+    # The deployed settings queue tasks; the test settings run them inline, except here.
+    assert base_settings.CELERY_TASK_ALWAYS_EAGER is False
     assert celery_app.conf.broker_url == os.environ["REDIS_URL"]
     assert celery_app.conf.result_backend == os.environ["REDIS_URL"]
+    celery_app.conf.task_always_eager = False
+    try:
+        with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            assert double.delay(21).get(timeout=20) == 42
+    finally:
+        celery_app.conf.task_always_eager = True
 
 
 @with_redis

@@ -1,0 +1,173 @@
+"""CSV exports of settlements and of the audit log for a period (issue 5).
+
+``export_request`` (a service) records the request and enqueues the build on commit;
+``export_build`` writes the file, reporting progress as it goes. Each export names the audit
+chain head it was made from, so that it can be tied to a verified chain.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from cardroom.errors import DomainError
+from cardroom.permissions import require_role
+from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from tables.selectors import gaming_day
+from wagers.models import Settlement
+
+from .models import AuditEvent, ChainHead, Export
+from .services import audit_record
+from .tasks import build_export_task
+
+SETTLEMENT_COLUMNS = [
+    "settlement",
+    "hand",
+    "table",
+    "hand_number",
+    "entry",
+    "kind",
+    "created_at",
+    "gaming_day",
+    "dealer_seat",
+    "dealer_net",
+    "house_rake",
+    "spots",
+    "spots_net",
+    "misdeal",
+    "reason",
+]
+AUDIT_COLUMNS = [
+    "seq",
+    "occurred_at",
+    "actor",
+    "action",
+    "object_type",
+    "object_id",
+    "payload",
+    "prev_hash",
+    "hash",
+]
+PROGRESS_STEPS = 20  # the progress bar moves in 5% steps
+
+
+@transaction.atomic
+def export_request(*, kind: str, start: datetime, end: datetime, by: Any) -> Export:
+    """Record an export request; the file is built by a Celery task once this commits."""
+    require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="export records")
+    if kind not in Export.Kind.values:
+        raise DomainError(f"An export is one of: {', '.join(Export.Kind.values)}.", field="kind")
+    if start >= end:
+        raise DomainError("The period must end after it starts.", field="end")
+    export = Export.objects.create(
+        kind=kind, start=start, end=end, requested_by=by, requested_at=timezone.now()
+    )
+    audit_record(
+        actor=by,
+        action="export.requested",
+        target=export,
+        payload={"kind": kind, "start": start, "end": end},
+    )
+    transaction.on_commit(lambda: build_export_task.delay(export.pk))
+    return export
+
+
+def export_build(export_id: int) -> Export:
+    """Build the file; idempotent (a finished export is left as it is)."""
+    export = Export.objects.get(pk=export_id)
+    if export.status == Export.Status.DONE:
+        return export
+    head = ChainHead.objects.filter(pk=1).first()
+    chain_seq, chain_hash = (head.seq, head.hash) if head else (0, "")
+    Export.objects.filter(pk=export.pk).update(
+        status=Export.Status.RUNNING, progress=0, chain_seq=chain_seq, chain_hash=chain_hash
+    )
+    try:
+        if export.kind == Export.Kind.SETTLEMENTS:
+            columns, rows, total = SETTLEMENT_COLUMNS, *_settlement_rows(export)
+        else:
+            columns, rows, total = AUDIT_COLUMNS, *_audit_rows(export, chain_seq)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(columns)
+        step = max(1, total // PROGRESS_STEPS)
+        written = 0
+        for row in rows:
+            writer.writerow(row)
+            written += 1
+            if written % step == 0 and written < total:
+                Export.objects.filter(pk=export.pk).update(progress=written * 100 // total)
+        export.refresh_from_db()
+        name = (
+            f"{export.kind}_{export.start:%Y%m%d%H%M}_{export.end:%Y%m%d%H%M}"
+            f"_head{chain_seq}-{chain_hash[:12]}.csv"
+        )
+        export.file.save(name, ContentFile(buffer.getvalue().encode()), save=False)
+        export.status, export.progress, export.rows = Export.Status.DONE, 100, written
+        export.finished_at = timezone.now()
+        export.save(update_fields=["file", "status", "progress", "rows", "finished_at"])
+    except Exception as error:
+        Export.objects.filter(pk=export.pk).update(status=Export.Status.FAILED, error=str(error))
+        raise
+    return export
+
+
+def _settlement_rows(export: Export) -> tuple[Iterator[list], int]:
+    settlements = (
+        Settlement.objects.filter(created_at__gte=export.start, created_at__lt=export.end)
+        .select_related("hand__table__cardroom")
+        .order_by("created_at", "id")
+    )
+
+    def rows() -> Iterator[list]:
+        for s in settlements.iterator(chunk_size=1000):
+            hand = s.hand
+            spots = s.result["spots"]
+            yield [
+                s.pk,
+                hand.pk,
+                hand.table.name,
+                hand.number,
+                s.entry,
+                s.kind,
+                s.created_at.isoformat(),
+                gaming_day(hand.table.cardroom, s.created_at),
+                s.result["dealer"]["seat"] or "",
+                s.dealer_net,
+                s.house_rake,
+                len(spots),
+                -s.dealer_net - s.house_rake,
+                hand.misdeal,
+                s.reason,
+            ]
+
+    return rows(), settlements.count()
+
+
+def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
+    events = AuditEvent.objects.filter(
+        occurred_at__gte=export.start, occurred_at__lt=export.end, seq__lte=up_to_seq
+    ).order_by("seq")
+
+    def rows() -> Iterator[list]:
+        for e in events.iterator(chunk_size=2000):
+            yield [
+                e.seq,
+                e.occurred_at.isoformat(),
+                e.actor_name,
+                e.action,
+                e.object_type,
+                e.object_id,
+                e.payload,
+                e.prev_hash,
+                e.hash,
+            ]
+
+    return rows(), events.count()

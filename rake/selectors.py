@@ -1,0 +1,34 @@
+"""Fee reports (R12): what the house drop collected, per table, gaming day and fee mode."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.db.models import Count, Sum
+
+from tables.models import Table
+
+from .models import FeeEntry
+
+
+def fees_by_mode(table: Table, first_day: date, last_day: date) -> dict[date, dict[str, Decimal]]:
+    """Fees collected per gaming day and fee mode, corrections included (their reversals are
+    negative entries), for the days ``first_day``..``last_day``."""
+    rows = (
+        FeeEntry.objects.filter(table=table, gaming_day__range=(first_day, last_day))
+        .values("gaming_day", "rake_mode")
+        .annotate(total=Sum("amount"), entries=Count("id"))
+        .order_by("gaming_day", "rake_mode")
+    )
+    report: dict[date, dict[str, Decimal]] = {}
+    for row in rows:
+        report.setdefault(row["gaming_day"], {})[row["rake_mode"]] = row["total"]
+    return report
+
+
+def fees_total(table: Table, first_day: date, last_day: date) -> Decimal:
+    total = FeeEntry.objects.filter(table=table, gaming_day__range=(first_day, last_day)).aggregate(
+        total=Sum("amount")
+    )["total"]
+    return total or Decimal("0.00")

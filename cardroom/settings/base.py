@@ -20,6 +20,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "knox",
+    "django_filters",
+    "drf_spectacular",
+    "axes",
+    "cardroom.api",
     "tables",
     "wagers",
     "rake",
@@ -34,7 +39,19 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# django-axes first: it refuses a locked-out username before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
 
 ROOT_URLCONF = "cardroom.urls"
 WSGI_APPLICATION = "cardroom.wsgi.application"
@@ -78,11 +95,44 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # checks the role.
 MEDIA_ROOT = BASE_DIR / "media"
 
-# Deny by default: every API view must be reached by a logged-in user, and views narrow
-# that further by role.
+# The API (issue 6): tokens for devices, sessions (with CSRF) for the screens; deny by
+# default, each view naming the roles it admits; one error shape; paginated lists.
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Token first, so that a request with no credentials is answered 401 with a challenge.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "knox.auth.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "cardroom.api.permissions.RolePermission",
+    ],
+    "EXCEPTION_HANDLER": "cardroom.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "COERCE_DECIMAL_TO_STRING": True,
+}
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=12),  # a dealer's shift; a device logs in again after
+    "AUTO_REFRESH": False,
+    "TOKEN_LIMIT_PER_USER": 10,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Cardroom API",
+    "DESCRIPTION": "High Card Flush tables: settings, seats, hands, settlements, audit.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "BankingEnum": "wagers.engine.table.Banking",
+        "HandStatusEnum": "wagers.models.Hand.Status",
+        "ExportStatusEnum": "audit.models.Export.Status",
+        "ExportKindEnum": "audit.models.Export.Kind",
+        "SettlementKindEnum": "wagers.models.Settlement.Kind",
+        "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
+    },
 }
 
 # Redis is optional: without it tasks run inline and the cache lives in process memory,

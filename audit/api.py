@@ -1,0 +1,229 @@
+"""REST API for the audit log, its verification, compliance reports and exports."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import django_filters
+from django.http import FileResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+
+from cardroom.api.fields import MoneyField, ServiceView
+from cardroom.api.idempotency import idempotent
+from cardroom.errors import DomainError
+from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from tables.api import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
+from tables.models import Player, Table
+
+from . import exports, reports
+from .models import AuditEvent, Checkpoint, Export
+from .verification import verify_chain
+
+AUDITORS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
+
+
+class EventOut(serializers.ModelSerializer):
+    class Meta:
+        model = AuditEvent
+        fields = [
+            "seq",
+            "occurred_at",
+            "actor",
+            "actor_name",
+            "action",
+            "object_type",
+            "object_id",
+            "payload",
+            "prev_hash",
+            "hash",
+        ]
+
+
+class EventFilter(django_filters.FilterSet):
+    actor = django_filters.NumberFilter(field_name="actor_id")
+    action = django_filters.CharFilter(lookup_expr="startswith")
+    occurred_after = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+    occurred_before = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="lt")
+
+    class Meta:
+        model = AuditEvent
+        fields = ["actor", "action", "object_type", "occurred_after", "occurred_before"]
+
+
+class EventList(generics.ListAPIView):
+    """The audit log, newest first, by actor, action (prefix), object type and period."""
+
+    queryset = AuditEvent.objects.order_by("-seq")
+    serializer_class = EventOut
+    filterset_class = EventFilter
+    read_roles = AUDITORS
+
+
+class VerifyOut(serializers.Serializer):
+    ok = serializers.BooleanField()
+    events = serializers.IntegerField()
+    head_seq = serializers.IntegerField()
+    head_hash = serializers.CharField()
+    broken_seq = serializers.IntegerField(allow_null=True)
+    problem = serializers.CharField()
+
+
+class Verify(ServiceView):
+    """Recompute the whole chain now, against the recorded checkpoints too."""
+
+    write_roles = AUDITORS
+
+    @extend_schema(request=None, responses=VerifyOut)
+    def post(self, request):
+        report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
+        return Response(VerifyOut(report).data)
+
+
+class CheckpointOut(serializers.ModelSerializer):
+    class Meta:
+        model = Checkpoint
+        fields = ["seq", "hash", "verified_at", "events"]
+
+
+class CheckpointList(generics.ListAPIView):
+    """Verified chain heads; keep a copy outside the system to detect a cut-off tail."""
+
+    queryset = Checkpoint.objects.order_by("-seq", "-id")
+    serializer_class = CheckpointOut
+    read_roles = AUDITORS
+
+
+class TableDayOut(serializers.Serializer):
+    table = serializers.IntegerField(source="table.pk")
+    day = serializers.DateField()
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+    fees_by_mode = serializers.DictField(child=MoneyField())
+    fees_total = MoneyField()
+    hands_played = serializers.IntegerField()
+    dead_spots_by_reason = serializers.DictField(child=serializers.IntegerField())
+    misdeals = serializers.DictField(child=serializers.IntegerField())
+    rotation = RotationOut(many=True)
+    rotation_flags = RotationFlagOut(many=True)
+    setting_changes = SettingChangeOut(many=True)
+
+
+class TableDayReport(ServiceView):
+    """One table's gaming day: fees by mode, hands, dead hands, misdeals, the rotation log and
+    its R16 flags, setting changes."""
+
+    read_roles = AUDITORS
+
+    @extend_schema(responses=TableDayOut)
+    def get(self, request, pk, day):
+        try:
+            gaming_day = date.fromisoformat(day)
+        except ValueError:
+            raise DomainError(f"'{day}' is not a date (YYYY-MM-DD).", field="day") from None
+        table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+        return Response(TableDayOut(reports.table_day_report(table, gaming_day)).data)
+
+
+class MovementOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="seating.table.name")
+    seat = serializers.IntegerField(source="seating.seat")
+    amount = MoneyField()
+    reason = serializers.CharField()
+    actor = serializers.CharField(source="actor.username", default=None)
+    created_at = serializers.DateTimeField()
+
+
+class SeatingSessionOut(serializers.Serializer):
+    table = serializers.CharField(source="table.name")
+    seat = serializers.IntegerField()
+    sat_at = serializers.DateTimeField()
+    left_at = serializers.DateTimeField(allow_null=True)
+    stack = MoneyField()
+
+
+class PlayerReportOut(serializers.Serializer):
+    player = serializers.IntegerField(source="player.pk")
+    seatings = SeatingSessionOut(many=True)
+    movements = MovementOut(many=True)
+
+
+class PlayerReport(ServiceView):
+    """A player's sessions and stack movements in a period."""
+
+    read_roles = AUDITORS
+
+    @extend_schema(parameters=PERIOD, responses=PlayerReportOut)
+    def get(self, request, pk):
+        start, end = period(request)
+        report = reports.player_report(get_object_or_404(Player, pk=pk), start, end)
+        return Response(PlayerReportOut(report).data)
+
+
+class ExportOut(serializers.ModelSerializer):
+    class Meta:
+        model = Export
+        fields = [
+            "id",
+            "kind",
+            "start",
+            "end",
+            "requested_by",
+            "requested_at",
+            "status",
+            "progress",
+            "rows",
+            "chain_seq",
+            "chain_hash",
+            "finished_at",
+            "error",
+        ]
+
+
+class ExportIn(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Export.Kind.choices)
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+
+
+class ExportList(generics.ListAPIView, ServiceView):
+    """Exports, newest first; POST asks for one (built by a Celery task, see its progress)."""
+
+    queryset = Export.objects.order_by("-requested_at", "-id")
+    serializer_class = ExportOut
+    read_roles = AUDITORS
+    write_roles = AUDITORS
+    input_serializer = ExportIn
+
+    @extend_schema(request=ExportIn, responses={202: ExportOut})
+    @idempotent
+    def post(self, request):
+        export = exports.export_request(**self.parse(request), by=request.user)
+        export.refresh_from_db()
+        return Response(ExportOut(export).data, status=202)
+
+
+class ExportDetail(generics.RetrieveAPIView):
+    queryset = Export.objects.all()
+    serializer_class = ExportOut
+    read_roles = AUDITORS
+
+
+class ExportDownload(ServiceView):
+    read_roles = AUDITORS
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.BINARY})
+    def get(self, request, pk):
+        export = get_object_or_404(Export, pk=pk)
+        if export.status != Export.Status.DONE:
+            raise DomainError(f"The export is {export.status}, not ready yet.", field="status")
+        return FileResponse(
+            export.file.open("rb"),
+            as_attachment=True,
+            filename=export.file.name.split("/")[-1],
+            content_type="text/csv",
+        )

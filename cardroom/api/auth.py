@@ -1,0 +1,81 @@
+"""Tokens for devices (a dealer's tablet, an integration): they expire and can be revoked.
+Failed logins count towards django-axes' lockout like any other login."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from drf_spectacular.utils import extend_schema
+from knox.models import AuthToken
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+
+from cardroom.roles import role_of
+
+from .errors import error_response
+from .fields import ServiceView
+from .permissions import EVERY_ROLE
+
+
+class LoginIn(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, style={"input_type": "password"})
+
+
+class TokenOut(serializers.Serializer):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField()
+    user = serializers.CharField()
+    role = serializers.CharField(allow_null=True)
+
+
+class MeOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    role = serializers.CharField(allow_null=True)
+
+
+class TokenLogin(ServiceView):
+    """Exchange a username and password for a token (send it as ``Authorization: Token …``)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    input_serializer = LoginIn
+
+    @extend_schema(request=LoginIn, responses={201: TokenOut})
+    def post(self, request):
+        data = self.parse(request)
+        user = authenticate(request._request, **data)  # the Django request, for django-axes
+        if user is None:
+            return error_response(
+                401, "authentication_failed", "The username or password is wrong.", "password"
+            )
+        instance, token = AuthToken.objects.create(user)
+        body = {
+            "token": token,
+            "expiry": instance.expiry,
+            "user": user.get_username(),
+            "role": role_of(user),
+        }
+        return Response(TokenOut(body).data, status=201)
+
+
+class TokenRevoke(ServiceView):
+    """Revoke the token this request carries (log the device out)."""
+
+    write_roles = EVERY_ROLE
+
+    @extend_schema(request=None, responses={204: None})
+    def post(self, request):
+        if isinstance(request.auth, AuthToken):
+            request.auth.delete()
+        return Response(status=204)
+
+
+class Me(ServiceView):
+    @extend_schema(responses=MeOut)
+    def get(self, request):
+        user = request.user
+        return Response(
+            MeOut({"id": user.pk, "username": user.get_username(), "role": role_of(user)}).data
+        )

@@ -1,0 +1,95 @@
+"""One error shape for the whole API: ``{"error": {"code", "message", "field"}}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from axes.exceptions import AxesBackendPermissionDenied
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from audit.services import audit_refusal
+from cardroom import errors
+
+_DOMAIN_STATUS = {
+    errors.PermissionDenied: status.HTTP_403_FORBIDDEN,
+    errors.Conflict: status.HTTP_409_CONFLICT,
+    errors.NotFound: status.HTTP_404_NOT_FOUND,
+    errors.DomainError: status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
+
+
+def error_response(
+    status_code: int, code: str, message: str, field: str | None = None, **extra: Any
+) -> Response:
+    return Response(
+        {"error": {"code": code, "message": message, "field": field}}, status=status_code, **extra
+    )
+
+
+def exception_handler(exc: Exception, context: dict) -> Response | None:
+    """DRF's exception handler, reshaped. Domain errors keep their field; a refused permission
+    is written to the audit log (the refused change itself rolled back)."""
+    request = context.get("request")
+    if isinstance(exc, errors.DomainError):
+        code = next(s for kind, s in _DOMAIN_STATUS.items() if isinstance(exc, kind))
+        if isinstance(exc, errors.PermissionDenied) and request is not None:
+            _record_refusal(request, context, exc.message)
+        return error_response(code, exc.code, exc.message, exc.field)
+    if isinstance(exc, AxesBackendPermissionDenied):
+        return error_response(
+            status.HTTP_403_FORBIDDEN,
+            "locked_out",
+            "Too many failed logins: this account is locked for a while.",
+            "username",
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a defect: let it surface as a 500 and be logged
+    headers = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        headers["Retry-After"] = str(int(exc.wait))
+    if isinstance(exc, exceptions.PermissionDenied) and request is not None:
+        _record_refusal(request, context, str(exc.detail))
+    field, message = _first_error(exc.detail)
+    return error_response(
+        exc.status_code, _first_code(exc.get_codes()), message, field, headers=headers
+    )
+
+
+def _first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
+    """The first message in DRF's nested error detail, with the JSON path to its field."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            name = None if key in ("non_field_errors", "detail") else key
+            sub = f"{path}.{name}" if path and name else (name or path)
+            return _first_error(value, sub)
+    if isinstance(detail, list) and detail:
+        first = detail[0]
+        if isinstance(first, dict | list):
+            index = next(i for i, item in enumerate(detail) if item)
+            return _first_error(detail[index], f"{path}[{index}]")
+        return path or None, str(first)
+    return path or None, str(detail)
+
+
+def _first_code(codes: Any) -> str:
+    while isinstance(codes, dict | list):
+        codes = next(iter(codes.values())) if isinstance(codes, dict) else codes[0]
+    return str(codes)
+
+
+def _record_refusal(request: Any, context: dict, message: str) -> None:
+    user = getattr(request, "user", None)
+    view = context.get("view")
+    action = f"{request.method} {request.path}"
+    if view is not None:
+        action = f"{action} ({type(view).__name__})"
+    audit_refusal(actor=user, action=action, message=message)

@@ -1,0 +1,81 @@
+"""``Idempotency-Key`` on every POST: a retry with the same key and body returns the first
+answer and changes nothing; the same key with another body is refused (422); of concurrent
+duplicates exactly one runs.
+
+The key's row is inserted in the same transaction as the work it guards. A concurrent
+duplicate's insert waits on the unique index until the first transaction commits, then finds
+the stored answer and replays it; if the first rolls back, the duplicate runs instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+from audit.services import canonical_json
+
+from .errors import error_response
+from .models import IdempotencyKey
+
+HEADER = "Idempotency-Key"
+
+
+def idempotent(handler: Callable) -> Callable:
+    """Decorate an APIView's ``post``."""
+
+    @wraps(handler)
+    def post(view: Any, request: Any, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None or not request.user.is_authenticated:
+            return handler(view, request, *args, **kwargs)
+        if not 1 <= len(key) <= 255:
+            return error_response(400, "invalid", f"{HEADER} is 1 to 255 characters.", HEADER)
+        fingerprint = _fingerprint(request)
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = IdempotencyKey.objects.create(
+                        user=request.user, key=key, fingerprint=fingerprint, status_code=0
+                    )
+            except IntegrityError:
+                return _replay(request.user, key, fingerprint)
+            try:
+                response = handler(view, request, *args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - answered as DRF would, then remembered
+                response = view.handle_exception(exc)
+            if response.status_code >= 500:
+                transaction.set_rollback(True)  # a failure is not an answer worth repeating
+                return response
+            record.status_code = response.status_code
+            record.body = json.loads(JSONRenderer().render(response.data) or "null")
+            record.save(update_fields=["status_code", "body"])
+        return response
+
+    return post
+
+
+def _replay(user: Any, key: str, fingerprint: str) -> Response:
+    record = IdempotencyKey.objects.get(user=user, key=key)
+    if record.fingerprint != fingerprint:
+        return error_response(
+            422,
+            "idempotency_key_reused",
+            f"This {HEADER} was used for a different request; use a new key.",
+            HEADER,
+        )
+    response = Response(record.body, status=record.status_code)
+    response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def _fingerprint(request: Any) -> str:
+    body = request.data if hasattr(request.data, "keys") else dict(request.data or {})
+    text = canonical_json([request.method, request.path, body])
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,70 @@
+"""``/api/v1/``: every capability of tables, hands, audit and reports; schema and docs."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from audit import api as audit
+from tables import api as tables
+from wagers import api as wagers
+
+from . import auth
+
+urlpatterns = [
+    path("auth/token/", auth.TokenLogin.as_view(), name="api-token"),
+    path("auth/token/revoke/", auth.TokenRevoke.as_view(), name="api-token-revoke"),
+    path("auth/me/", auth.Me.as_view(), name="api-me"),
+    path("cardrooms/", tables.CardroomList.as_view(), name="api-cardrooms"),
+    path("tables/", tables.TableList.as_view(), name="api-tables"),
+    path("tables/<int:pk>/", tables.TableDetail.as_view(), name="api-table"),
+    path("tables/<int:pk>/settings/", tables.TableSettingsList.as_view()),
+    path("tables/<int:pk>/open/", tables.TableOpen.as_view()),
+    path("tables/<int:pk>/close/", tables.TableClose.as_view()),
+    path("tables/<int:pk>/dealer/", tables.TableDealer.as_view()),
+    path("tables/<int:pk>/setting-changes/", tables.SettingChangeList.as_view()),
+    path("tables/<int:pk>/seatings/", tables.SeatingList.as_view()),
+    path("tables/<int:pk>/rotation/", tables.RotationLog.as_view()),
+    path("tables/<int:pk>/rotation/compliance/", tables.RotationCompliance.as_view()),
+    path("tables/<int:pk>/hands/", wagers.HandStart.as_view()),
+    *[
+        path(
+            f"setting-changes/<int:pk>/{decision}/",
+            tables.SettingChangeDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
+    path("players/", tables.PlayerList.as_view()),
+    path("seatings/<int:pk>/", tables.SeatingDetail.as_view()),
+    path("seatings/<int:pk>/stack/", tables.StackHistory.as_view()),
+    path("seatings/<int:pk>/add-chips/", tables.SeatingAddChips.as_view()),
+    path("seatings/<int:pk>/cash-out/", tables.SeatingCashOut.as_view()),
+    path("seatings/<int:pk>/sit-out/", tables.SeatingSitOut.as_view()),
+    path("seatings/<int:pk>/come-back/", tables.SeatingComeBack.as_view()),
+    path("seatings/<int:pk>/leave/", tables.SeatingLeave.as_view()),
+    path("seatings/<int:pk>/dp-waiver/", tables.SeatingDpWaiver.as_view()),
+    path("seatings/<int:pk>/proposition/", tables.SeatingProposition.as_view()),
+    path("hands/", wagers.HandList.as_view(), name="api-hands"),
+    path("hands/<int:pk>/", wagers.HandDetail.as_view(), name="api-hand"),
+    path("hands/<int:pk>/wagers/", wagers.HandWager.as_view()),
+    path("hands/<int:pk>/deal/", wagers.HandDeal.as_view()),
+    path("hands/<int:pk>/cards/", wagers.HandCards.as_view()),
+    path("hands/<int:pk>/decisions/", wagers.HandDecision.as_view()),
+    path("hands/<int:pk>/dead-spots/", wagers.HandDeadSpot.as_view()),
+    path("hands/<int:pk>/misdeal/", wagers.HandMisdeal.as_view()),
+    path("hands/<int:pk>/cancel/", wagers.HandCancel.as_view()),
+    path("hands/<int:pk>/settle/", wagers.HandSettle.as_view()),
+    path("hands/<int:pk>/corrections/", wagers.HandCorrect.as_view()),
+    path("settle-preview/", wagers.SettlePreview.as_view()),
+    path("audit/events/", audit.EventList.as_view()),
+    path("audit/verify/", audit.Verify.as_view()),
+    path("audit/checkpoints/", audit.CheckpointList.as_view()),
+    path("reports/tables/<int:pk>/days/<str:day>/", audit.TableDayReport.as_view()),
+    path("reports/players/<int:pk>/", audit.PlayerReport.as_view()),
+    path("exports/", audit.ExportList.as_view()),
+    path("exports/<int:pk>/", audit.ExportDetail.as_view()),
+    path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),
+]
+
+schema_urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,571 @@
+"""REST API for cardrooms, tables, settings changes, sessions, seats, stacks and the rotation.
+
+Views only parse, call one service and answer; the services check the rules (R16, R17).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import django_filters
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+
+from cardroom.api.fields import MoneyField, ServiceView
+from cardroom.api.idempotency import idempotent
+from cardroom.errors import DomainError
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+
+from . import rules, selectors, services
+from .models import (
+    Cardroom,
+    Player,
+    RotationRecord,
+    Seating,
+    SettingChange,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
+from .rotation import designated_player_rotate
+
+SUPERVISOR = (FLOOR_SUPERVISOR,)
+TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
+
+# --- output ---------------------------------------------------------------------------------
+
+
+class CardroomOut(serializers.ModelSerializer):
+    class Meta:
+        model = Cardroom
+        fields = ["id", "name", "time_zone", "gaming_day_starts_at", "self_approval_allowed"]
+
+
+class SettingsOut(serializers.ModelSerializer):
+    ante_min = MoneyField()
+    ante_max = MoneyField()
+    bonus_min = MoneyField()
+    bonus_max = MoneyField()
+    chip_unit = MoneyField()
+    max_aggregate_payout = MoneyField(allow_null=True)
+    rake_amount = MoneyField()
+    dp_min_bank = MoneyField()
+
+    class Meta:
+        model = TableSettings
+        fields = ["version", "created_at", *rules.SETTINGS]
+
+
+class SessionOut(serializers.ModelSerializer):
+    class Meta:
+        model = TableSession
+        fields = ["id", "dealer", "opened_by", "opened_at", "closed_by", "closed_at"]
+
+
+class SeatingOut(serializers.ModelSerializer):
+    stack = MoneyField()
+    player_name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Seating
+        fields = [
+            "id",
+            "table",
+            "seat",
+            "player",
+            "player_name",
+            "stack",
+            "sat_at",
+            "left_at",
+            "sitting_out",
+            "dp_waiver",
+            "proposition_player",
+        ]
+
+
+class TableOut(serializers.ModelSerializer):
+    class Meta:
+        model = Table
+        fields = ["id", "cardroom", "name", "seat_count", "banking", "created_at"]
+
+
+class TableDetailOut(TableOut):
+    settings = serializers.SerializerMethodField()
+    session = serializers.SerializerMethodField()
+    seatings = serializers.SerializerMethodField()
+
+    class Meta(TableOut.Meta):
+        fields = [*TableOut.Meta.fields, "settings", "session", "seatings"]
+
+    @extend_schema(responses=SettingsOut)
+    def get_settings(self, table: Table) -> dict:
+        return SettingsOut(selectors.current_settings(table)).data
+
+    def get_session(self, table: Table) -> dict | None:
+        session = selectors.open_session(table)
+        return SessionOut(session).data if session else None
+
+    def get_seatings(self, table: Table) -> list:
+        return SeatingOut(selectors.seated(table), many=True).data
+
+
+class SettingChangeOut(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="result.version", default=None, read_only=True)
+
+    class Meta:
+        model = SettingChange
+        fields = [
+            "id",
+            "table",
+            "proposed_by",
+            "proposed_at",
+            "reason",
+            "new_values",
+            "old_values",
+            "status",
+            "decided_by",
+            "decided_at",
+            "self_approved",
+            "version",
+        ]
+
+
+class PlayerOut(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "cardroom", "name", "created_at"]
+
+
+class StackEntryOut(serializers.ModelSerializer):
+    amount = MoneyField()
+
+    class Meta:
+        model = StackEntry
+        fields = ["id", "seating", "amount", "reason", "actor", "created_at"]
+
+
+class RotationOut(serializers.ModelSerializer):
+    class Meta:
+        model = RotationRecord
+        fields = [
+            "id",
+            "table",
+            "session",
+            "created_at",
+            "method",
+            "offers",
+            "draw",
+            "designated_player",
+            "player",
+            "proposition_player",
+            "consecutive",
+        ]
+
+
+# --- input ----------------------------------------------------------------------------------
+
+
+class CardroomIn(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    time_zone = serializers.CharField(max_length=64, default="UTC")
+    gaming_day_starts_at = serializers.TimeField(default="06:00")
+    self_approval_allowed = serializers.BooleanField(default=False)
+
+
+class TableIn(serializers.Serializer):
+    cardroom = serializers.PrimaryKeyRelatedField(queryset=Cardroom.objects.all())
+    name = serializers.CharField(max_length=100)
+    banking = serializers.ChoiceField(choices=Table._meta.get_field("banking").choices)
+    seat_count = serializers.IntegerField(default=7)
+    settings = serializers.DictField(required=False, default=dict)
+
+
+class SettingChangeIn(serializers.Serializer):
+    values = serializers.DictField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class ReasonIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, required=False, default="")
+
+
+class DealerIn(serializers.Serializer):
+    dealer = serializers.IntegerField()
+
+
+class PlayerIn(serializers.Serializer):
+    cardroom = serializers.PrimaryKeyRelatedField(queryset=Cardroom.objects.all())
+    name = serializers.CharField(max_length=100)
+
+
+class SeatIn(serializers.Serializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    seat = serializers.IntegerField()
+    buy_in = MoneyField(required=False, default="0")
+
+
+class AmountIn(serializers.Serializer):
+    amount = MoneyField()
+
+
+class CashOutIn(serializers.Serializer):
+    amount = MoneyField(required=False, allow_null=True, default=None)
+
+
+class FlagIn(serializers.Serializer):
+    value = serializers.BooleanField()
+
+
+class RotationIn(serializers.Serializer):
+    refusals = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    draw_cards = serializers.DictField(
+        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    )
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+class CardroomList(generics.ListAPIView, ServiceView):
+    queryset = Cardroom.objects.order_by("name")
+    serializer_class = CardroomOut
+    write_roles = SUPERVISOR
+    input_serializer = CardroomIn
+
+    @extend_schema(request=CardroomIn, responses={201: CardroomOut})
+    @idempotent
+    def post(self, request):
+        cardroom = services.cardroom_create(**self.parse(request), by=request.user)
+        return Response(CardroomOut(cardroom).data, status=201)
+
+
+class TableFilter(django_filters.FilterSet):
+    class Meta:
+        model = Table
+        fields = ["cardroom", "banking"]
+
+
+class TableList(generics.ListAPIView, ServiceView):
+    queryset = Table.objects.order_by("cardroom_id", "name")
+    serializer_class = TableOut
+    filterset_class = TableFilter
+    write_roles = SUPERVISOR
+    input_serializer = TableIn
+
+    @extend_schema(request=TableIn, responses={201: TableDetailOut})
+    @idempotent
+    def post(self, request):
+        table = services.table_create(**self.parse(request), by=request.user)
+        return Response(TableDetailOut(table).data, status=201)
+
+
+class TableDetail(generics.RetrieveAPIView):
+    queryset = Table.objects.all()
+    serializer_class = TableDetailOut
+
+
+class TableSettingsList(generics.ListAPIView):
+    serializer_class = SettingsOut
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return TableSettings.objects.none()
+        return TableSettings.objects.filter(table_id=self.kwargs["pk"]).order_by("-version")
+
+
+class TableOpen(ServiceView):
+    write_roles = SUPERVISOR
+    input_serializer = DealerIn
+
+    @extend_schema(request=DealerIn, responses={201: SessionOut})
+    @idempotent
+    def post(self, request, pk):
+        table = get_object_or_404(Table, pk=pk)
+        dealer = _user(self.parse(request)["dealer"])
+        session = services.table_open(table=table, dealer=dealer, by=request.user)
+        return Response(SessionOut(session).data, status=201)
+
+
+class TableClose(ServiceView):
+    write_roles = SUPERVISOR
+
+    @extend_schema(request=None, responses=SessionOut)
+    @idempotent
+    def post(self, request, pk):
+        session = services.table_close(table=get_object_or_404(Table, pk=pk), by=request.user)
+        return Response(SessionOut(session).data)
+
+
+class TableDealer(ServiceView):
+    write_roles = SUPERVISOR
+    input_serializer = DealerIn
+
+    @extend_schema(request=DealerIn, responses=SessionOut)
+    @idempotent
+    def post(self, request, pk):
+        table = get_object_or_404(Table, pk=pk)
+        dealer = _user(self.parse(request)["dealer"])
+        session = services.table_dealer_change(table=table, dealer=dealer, by=request.user)
+        return Response(SessionOut(session).data)
+
+
+class SettingChangeList(generics.ListAPIView, ServiceView):
+    serializer_class = SettingChangeOut
+    write_roles = SUPERVISOR
+    input_serializer = SettingChangeIn
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return SettingChange.objects.none()
+        return selectors.setting_change_history(get_object_or_404(Table, pk=self.kwargs["pk"]))
+
+    @extend_schema(request=SettingChangeIn, responses={201: SettingChangeOut})
+    @idempotent
+    def post(self, request, pk):
+        data = self.parse(request)
+        change = services.setting_change_propose(
+            table=get_object_or_404(Table, pk=pk), **data, by=request.user
+        )
+        return Response(SettingChangeOut(change).data, status=201)
+
+
+class SettingChangeDecision(ServiceView):
+    """approve / reject / withdraw, by the URL's ``decision``."""
+
+    write_roles = SUPERVISOR
+    input_serializer = ReasonIn
+    decision = ""
+
+    @extend_schema(request=ReasonIn, responses=SettingChangeOut)
+    @idempotent
+    def post(self, request, pk):
+        change = get_object_or_404(SettingChange, pk=pk)
+        reason = self.parse(request)["reason"]
+        if self.decision == "approve":
+            services.setting_change_approve(change=change, by=request.user)
+        elif self.decision == "reject":
+            services.setting_change_reject(change=change, by=request.user, reason=reason)
+        else:
+            services.setting_change_withdraw(change=change, by=request.user)
+        change.refresh_from_db()
+        return Response(SettingChangeOut(change).data)
+
+
+class PlayerFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+
+    class Meta:
+        model = Player
+        fields = ["cardroom", "name"]
+
+
+class PlayerList(generics.ListAPIView, ServiceView):
+    queryset = Player.objects.order_by("name", "id")
+    serializer_class = PlayerOut
+    filterset_class = PlayerFilter
+    write_roles = TABLE_STAFF
+    input_serializer = PlayerIn
+
+    @extend_schema(request=PlayerIn, responses={201: PlayerOut})
+    @idempotent
+    def post(self, request):
+        player = services.player_create(**self.parse(request), by=request.user)
+        return Response(PlayerOut(player).data, status=201)
+
+
+class SeatingList(generics.ListAPIView, ServiceView):
+    """The players seated at the table now; POST seats one and takes the buy-in."""
+
+    serializer_class = SeatingOut
+    write_roles = TABLE_STAFF
+    input_serializer = SeatIn
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Seating.objects.none()
+        return selectors.seated(get_object_or_404(Table, pk=self.kwargs["pk"])).order_by("seat")
+
+    @extend_schema(request=SeatIn, responses={201: SeatingOut})
+    @idempotent
+    def post(self, request, pk):
+        seating = services.seat_player(
+            table=get_object_or_404(Table, pk=pk), **self.parse(request), by=request.user
+        )
+        return Response(SeatingOut(seating).data, status=201)
+
+
+class SeatingDetail(generics.RetrieveAPIView):
+    queryset = Seating.objects.select_related("player")
+    serializer_class = SeatingOut
+
+
+class StackHistory(generics.ListAPIView):
+    """Every movement of a seating's stack, oldest first: the stack is their sum."""
+
+    serializer_class = StackEntryOut
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return StackEntry.objects.none()
+        return selectors.stack_history(get_object_or_404(Seating, pk=self.kwargs["pk"]))
+
+
+class SeatingStep(ServiceView):
+    """One change to a seating; answers with the seating. Subclasses name input and service."""
+
+    write_roles = TABLE_STAFF
+
+    @idempotent
+    def post(self, request, pk):
+        seating = get_object_or_404(Seating, pk=pk)
+        data = self.parse(request) if self.input_serializer else {}
+        self.run(seating, data, request.user)
+        seating.refresh_from_db()
+        return Response(SeatingOut(seating).data)
+
+    def run(self, seating: Seating, data: dict, by) -> None:
+        raise NotImplementedError
+
+
+@extend_schema(request=AmountIn, responses=SeatingOut)
+class SeatingAddChips(SeatingStep):
+    input_serializer = AmountIn
+
+    def run(self, seating, data, by):
+        services.stack_add(seating=seating, amount=data["amount"], by=by)
+
+
+@extend_schema(request=CashOutIn, responses=SeatingOut)
+class SeatingCashOut(SeatingStep):
+    """Colour up: chips off the stack, all of them without an amount."""
+
+    input_serializer = CashOutIn
+
+    def run(self, seating, data, by):
+        services.stack_cash_out(seating=seating, amount=data["amount"], by=by)
+
+
+@extend_schema(request=None, responses=SeatingOut)
+class SeatingSitOut(SeatingStep):
+    def run(self, seating, data, by):
+        services.seating_sit_out(seating=seating, by=by)
+
+
+@extend_schema(request=None, responses=SeatingOut)
+class SeatingComeBack(SeatingStep):
+    def run(self, seating, data, by):
+        services.seating_come_back(seating=seating, by=by)
+
+
+@extend_schema(request=None, responses=SeatingOut)
+class SeatingLeave(SeatingStep):
+    def run(self, seating, data, by):
+        services.seating_leave(seating=seating, by=by)
+
+
+@extend_schema(request=FlagIn, responses=SeatingOut)
+class SeatingDpWaiver(SeatingStep):
+    """R16: a standing waiver of the designated-player position (value true), or its end."""
+
+    input_serializer = FlagIn
+
+    def run(self, seating, data, by):
+        services.seating_waive_dp(seating=seating, waived=data["value"], by=by)
+
+
+@extend_schema(request=FlagIn, responses=SeatingOut)
+class SeatingProposition(SeatingStep):
+    """Flag (or unflag) the table's third-party proposition player."""
+
+    write_roles = SUPERVISOR
+    input_serializer = FlagIn
+
+    def run(self, seating, data, by):
+        services.seating_flag_proposition(seating=seating, flagged=data["value"], by=by)
+
+
+PERIOD = [
+    OpenApiParameter("from", datetime, description="start of the period (ISO 8601)"),
+    OpenApiParameter("to", datetime, description="end of the period (ISO 8601)"),
+]
+
+
+class RotationLog(generics.ListAPIView, ServiceView):
+    """R16: every offer of the designated-player position at the table in a period. POST
+    offers it now (without starting a hand) — e.g. to run the first hand's draw."""
+
+    serializer_class = RotationOut
+    write_roles = TABLE_STAFF
+    input_serializer = RotationIn
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return RotationRecord.objects.none()
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        start, end = period(self.request)
+        return selectors.rotation_log(table, start, end)
+
+    @extend_schema(parameters=PERIOD)
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(request=RotationIn, responses={201: RotationOut})
+    @idempotent
+    def post(self, request, pk):
+        data = self.parse(request)
+        record = designated_player_rotate(
+            table=get_object_or_404(Table, pk=pk),
+            by=request.user,
+            refusals=data["refusals"],
+            draw_cards={int(k): v for k, v in (data["draw_cards"] or {}).items()} or None,
+        )
+        return Response(RotationOut(record).data, status=201)
+
+
+class RotationFlagOut(serializers.Serializer):
+    start = serializers.DateTimeField()
+    end = serializers.DateTimeField()
+    holders = serializers.ListField(child=serializers.CharField())
+    hands = serializers.IntegerField()
+
+
+class RotationCompliance(ServiceView):
+    """R16's check: windows of play in which fewer than two players held the position."""
+
+    @extend_schema(parameters=PERIOD, responses=RotationFlagOut(many=True))
+    def get(self, request, pk):
+        start, end = period(request)
+        flags = selectors.rotation_compliance_flags(get_object_or_404(Table, pk=pk), start, end)
+        return Response(RotationFlagOut(flags, many=True).data)
+
+
+def period(request) -> tuple[datetime, datetime]:
+    """``from``/``to`` query parameters (ISO 8601); the last 24 hours by default."""
+    end = _moment(request, "to") or timezone.now()
+    start = _moment(request, "from") or end - timezone.timedelta(days=1)
+    if start >= end:
+        raise DomainError("The period must end after it starts.", field="to")
+    return start, end
+
+
+def _moment(request, name: str) -> datetime | None:
+    text = request.query_params.get(name)
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise DomainError(f"'{text}' is not an ISO 8601 date and time.", field=name) from None
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
+def _user(pk: int):
+    user = get_user_model().objects.filter(pk=pk).first()
+    if user is None:
+        raise DomainError(f"There is no user {pk}.", field="dealer")
+    return user

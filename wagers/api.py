@@ -1,0 +1,342 @@
+"""REST API for hands: start, wagers, cards, decisions, dead hands, settle, corrections, and
+the settle preview. Settlements answer with the same breakdown as ``settle_round``."""
+
+from __future__ import annotations
+
+import django_filters
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.response import Response
+
+from cardroom.api.errors import error_response
+from cardroom.api.fields import CardsField, MoneyField, ServiceView
+from cardroom.api.idempotency import idempotent
+from cardroom.errors import DomainError
+from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from tables.models import Seating, Table
+
+from . import services
+from .engine import settle_json
+from .models import Hand, Settlement, Spot
+
+TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
+
+# --- output ---------------------------------------------------------------------------------
+
+
+class SpotOut(serializers.ModelSerializer):
+    ante = MoneyField()
+    flush_bonus = MoneyField()
+    straight_flush_bonus = MoneyField()
+    raise_amount = MoneyField()
+
+    class Meta:
+        model = Spot
+        fields = [
+            "id",
+            "seat",
+            "seating",
+            "player",
+            "ante",
+            "flush_bonus",
+            "straight_flush_bonus",
+            "cards",
+            "decision",
+            "raise_amount",
+            "dead_reason",
+        ]
+
+
+class SettlementOut(serializers.ModelSerializer):
+    """One settlement entry; ``result`` is exactly what ``settle_round`` answers for
+    ``round``."""
+
+    house_rake = MoneyField()
+    dealer_net = MoneyField()
+
+    class Meta:
+        model = Settlement
+        fields = [
+            "id",
+            "hand",
+            "entry",
+            "kind",
+            "reverses",
+            "reason",
+            "created_by",
+            "created_at",
+            "house_rake",
+            "dealer_net",
+            "round",
+            "result",
+        ]
+
+
+class HandOut(serializers.ModelSerializer):
+    dp_bank = MoneyField(allow_null=True)
+    settings_version = serializers.IntegerField(source="settings.version", read_only=True)
+    dp_seat = serializers.IntegerField(source="dp_seating.seat", default=None, read_only=True)
+
+    class Meta:
+        model = Hand
+        fields = [
+            "id",
+            "table",
+            "session",
+            "number",
+            "status",
+            "settings_version",
+            "dp_seating",
+            "dp_seat",
+            "dp_bank",
+            "card_source",
+            "dealer_cards",
+            "misdeal",
+            "started_by",
+            "started_at",
+            "settled_at",
+        ]
+
+
+class HandDetailOut(HandOut):
+    spots = SpotOut(many=True, read_only=True)
+    settlements = SettlementOut(many=True, read_only=True)
+
+    class Meta(HandOut.Meta):
+        fields = [*HandOut.Meta.fields, "spots", "settlements"]
+
+
+# --- input ----------------------------------------------------------------------------------
+
+
+class HandStartIn(serializers.Serializer):
+    dp_bank = MoneyField(required=False, allow_null=True, default=None)
+    refusals = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    draw_cards = serializers.DictField(
+        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    )
+
+
+class WagerIn(serializers.Serializer):
+    seating = serializers.IntegerField()
+    seat = serializers.IntegerField(required=False, allow_null=True, default=None)
+    ante = MoneyField()
+    flush_bonus = MoneyField(required=False, default="0")
+    straight_flush_bonus = MoneyField(required=False, default="0")
+
+
+class CardsIn(serializers.Serializer):
+    dealer_cards = CardsField()
+    spot_cards = serializers.DictField(child=CardsField(), help_text="seat number -> cards")
+
+
+class DecisionIn(serializers.Serializer):
+    seat = serializers.IntegerField()
+    decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
+    raise_amount = MoneyField(required=False, allow_null=True, default=None)
+
+
+class SpotSeatIn(serializers.Serializer):
+    seat = serializers.IntegerField()
+
+
+class MisdealIn(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=["dealer_card_count", "shuffler_fault"])
+
+
+class CorrectionIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+    dealer_cards = CardsField(required=False, allow_null=True, default=None)
+    spot_cards = serializers.DictField(child=CardsField(), required=False, default=dict)
+
+
+# --- views ----------------------------------------------------------------------------------
+
+
+class HandFilter(django_filters.FilterSet):
+    started_after = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="gte")
+    started_before = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lt")
+
+    class Meta:
+        model = Hand
+        fields = ["table", "status", "started_after", "started_before"]
+
+
+class HandList(generics.ListAPIView):
+    """Hands by table, status and time, newest first."""
+
+    queryset = Hand.objects.select_related("settings", "dp_seating").order_by("-started_at", "-id")
+    serializer_class = HandOut
+    filterset_class = HandFilter
+
+
+class HandStart(ServiceView):
+    """Start the next hand at the table: the DP rotation runs first (R16)."""
+
+    write_roles = TABLE_STAFF
+    input_serializer = HandStartIn
+
+    @extend_schema(request=HandStartIn, responses={201: HandDetailOut})
+    @idempotent
+    def post(self, request, pk):
+        data = self.parse(request)
+        hand = services.hand_start(
+            table=get_object_or_404(Table, pk=pk),
+            by=request.user,
+            dp_bank=data["dp_bank"],
+            refusals=tuple(data["refusals"]),
+            draw_cards={int(k): v for k, v in (data["draw_cards"] or {}).items()} or None,
+        )
+        return Response(_detail(hand), status=201)
+
+
+class HandDetail(generics.RetrieveAPIView):
+    queryset = Hand.objects.select_related("settings", "dp_seating").prefetch_related(
+        "spots", "settlements"
+    )
+    serializer_class = HandDetailOut
+
+
+class HandStep(ServiceView):
+    """One step of a hand; answers with the hand. Subclasses name the input and the service."""
+
+    write_roles = TABLE_STAFF
+
+    @idempotent
+    def post(self, request, pk):
+        hand = get_object_or_404(Hand, pk=pk)
+        data = self.parse(request) if self.input_serializer else {}
+        self.run(hand, data, request.user)
+        return Response(_detail(hand))
+
+    def run(self, hand: Hand, data: dict, by) -> None:
+        raise NotImplementedError
+
+
+@extend_schema(request=WagerIn, responses=HandDetailOut)
+class HandWager(HandStep):
+    """A spot's ante and bonuses (R5–R7)."""
+
+    input_serializer = WagerIn
+
+    def run(self, hand, data, by):
+        seating = get_object_or_404(Seating, pk=data.pop("seating"))
+        services.wager_place(hand=hand, seating=seating, **data, by=by)
+
+
+@extend_schema(request=None, responses=HandDetailOut)
+class HandDeal(HandStep):
+    """The system deals from a CSPRNG shuffle."""
+
+    def run(self, hand, data, by):
+        services.hand_deal(hand=hand, by=by)
+
+
+@extend_schema(request=CardsIn, responses=HandDetailOut)
+class HandCards(HandStep):
+    """The cards of a physical deal, entered by the dealer (R1)."""
+
+    input_serializer = CardsIn
+
+    def run(self, hand, data, by):
+        spot_cards = {_seat(k): v for k, v in data["spot_cards"].items()}
+        services.hand_cards_enter(
+            hand=hand, dealer_cards=data["dealer_cards"], spot_cards=spot_cards, by=by
+        )
+
+
+@extend_schema(request=DecisionIn, responses=HandDetailOut)
+class HandDecision(HandStep):
+    """Raise within the cap, fold, or walked away (R8)."""
+
+    input_serializer = DecisionIn
+
+    def run(self, hand, data, by):
+        services.spot_decide(hand=hand, **data, by=by)
+
+
+@extend_schema(request=SpotSeatIn, responses=HandDetailOut)
+class HandDeadSpot(HandStep):
+    """A spot dealt a wrong number of cards (R14)."""
+
+    input_serializer = SpotSeatIn
+
+    def run(self, hand, data, by):
+        services.spot_declare_dead(hand=hand, seat=data["seat"], by=by)
+
+
+@extend_schema(request=MisdealIn, responses=HandDetailOut)
+class HandMisdeal(HandStep):
+    """A misdeal (R14): every hand dead, settled at once."""
+
+    input_serializer = MisdealIn
+
+    def run(self, hand, data, by):
+        services.hand_declare_misdeal(hand=hand, reason=data["reason"], by=by)
+
+
+@extend_schema(request=None, responses=HandDetailOut)
+class HandCancel(HandStep):
+    """A hand nobody wagered on ends; the DP's bank goes back."""
+
+    def run(self, hand, data, by):
+        services.hand_cancel(hand=hand, by=by)
+
+
+class HandSettle(ServiceView):
+    """Settle the hand (R9–R15). Idempotent: a settled hand answers with its settlement."""
+
+    write_roles = TABLE_STAFF
+
+    @extend_schema(request=None, responses=SettlementOut)
+    @idempotent
+    def post(self, request, pk):
+        settlement = services.hand_settle(hand=get_object_or_404(Hand, pk=pk), by=request.user)
+        return Response(SettlementOut(settlement).data)
+
+
+class HandCorrect(ServiceView):
+    """A floor supervisor corrects a settled hand: a reversal and a new settlement entry."""
+
+    write_roles = (FLOOR_SUPERVISOR,)
+    input_serializer = CorrectionIn
+
+    @extend_schema(request=CorrectionIn, responses={201: SettlementOut})
+    @idempotent
+    def post(self, request, pk):
+        data = self.parse(request)
+        settlement = services.hand_correct(
+            hand=get_object_or_404(Hand, pk=pk),
+            by=request.user,
+            reason=data["reason"],
+            dealer_cards=data["dealer_cards"],
+            spot_cards={_seat(k): v for k, v in data["spot_cards"].items()},
+        )
+        return Response(SettlementOut(settlement).data, status=201)
+
+
+class SettlePreview(ServiceView):
+    """Run the engine on a round in the settle-json format, touching nothing (for disputes).
+    Answers exactly what ``manage.py settle_round`` prints; a refusal is a 422 naming the
+    field."""
+
+    write_roles = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)  # it changes nothing
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
+    def post(self, request):
+        result = settle_json(request.data)
+        if "error" in result:
+            return error_response(422, "invalid", **result["error"])
+        return Response(result)
+
+
+def _detail(hand: Hand) -> dict:
+    return HandDetailOut(HandDetail.queryset.get(pk=hand.pk)).data
+
+
+def _seat(key: str) -> int:
+    if not str(key).isdigit():
+        raise DomainError(f"'{key}' is not a seat number.", field="spot_cards")
+    return int(key)

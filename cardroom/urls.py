@@ -12,6 +12,9 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("dealer/", include("wagers.urls")),
+    path("floor/", include("tables.urls")),
+    path("compliance/", include("audit.urls")),
     path("api/v1/", include("cardroom.api.urls")),
     path("api/", include(schema_urlpatterns)),
 ]

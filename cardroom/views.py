@@ -5,18 +5,30 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from .roles import role_of
+from .roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 
 logger = logging.getLogger(__name__)
 
 
+# Where each role starts.
+_START = {
+    FLOOR_SUPERVISOR: "floor-tables",
+    DEALER: "dealer-home",
+    COMPLIANCE_AUDITOR: "compliance-audit",
+}
+
+
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"role": role_of(request.user)})
+    """Navigation by role: each role lands on its own screens."""
+    role = role_of(request.user)
+    if role in _START:
+        return redirect(_START[role])
+    return render(request, "home.html", {"role": role})
 
 
 @require_safe

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, Sum
 
 from tables.models import Table
+from tables.selectors import gaming_day_bounds
 
 from .models import FeeEntry
 
@@ -32,3 +33,20 @@ def fees_total(table: Table, first_day: date, last_day: date) -> Decimal:
         total=Sum("amount")
     )["total"]
     return total or Decimal("0.00")
+
+
+def fees_per_hour(table: Table, day: date) -> list[tuple[str, Decimal]]:
+    """Fees collected in each hour of a gaming day, in the cardroom's time, from its
+    day-start hour on: the 24 bars of the compliance chart."""
+    start, _ = gaming_day_bounds(table.cardroom, day)
+    zone = start.tzinfo
+    totals = [Decimal("0.00")] * 24
+    entries = FeeEntry.objects.filter(table=table, gaming_day=day).values_list(
+        "created_at", "amount"
+    )
+    for created_at, amount in entries:
+        hour = int((created_at - start).total_seconds() // 3600)
+        totals[min(max(hour, 0), 23)] += amount
+    return [
+        ((start + timedelta(hours=h)).astimezone(zone).strftime("%H"), totals[h]) for h in range(24)
+    ]

@@ -233,7 +233,11 @@ def _require_pending(change: SettingChange) -> None:
 
 @transaction.atomic
 def table_open(*, table: Table, dealer: Any, by: Any) -> TableSession:
-    require_supervisor(by, action="open a table")
+    """A floor supervisor opens a table with any dealer on duty; a dealer opens one only as
+    its own dealer on duty."""
+    role = require_role(by, FLOOR_SUPERVISOR, DEALER, action="open a table")
+    if role == DEALER and dealer.pk != by.pk:
+        raise PermissionDenied("A dealer opens a table only as its own dealer on duty.")
     require_role(dealer, DEALER, action="deal at a table")
     table = Table.objects.select_for_update().get(pk=table.pk)
     if selectors.open_session(table) is not None:
@@ -325,7 +329,11 @@ def seat_player(*, table: Table, seat: int, player: Player, buy_in: Any = ZERO, 
                 table=table, seat=seat, player=player, sat_at=timezone.now()
             )
     except IntegrityError:
-        raise Conflict(f"Seat {seat} at {table} was just taken.", field="seat") from None
+        # Which constraint: the seat (serialised by the table lock) or the player, who may be
+        # seated at another table at the same moment (a different table lock).
+        if Seating.objects.filter(table=table, seat=seat, left_at=None).exists():
+            raise Conflict(f"Seat {seat} at {table} was just taken.", field="seat") from None
+        raise Conflict(f"{player} was just seated at another table.", field="player") from None
     audit_record(
         actor=by,
         action="seat.taken",

@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "axes",
+    "django_htmx",
     "cardroom.api",
     "tables",
     "wagers",
@@ -39,13 +40,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
 
 # django-axes first: it refuses a locked-out username before any password is checked.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "cardroom.auth_backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = 5
@@ -66,7 +68,10 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "cardroom.context_processors.role",
             ],
+            # The project package is not an app; its template tags are named here.
+            "libraries": {"cardroom": "cardroom.templatetags.cardroom"},
         },
     },
 ]
@@ -91,6 +96,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 # Exports (CSV files built by Celery tasks) are kept here; served only through a view that
 # checks the role.
 MEDIA_ROOT = BASE_DIR / "media"

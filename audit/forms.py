@@ -1,0 +1,25 @@
+from django import forms
+
+from tables.models import Table
+
+from .models import Export
+
+DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})
+
+
+class EventSearchForm(forms.Form):
+    actor = forms.CharField(required=False, label="Actor (username)")
+    action = forms.CharField(required=False, label="Action starts with")
+    start = forms.DateTimeField(required=False, label="From", widget=DATETIME)
+    end = forms.DateTimeField(required=False, label="To", widget=DATETIME)
+
+
+class ReportForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.order_by("name"))
+    day = forms.DateField(label="Gaming day", widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class ExportForm(forms.Form):
+    kind = forms.ChoiceField(choices=Export.Kind.choices)
+    start = forms.DateTimeField(label="From", widget=DATETIME)
+    end = forms.DateTimeField(label="To", widget=DATETIME)

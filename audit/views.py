@@ -1,0 +1,142 @@
+"""The compliance screens: the audit log with search, chain verification, the reports with a
+chart of fees, and exports with their progress. Read-only but for verify and export."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.paginator import Paginator
+from django.http import FileResponse, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from cardroom.screens import call_service, role_required
+from rake.selectors import fees_per_hour
+from tables.models import Player
+
+from . import exports, reports
+from .forms import EventSearchForm, ExportForm, ReportForm
+from .models import AuditEvent, Checkpoint, Export
+from .verification import verify_chain
+
+auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
+CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
+
+
+@auditors
+def compliance_home(request: HttpRequest) -> HttpResponse:
+    return redirect("compliance-audit")
+
+
+@auditors
+def audit_log(request: HttpRequest) -> HttpResponse:
+    form = EventSearchForm(request.GET or None)
+    events = AuditEvent.objects.order_by("-seq")
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["actor"]:
+            events = events.filter(actor_name=data["actor"])
+        if data["action"]:
+            events = events.filter(action__startswith=data["action"])
+        if data["start"]:
+            events = events.filter(occurred_at__gte=data["start"])
+        if data["end"]:
+            events = events.filter(occurred_at__lt=data["end"])
+    page = Paginator(events, 50).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "compliance/audit.html",
+        {"form": form, "page": page, "query": query.urlencode(), "report": None},
+    )
+
+
+@require_POST
+@auditors
+def verify(request: HttpRequest) -> HttpResponse:
+    """Recompute the whole chain now and show where it breaks, if it does."""
+    report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
+    return render(request, "compliance/verify.html", {"report": report})
+
+
+@auditors
+def report_view(request: HttpRequest) -> HttpResponse:
+    form = ReportForm(request.GET or None, initial={"day": timezone.localdate()})
+    context = {"form": form, "report": None}
+    if form.is_valid():
+        table, day = form.cleaned_data["table"], form.cleaned_data["day"]
+        context["report"] = reports.table_day_report(table, day)
+        context["chart"] = _chart(fees_per_hour(table, day))
+    return render(request, "compliance/report.html", context)
+
+
+@auditors
+def player_view(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player, pk=pk)
+    end = timezone.now()
+    start = end - timezone.timedelta(days=int(request.GET.get("days", "7") or 7))
+    report = reports.player_report(player, start, end)
+    return render(request, "compliance/player.html", {"report": report, "start": start, "end": end})
+
+
+@auditors
+def export_view(request: HttpRequest) -> HttpResponse:
+    form = ExportForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        done = call_service(
+            request, form, lambda: exports.export_request(**form.cleaned_data, by=request.user)
+        )
+        if done is not None:
+            return redirect("compliance-exports")
+    return render(
+        request,
+        "compliance/exports.html",
+        {"form": form, "exports": Export.objects.order_by("-requested_at")[:30]},
+        status=422 if form.errors else 200,
+    )
+
+
+@auditors
+def export_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """One export's row, polled by htmx while it runs: the progress bar, then the link."""
+    return render(request, "compliance/_export.html", {"export": get_object_or_404(Export, pk=pk)})
+
+
+@auditors
+def export_download(request: HttpRequest, pk: int) -> HttpResponse:
+    export = get_object_or_404(Export, pk=pk, status=Export.Status.DONE)
+    return FileResponse(
+        export.file.open("rb"),
+        as_attachment=True,
+        filename=export.file.name.rsplit("/", 1)[-1],
+        content_type="text/csv",
+    )
+
+
+def _chart(hours: list[tuple[str, Decimal]]) -> dict:
+    """Bar geometry of a server-rendered SVG: fees per hour of the gaming day."""
+    top = max((amount for _, amount in hours), default=Decimal("0")) or Decimal("1")
+    height, bar, gap = CHART["height"], CHART["bar"], CHART["gap"]
+    bars = []
+    for index, (label, amount) in enumerate(hours):
+        h = int(amount / top * (height - 30)) if amount > 0 else 0
+        bars.append(
+            {
+                "x": index * (bar + gap),
+                "y": height - 20 - h,
+                "h": h,
+                "w": bar,
+                "label": label,
+                "amount": amount,
+            }
+        )
+    return {
+        "bars": bars,
+        "width": 24 * (bar + gap),
+        "height": height,
+        "top": top,
+        "total": sum((a for _, a in hours), Decimal("0.00")),
+    }

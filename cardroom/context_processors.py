@@ -1,0 +1,7 @@
+from cardroom.roles import role_of
+
+
+def role(request) -> dict:
+    """The user's role on every page: the navigation depends on it."""
+    user = getattr(request, "user", None)
+    return {"role": role_of(user) if user is not None else None}

@@ -1,0 +1,61 @@
+"""What the server-rendered screens share: role checks, and services called from forms.
+
+A screen view parses a Django form, calls one service, and shows the domain error next to
+the field it names — the same errors the API answers with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django import forms
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from audit.services import audit_refusal
+from cardroom.errors import DomainError, PermissionDenied
+from cardroom.roles import role_of
+
+
+def role_required(*roles: str) -> Callable:
+    """Deny by default: anonymous users go to the login page; other roles get a 403 page,
+    and the refusal is written to the audit log."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if role_of(request.user) not in roles:
+                message = "Your role does not allow this screen."
+                audit_refusal(actor=request.user, action=f"screen {request.path}", message=message)
+                return render(request, "403.html", {"message": message}, status=403)
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def call_service(
+    request: HttpRequest,
+    form: forms.Form,
+    call: Callable[[], Any],
+    *,
+    fields: dict[str, str] | None = None,
+) -> Any:
+    """Run ``call``; a DomainError becomes a form error next to the field it names (or at the
+    top of the form). ``fields`` maps a service's field names to the form's. A refused
+    permission is also written to the audit log (the refused change rolled back)."""
+    try:
+        return call()
+    except PermissionDenied as error:
+        audit_refusal(actor=request.user, action=f"screen {request.path}", message=error.message)
+        form.add_error(None, error.message)
+    except DomainError as error:
+        field = (fields or {}).get(error.field or "", error.field)
+        form.add_error(field if field in form.fields else None, error.message)
+    return None

@@ -1,0 +1,40 @@
+"""Template filters for money and settlement lines."""
+
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from cardroom.money import money_text
+
+register = template.Library()
+
+
+@register.filter
+def money(value) -> str:
+    """``Decimal("5")`` → ``"5.00"``; empty for None."""
+    return "" if value is None else money_text(Decimal(value))
+
+
+@register.filter
+def signed(value) -> str:
+    """A net with its sign: ``+25.00``, ``-5.00``, ``0.00``."""
+    try:
+        number = Decimal(value)
+    except (InvalidOperation, TypeError):
+        return str(value)
+    return f"+{money_text(number)}" if number > 0 else money_text(number)
+
+
+@register.filter
+def sign(value) -> str:
+    """A CSS class for a net: win, lose or push."""
+    try:
+        number = Decimal(value)
+    except (InvalidOperation, TypeError):
+        return ""
+    return "win" if number > 0 else "lose" if number < 0 else "push"
+
+
+@register.filter
+def wager_lines(spot: dict) -> list:
+    return [spot.get(name) for name in ("ante", "raise", "flush_bonus", "straight_flush_bonus")]

@@ -1,0 +1,106 @@
+"""Forms of the table screens (dealer and floor supervisor). Amounts stay text: the services
+parse money and name the field at fault."""
+
+from django import forms
+
+from .models import Player, Seating
+from .rules import SETTINGS
+
+AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
+
+
+class SeatPlayerForm(forms.Form):
+    """Seat a registered player, or a new one by name, and take the buy-in."""
+
+    seat = forms.IntegerField(min_value=1, max_value=7)
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
+    name = forms.CharField(required=False, label="or new player", max_length=100)
+    buy_in = forms.CharField(required=False, label="Buy-in", widget=forms.TextInput(attrs=AMOUNT))
+
+    def __init__(self, *args, cardroom=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = (
+            Player.objects.filter(cardroom=cardroom)
+            .exclude(pk__in=Seating.objects.filter(left_at=None).values("player"))
+            .order_by("name")
+            if cardroom
+            else Player.objects.none()
+        )
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("player") and not (data.get("name") or "").strip():
+            self.add_error("player", "Choose a player, or type a new player's name.")
+        return data
+
+
+class StackForm(forms.Form):
+    """One change to a seated player: chips on or off, sit out, come back, leave, waiver."""
+
+    seating = forms.IntegerField(widget=forms.HiddenInput)
+    action = forms.ChoiceField(
+        choices=[
+            (a, a) for a in ("add", "cash_out", "sit_out", "come_back", "leave", "waive", "unwaive")
+        ]
+    )
+    amount = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+
+
+class ChangeForm(forms.Form):
+    """Names the setting change a button acts on (approve, reject, withdraw)."""
+
+    change = forms.IntegerField(required=False)
+
+
+class OpenTableForm(forms.Form):
+    dealer = forms.ModelChoiceField(queryset=None)
+
+    def __init__(self, *args, dealers=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["dealer"].queryset = dealers
+
+
+class TableCreateForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    banking = forms.ChoiceField(
+        choices=[("designated_player", "designated player"), ("house", "house banked")]
+    )
+    seat_count = forms.IntegerField(min_value=1, max_value=7, initial=7)
+    ante_min = forms.CharField(initial="5.00", widget=forms.TextInput(attrs=AMOUNT))
+    ante_max = forms.CharField(initial="100.00", widget=forms.TextInput(attrs=AMOUNT))
+
+
+class SettingChangeForm(forms.Form):
+    """Every setting, prefilled with the current value; only those changed are proposed."""
+
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, current=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.current = current or {}
+        for name in SETTINGS:
+            value = self.current.get(name)
+            if name.endswith("paytable"):
+                field = forms.JSONField(required=False, initial=value)
+            else:
+                field = forms.CharField(required=False, initial="" if value is None else value)
+            self.fields[name] = field
+
+    def changed_values(self) -> dict:
+        changed = {}
+        for name in SETTINGS:
+            value = self.cleaned_data.get(name)
+            if value in (None, "") and name != "max_aggregate_payout":
+                continue
+            if str(value) != str(self.initial.get(name, self.fields[name].initial)):
+                changed[name] = _typed(name, value)
+        return changed
+
+
+def _typed(name: str, value):
+    """The form's text as the service expects it: whole numbers as ints, no cap as None."""
+    if name in ("dp_max_consecutive", "dp_rotation_window"):
+        return int(value) if str(value).isdigit() else value
+    if name == "max_aggregate_payout" and value in (None, ""):
+        return None
+    return value

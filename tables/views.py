@@ -1,0 +1,175 @@
+"""The floor supervisor's screens: every table's live status; create and configure a table;
+propose and approve setting changes (R17); open and close tables; correct a settled hand.
+Seats are managed on the table's play screen (``wagers.views``), shared with the dealer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.screens import call_service, role_required
+from wagers import selectors as hand_selectors
+from wagers import services as hand_services
+from wagers.forms import CorrectionForm
+from wagers.models import Hand
+
+from . import rules, selectors, services
+from .forms import ChangeForm, OpenTableForm, SettingChangeForm, TableCreateForm
+from .models import Cardroom, SettingChange, Table, TableSession
+
+supervisor_only = role_required(FLOOR_SUPERVISOR)
+
+
+@supervisor_only
+def table_list(request: HttpRequest) -> HttpResponse:
+    """All tables with their live status: open or closed, dealer, hand in play, seated."""
+    tables = (
+        Table.objects.select_related("cardroom")
+        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
+        .order_by("cardroom__name", "name")
+    )
+    sessions = {
+        s.table_id: s for s in TableSession.objects.filter(closed_at=None).select_related("dealer")
+    }
+    hands = {h.table_id: h for h in Hand.objects.filter(status__in=Hand.IN_PROGRESS)}
+    pending = dict(
+        SettingChange.objects.filter(status=SettingChange.Status.PENDING)
+        .values_list("table")
+        .annotate(n=Count("id"))
+    )
+    rows = [(t, sessions.get(t.pk), hands.get(t.pk), pending.get(t.pk, 0)) for t in tables]
+    form = TableCreateForm(request.POST or None)
+    return render(request, "floor/tables.html", {"rows": rows, "form": form})
+
+
+@require_POST
+@supervisor_only
+def table_create(request: HttpRequest) -> HttpResponse:
+    form = TableCreateForm(request.POST)
+    cardroom = Cardroom.objects.order_by("pk").first()
+    table = None
+    if form.is_valid() and cardroom is not None:
+        data = form.cleaned_data
+        table = call_service(
+            request,
+            form,
+            lambda: services.table_create(
+                cardroom=cardroom,
+                name=data["name"],
+                banking=data["banking"],
+                seat_count=data["seat_count"],
+                settings={"ante_min": data["ante_min"], "ante_max": data["ante_max"]},
+                by=request.user,
+            ),
+        )
+    elif cardroom is None:
+        form.add_error(None, "Create the cardroom first (in the administration).")
+    if table is not None:
+        return redirect("floor-table", pk=table.pk)
+    return render(request, "floor/tables.html", {"rows": [], "form": form}, status=422)
+
+
+@supervisor_only
+def table_detail(request: HttpRequest, pk: int, forms: dict | None = None) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    current = selectors.current_settings(table)
+    values = rules.as_json(rules.settings_values(current))
+    forms = forms or {}
+    context: dict[str, Any] = {
+        "table": table,
+        "settings": current,
+        "values": values,
+        "session": selectors.open_session(table),
+        "changes": selectors.setting_change_history(table)[:20],
+        "hands": Hand.objects.filter(table=table).order_by("-number")[:15],
+        "change_form": forms.get("change") or SettingChangeForm(initial=values, current=values),
+        "open_form": forms.get("open") or OpenTableForm(dealers=_dealers()),
+        "action_form": forms.get("action"),
+    }
+    return render(request, "floor/table.html", context, status=422 if forms else 200)
+
+
+@require_POST
+@supervisor_only
+def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """open, close, dealer, propose; approve/reject/withdraw take ``change`` in the form."""
+    table = get_object_or_404(Table, pk=pk)
+    by = request.user
+    if action == "propose":
+        values = rules.as_json(rules.settings_values(selectors.current_settings(table)))
+        form = SettingChangeForm(request.POST, initial=values, current=values)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.setting_change_propose(
+                table=table,
+                values=form.changed_values(),
+                reason=form.cleaned_data["reason"],
+                by=by,
+            ),
+            fields={"values": "reason"},
+        )
+        return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"change": form})
+    if action in ("open", "dealer"):
+        form = OpenTableForm(request.POST, dealers=_dealers())
+        service = services.table_open if action == "open" else services.table_dealer_change
+        ok = form.is_valid() and call_service(
+            request, form, lambda: service(table=table, dealer=form.cleaned_data["dealer"], by=by)
+        )
+        return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"open": form})
+    form = ChangeForm(request.POST)
+    calls = {
+        "close": lambda: services.table_close(table=table, by=by),
+        "approve": lambda: services.setting_change_approve(change=_change(form, table), by=by),
+        "reject": lambda: services.setting_change_reject(change=_change(form, table), by=by),
+        "withdraw": lambda: services.setting_change_withdraw(change=_change(form, table), by=by),
+    }
+    if action not in calls:
+        return render(request, "403.html", {"message": "No such action."}, status=404)
+    ok = form.is_valid() and call_service(request, form, calls[action])
+    return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"action": form})
+
+
+@supervisor_only
+def hand_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A hand with its settlement history; a settled hand can be corrected (never edited)."""
+    hand = get_object_or_404(Hand.objects.select_related("table", "dp_seating__player"), pk=pk)
+    seats = [spot.seat for spot in hand.spots.all() if spot.cards]
+    form = CorrectionForm(request.POST or None, seats=seats)
+    if request.method == "POST" and form.is_valid():
+        done = call_service(
+            request,
+            form,
+            lambda: hand_services.hand_correct(
+                hand=hand,
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                dealer_cards=form.cleaned_data["dealer_cards"] or None,
+                spot_cards=form.spot_cards(),
+            ),
+            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats} | {"cards": None},
+        )
+        if done is not None:
+            return redirect("floor-hand", pk=pk)
+    context = {
+        "hand": hand,
+        "spots": hand.spots.select_related("player").order_by("seat"),
+        "history": hand_selectors.settlement_history(hand),
+        "in_force": hand_selectors.settlement_in_force(hand),
+        "form": form,
+    }
+    return render(request, "floor/hand.html", context, status=422 if form.errors else 200)
+
+
+def _change(form, table: Table) -> SettingChange:
+    return get_object_or_404(SettingChange, pk=form.cleaned_data["change"], table=table)
+
+
+def _dealers():
+    return get_user_model().objects.filter(groups__name=DEALER).order_by("username")

@@ -1,0 +1,88 @@
+"""Forms of the dealer's screen. Amounts stay text: the services parse money and name the
+field at fault, so a form shows the very message the API would answer."""
+
+from django import forms
+
+from wagers.engine import Misdeal
+
+AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
+
+
+class StartForm(forms.Form):
+    dp_bank = forms.CharField(
+        required=False,
+        label="DP's bank",
+        widget=forms.TextInput(attrs={**AMOUNT, "placeholder": "whole stack"}),
+    )
+    refusals = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, label="Refuse the button this hand", choices=()
+    )
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["refusals"].choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
+
+
+class WagerForm(forms.Form):
+    seating = forms.IntegerField(widget=forms.HiddenInput)
+    seat = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    ante = forms.CharField(widget=forms.TextInput(attrs=AMOUNT))
+    flush_bonus = forms.CharField(
+        required=False, label="Flush", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    straight_flush_bonus = forms.CharField(
+        required=False, label="Str. flush", widget=forms.TextInput(attrs=AMOUNT)
+    )
+
+
+class CardsForm(forms.Form):
+    """The dealer's hand and one field per live spot, in R1 notation."""
+
+    dealer_cards = forms.CharField(label="Dealer", widget=forms.TextInput(attrs={"data-cards": ""}))
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in seats:
+            self.fields[f"cards_{seat}"] = forms.CharField(
+                label=f"Seat {seat}", widget=forms.TextInput(attrs={"data-cards": ""})
+            )
+
+    def spot_cards(self) -> dict[int, str]:
+        return {
+            int(name.removeprefix("cards_")): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("cards_")
+        }
+
+
+class DecisionForm(forms.Form):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+    decision = forms.ChoiceField(choices=[(d, d) for d in ("raise", "fold", "walked_away")])
+    raise_amount = forms.CharField(
+        required=False, label="Raise", widget=forms.TextInput(attrs=AMOUNT)
+    )
+
+
+class SeatForm(forms.Form):
+    seat = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class MisdealForm(forms.Form):
+    reason = forms.ChoiceField(choices=[(m.value, m.value.replace("_", " ")) for m in Misdeal])
+
+
+class CorrectionForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    dealer_cards = forms.CharField(required=False, label="Dealer's cards")
+
+    def __init__(self, *args, seats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        for seat in seats:
+            self.fields[f"cards_{seat}"] = forms.CharField(required=False, label=f"Seat {seat}")
+
+    def spot_cards(self) -> dict[int, str]:
+        return {
+            int(name.removeprefix("cards_")): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("cards_") and value
+        }

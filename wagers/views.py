@@ -1,0 +1,326 @@
+"""The dealer's screen: one table, its seats and the hand in play, step by step.
+
+Every step posts a small form (with htmx, the play area is swapped in place; without it, the
+page reloads) to ``dealer_step``, which calls one service; a refusal comes back next to the
+field it names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from cardroom.errors import Conflict
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR, role_of
+from cardroom.screens import call_service, role_required
+from tables import selectors as table_selectors
+from tables import services as table_services
+from tables.forms import SeatPlayerForm, StackForm
+from tables.models import Seating, Table, TableSession
+from wagers.engine.cards import CARD_NAMES
+
+from . import selectors, services
+from .forms import CardsForm, DecisionForm, MisdealForm, SeatForm, StartForm, WagerForm
+from .models import Hand
+
+STAFF = (FLOOR_SUPERVISOR, DEALER)
+
+
+@role_required(*STAFF)
+def dealer_home(request: HttpRequest) -> HttpResponse:
+    """The tables this dealer is on duty at (straight to it when there is one), and the
+    closed tables a dealer may open."""
+    sessions = TableSession.objects.filter(closed_at=None).select_related("table")
+    mine = [s.table for s in sessions if s.dealer_id == request.user.pk]
+    if len(mine) == 1 and role_of(request.user) == DEALER:
+        return redirect("dealer-table", pk=mine[0].pk)
+    open_ids = {s.table_id for s in sessions}
+    closed = Table.objects.exclude(pk__in=open_ids).order_by("name")
+    return render(request, "dealer/home.html", {"mine": mine, "closed": closed})
+
+
+@role_required(*STAFF)
+def dealer_table(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    return render(request, "dealer/table.html", play_context(request, table))
+
+
+@require_POST
+@role_required(*STAFF)
+def dealer_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+    """One step at the table; ``step`` names the form and the service it feeds."""
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    if step not in STEPS:
+        return render(request, "403.html", {"message": "No such step."}, status=404)
+    hand = selectors.hands_in_progress(table=table).first()
+    form, run = STEPS[step](request, table, hand)
+    done = (
+        form.is_valid()
+        and call_service(request, form, lambda: run(form.cleaned_data), fields=FIELD_NAMES)
+        is not None
+    )
+    context = play_context(request, table, bound={} if done else {step: form})
+    if request.htmx:
+        return render(request, "dealer/_play.html", context)
+    if done:
+        return redirect("dealer-table", pk=table.pk)
+    return render(request, "dealer/table.html", context, status=422)
+
+
+# The services' field names where a form calls them otherwise.
+FIELD_NAMES = {f"cards.{seat}": f"cards_{seat}" for seat in range(1, 8)} | {
+    "designated_player": None,
+    "status": None,
+}
+
+Step = Callable[[HttpRequest, Table, Hand | None], tuple[forms.Form, Callable[[dict], Any]]]
+
+
+def _open(request, table, hand):
+    form = forms.Form(request.POST)
+    return form, lambda data: table_services.table_open(
+        table=table, dealer=request.user, by=request.user
+    )
+
+
+def _start(request, table, hand):
+    form = StartForm(request.POST, seats=table_selectors.seated(table))
+    return form, lambda data: services.hand_start(
+        table=table,
+        by=request.user,
+        dp_bank=data["dp_bank"] or None,
+        refusals=tuple(data["refusals"]),
+    )
+
+
+def _wager(request, table, hand):
+    form = WagerForm(request.POST)
+
+    def run(data):
+        seating = get_object_or_404(Seating, pk=data["seating"], table=table)
+        return services.wager_place(
+            hand=_require(hand),
+            seating=seating,
+            seat=data["seat"],
+            ante=data["ante"],
+            flush_bonus=data["flush_bonus"] or "0",
+            straight_flush_bonus=data["straight_flush_bonus"] or "0",
+            by=request.user,
+        )
+
+    return form, run
+
+
+def _deal(request, table, hand):
+    return forms.Form(request.POST), lambda data: services.hand_deal(
+        hand=_require(hand), by=request.user
+    )
+
+
+def _cards(request, table, hand):
+    seats = [s.seat for s in _require(hand).spots.filter(dead_reason="")] if hand else []
+    form = CardsForm(request.POST, seats=seats)
+    return form, lambda data: services.hand_cards_enter(
+        hand=_require(hand),
+        dealer_cards=data["dealer_cards"],
+        spot_cards=form.spot_cards(),
+        by=request.user,
+    )
+
+
+def _decide(request, table, hand):
+    form = DecisionForm(request.POST)
+    return form, lambda data: services.spot_decide(
+        hand=_require(hand),
+        seat=data["seat"],
+        decision=data["decision"],
+        raise_amount=data["raise_amount"] or None,
+        by=request.user,
+    )
+
+
+def _dead(request, table, hand):
+    form = SeatForm(request.POST)
+    return form, lambda data: services.spot_declare_dead(
+        hand=_require(hand), seat=data["seat"], by=request.user
+    )
+
+
+def _misdeal(request, table, hand):
+    form = MisdealForm(request.POST)
+    return form, lambda data: services.hand_declare_misdeal(
+        hand=_require(hand), reason=data["reason"], by=request.user
+    )
+
+
+def _settle(request, table, hand):
+    return forms.Form(request.POST), lambda data: services.hand_settle(
+        hand=_require(hand), by=request.user
+    )
+
+
+def _cancel(request, table, hand):
+    return forms.Form(request.POST), lambda data: services.hand_cancel(
+        hand=_require(hand), by=request.user
+    )
+
+
+def _seat_player(request, table, hand):
+    form = SeatPlayerForm(request.POST, cardroom=table.cardroom)
+
+    def run(data):
+        player = data["player"] or table_services.player_create(
+            cardroom=table.cardroom, name=data["name"], by=request.user
+        )
+        return table_services.seat_player(
+            table=table,
+            seat=data["seat"],
+            player=player,
+            buy_in=data["buy_in"] or "0",
+            by=request.user,
+        )
+
+    return form, run
+
+
+def _stack(request, table, hand):
+    form = StackForm(request.POST)
+
+    def run(data):
+        seating = get_object_or_404(Seating, pk=data["seating"], table=table)
+        by = request.user
+        match data["action"]:
+            case "add":
+                return table_services.stack_add(seating=seating, amount=data["amount"], by=by)
+            case "cash_out":
+                return table_services.stack_cash_out(
+                    seating=seating, amount=data["amount"] or None, by=by
+                )
+            case "sit_out":
+                return table_services.seating_sit_out(seating=seating, by=by)
+            case "come_back":
+                return table_services.seating_come_back(seating=seating, by=by)
+            case "leave":
+                return table_services.seating_leave(seating=seating, by=by)
+            case "waive":
+                return table_services.seating_waive_dp(seating=seating, waived=True, by=by)
+            case "unwaive":
+                return table_services.seating_waive_dp(seating=seating, waived=False, by=by)
+
+    return form, run
+
+
+STEPS: dict[str, Step] = {
+    "open": _open,
+    "start": _start,
+    "wager": _wager,
+    "deal": _deal,
+    "cards": _cards,
+    "decide": _decide,
+    "dead": _dead,
+    "misdeal": _misdeal,
+    "settle": _settle,
+    "cancel": _cancel,
+    "seat": _seat_player,
+    "stack": _stack,
+}
+
+
+def _require(hand: Hand | None) -> Hand:
+    if hand is None:
+        raise Conflict("No hand is in progress: start one first.")
+    return hand
+
+
+def play_context(
+    request: HttpRequest, table: Table, bound: dict[str, forms.Form] | None = None
+) -> dict[str, Any]:
+    """Everything the play area shows: seats, the hand in progress and its forms, or the last
+    settlement. ``bound`` holds a submitted form that failed, to show its errors in place."""
+    bound = bound or {}
+    session = table_selectors.open_session(table)
+    seatings = list(table_selectors.seated(table).order_by("seat"))
+    hand = selectors.hands_in_progress(table=table).select_related("dp_seating__player").first()
+    last = (
+        Hand.objects.filter(table=table, status__in=(Hand.Status.SETTLED, Hand.Status.DEAD))
+        .order_by("-number")
+        .first()
+    )
+    context: dict[str, Any] = {
+        "table": table,
+        "session": session,
+        "settings": table_selectors.current_settings(table),
+        "seatings": seatings,
+        "hand": hand,
+        "is_supervisor": role_of(request.user) == FLOOR_SUPERVISOR,
+        "start_form": bound.get("start") or StartForm(seats=seatings),
+        "seat_form": bound.get("seat") or SeatPlayerForm(cardroom=table.cardroom),
+        "errors": bound,
+        "error_summary": [
+            (_label(form, name), message)
+            for form in bound.values()
+            for name, messages in form.errors.items()
+            for message in messages
+        ],
+        "last_hand": last,
+        "last_settlement": selectors.settlement_in_force(last) if last else None,
+    }
+    if hand is not None:
+        context |= _hand_context(hand, seatings, bound)
+    return context
+
+
+def _label(form: forms.Form, name: str) -> str:
+    """How a field is called on the screen, for the error summary ("" for the whole form)."""
+    if name == forms.forms.NON_FIELD_ERRORS or name not in form.fields:
+        return ""
+    return str(form.fields[name].label or name.replace("_", " ").capitalize())
+
+
+def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str, Any]:
+    spots = list(hand.spots.select_related("player").order_by("seat"))
+    by_seat = {spot.seat: spot for spot in spots}
+    wager_bound = bound.get("wager")
+    wager_rows = []
+    for seating in seatings:
+        if seating.pk == hand.dp_seating_id or seating.seat in by_seat:
+            continue
+        form = (
+            wager_bound
+            if wager_bound is not None and wager_bound.data.get("seating") == str(seating.pk)
+            else WagerForm(initial={"seating": seating.pk})
+        )
+        wager_rows.append((seating, form))
+    live = [spot.seat for spot in spots if not spot.dead_reason]
+    decision_bound = bound.get("decide")
+    decision_rows = [
+        (
+            spot,
+            decision_bound
+            if decision_bound is not None and decision_bound.data.get("seat") == str(spot.seat)
+            else DecisionForm(initial={"seat": spot.seat}),
+        )
+        for spot in spots
+        if not spot.dead_reason and not spot.decision
+    ]
+    used = set(hand.dealer_cards.split())
+    for spot in spots:
+        used |= set(spot.cards.split())
+    return {
+        "spots": spots,
+        "wager_rows": wager_rows,
+        "cards_form": bound.get("cards") or CardsForm(seats=live),
+        "decision_rows": decision_rows,
+        "misdeal_form": bound.get("misdeal") or MisdealForm(),
+        "deck": [(name, name in used) for name in CARD_NAMES],
+        "can_wager": hand.status in (Hand.Status.OPEN, Hand.Status.WAGERING),
+        "can_deal": hand.status == Hand.Status.WAGERING,
+        "can_decide": hand.status in (Hand.Status.DEALT, Hand.Status.DECISIONS),
+        "can_settle": hand.status in (Hand.Status.DEALT, Hand.Status.DECISIONS)
+        and not decision_rows,
+    }

@@ -20,3 +20,22 @@ def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
 
 def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
     return role_of(user) == role
+
+
+# The apps whose records supervisors and auditors may look through in the read-only admin.
+_ADMIN_APPS = ("tables", "wagers", "rake", "audit")
+
+
+def setup_role_groups() -> list:
+    """The three role groups; supervisors and auditors may view every record in the admin
+    (which changes nothing: every write goes through the services). Safe to run again."""
+    from django.contrib.auth.models import Group, Permission
+
+    groups = [Group.objects.get_or_create(name=name)[0] for name in ROLES]
+    viewing = Permission.objects.filter(
+        codename__startswith="view_", content_type__app_label__in=_ADMIN_APPS
+    )
+    for group in groups:
+        if group.name in (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR):
+            group.permissions.add(*viewing)
+    return groups

@@ -4,10 +4,9 @@ designated-player table and a house-banked table, both open with players seated 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import transaction
 
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, ROLES
+from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, setup_role_groups
 
 from .models import Cardroom, Player, Seating, Table, TableSession
 
@@ -21,14 +20,14 @@ class DemoUser:
     first_name: str
     last_name: str
     role: str
-    # Floor supervisors configure tables, for now through the admin site.
+    # Supervisors and auditors may look through the (read-only) admin site.
     is_staff: bool = False
 
 
 DEMO_USERS = (
     DemoUser("floor", "Morgan", "Reyes", FLOOR_SUPERVISOR, is_staff=True),
     DemoUser("dealer", "Sam", "Carter", DEALER),
-    DemoUser("compliance", "Alex", "Nguyen", COMPLIANCE_AUDITOR),
+    DemoUser("compliance", "Alex", "Nguyen", COMPLIANCE_AUDITOR, is_staff=True),
 )
 
 
@@ -47,7 +46,7 @@ DEMO_TABLES = (
 @transaction.atomic
 def load_demo_data() -> list[DemoUser]:
     """Create (or restore) the demo data; running it again changes nothing."""
-    groups = {name: Group.objects.get_or_create(name=name)[0] for name in ROLES}
+    groups = {group.name: group for group in setup_role_groups()}
     User = get_user_model()
     for demo in DEMO_USERS:
         user, _ = User.objects.update_or_create(
@@ -88,5 +87,9 @@ def _load_tables() -> None:
             player = Player.objects.filter(cardroom=cardroom, name=player_name).first()
             if player is None:
                 player = services.player_create(cardroom=cardroom, name=player_name, by=floor)
-            if not Seating.objects.filter(player=player, left_at=None).exists():
+            seated = Seating.objects.filter(left_at=None)
+            # Run again after play: a demo player who left sits down again, if the seat is free.
+            if not seated.filter(player=player).exists() and not seated.filter(
+                table=table, seat=seat
+            ).exists():
                 services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)

@@ -19,6 +19,7 @@ from audit.services import audit_record
 from cardroom.errors import Conflict, DomainError
 from cardroom.money import money_text
 from cardroom.permissions import require_table_staff
+from rake.fees import RakeMode, dealer_fee
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
 from wagers.engine.table import Banking
@@ -208,6 +209,13 @@ def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak
         reason = (
             f"stack ${money_text(seating.stack)} is below the minimum bank "
             f"${money_text(settings.dp_min_bank)}"
+        )
+    elif seating.stack < (fee := dealer_fee(RakeMode(settings.rake_mode), settings.rake_amount)):
+        # R12: the DP's fee is taken before the deal; a hand cannot start with a DP who
+        # cannot pay it (the hand's start would refuse the bank and undo this record).
+        reason = (
+            f"stack ${money_text(seating.stack)} cannot pay the designated player's fee "
+            f"${money_text(fee)}"
         )
     elif streak >= settings.dp_max_consecutive:
         reason = f"designated player {streak} hands in a row, the most allowed"

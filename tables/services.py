@@ -160,7 +160,11 @@ def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
     cardroom allows self-approval, recorded as such. The new version applies from the next
     hand: a hand records the version it started under and keeps it."""
     require_supervisor(by, action="approve a change to a table's settings")
-    table = Table.objects.select_for_update().select_related("cardroom").get(pk=change.table_id)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("cardroom")
+        .get(pk=change.table_id)
+    )
     change = SettingChange.objects.select_for_update().get(pk=change.pk)
     _require_pending(change)
     self_approved = change.proposed_by_id == by.pk
@@ -366,6 +370,8 @@ def stack_cash_out(*, seating: Seating, amount: Any = None, by: Any) -> Seating:
     value = seating.stack if amount is None else money(amount, field="amount")
     if not value:
         raise DomainError("There are no chips to cash out.", field="amount")
+    if amount is not None:
+        _check_chips(seating.table, value, "amount")  # all of a stack may hold odd cents
     if value > seating.stack:
         raise DomainError(
             f"The stack holds ${money_text(seating.stack)}; ${money_text(value)} cannot be "
@@ -438,6 +444,12 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
         raise DomainError(
             f"{seating.player} has ${money_text(seating.stack)} on the table; "
             f"${money_text(-amount)} cannot come off it.",
+            field="amount",
+        )
+    if seating.stack + amount >= 10**10:  # money is 12 digits, 2 of them cents (MoneyField)
+        raise DomainError(
+            f"{seating.player} has ${money_text(seating.stack)} on the table; a stack holds "
+            "at most $9999999999.99.",
             field="amount",
         )
     entry = StackEntry.objects.create(

@@ -1,12 +1,26 @@
 import re
+from decimal import Decimal
 from io import StringIO
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
+from django.urls import reverse
 
+from audit.models import AuditEvent
 from cardroom.roles import ROLES, role_of
-from tables.demo import DEMO_USERS
+from tables import selectors, services
+from tables.demo import DEMO_CARDROOM, DEMO_TABLES, DEMO_USERS
+from tables.models import (
+    Cardroom,
+    Player,
+    Seating,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
+from tables.rotation import designated_player_rotate
 
 pytestmark = pytest.mark.django_db
 
@@ -16,6 +30,13 @@ def load_demo() -> str:
     out = StringIO()
     call_command("load_demo", stdout=out)
     return out.getvalue()
+
+
+def logs_in(client, username: str, password: str) -> bool:
+    """Through the login form, as a person would (and past django-axes, which needs the
+    request that ``client.login`` does not give it)."""
+    response = client.post(reverse("login"), {"username": username, "password": password})
+    return response.status_code == 302 and response["Location"] == reverse("home")
 
 
 def snapshot() -> list[tuple]:
@@ -51,7 +72,7 @@ def test_each_demo_user_can_log_in_with_the_printed_password(client):
     logins = re.findall(r"^\s+(\w+)\s+(\S+)\s", printed, flags=re.MULTILINE)
     assert {username for username, _ in logins} == {"floor", "dealer", "compliance"}
     for username, password in logins:
-        assert client.login(username=username, password=password), username
+        assert logs_in(client, username, password), username
         client.logout()
 
 
@@ -62,4 +83,92 @@ def test_load_demo_restores_a_changed_demo_password(client):
     floor.save()
     printed = load_demo()
     password = re.search(r"^\s+floor\s+(\S+)", printed, flags=re.MULTILINE).group(1)
-    assert client.login(username="floor", password=password)
+    assert logs_in(client, "floor", password)
+
+
+# --- the demo tables: open, with players seated with chips (issue 3) -------------------------
+
+
+def demo_tables() -> dict[str, Table]:
+    cardroom = Cardroom.objects.get(name=DEMO_CARDROOM)
+    return {table.banking: table for table in cardroom.tables.all()}
+
+
+def test_load_demo_creates_a_designated_player_table_and_a_house_banked_table():
+    load_demo()
+    tables = demo_tables()
+    assert set(tables) == {"designated_player", "house"}
+    assert {table.name for table in tables.values()} == {name for name, _, _ in DEMO_TABLES}
+    assert selectors.current_settings(tables["house"]).rake_mode == "none"
+
+
+def test_both_demo_tables_are_open_with_the_demo_dealer():
+    load_demo()
+    dealer = User.objects.get(username="dealer")
+    for table in demo_tables().values():
+        session = selectors.open_session(table)
+        assert session is not None, table
+        assert session.dealer == dealer
+
+
+def test_players_sit_with_chips_at_both_demo_tables():
+    load_demo()
+    for name, _, seats in DEMO_TABLES:
+        table = Table.objects.get(name=name)
+        seated = {s.seat: (s.player.name, s.stack) for s in selectors.seated(table)}
+        assert seated == {seat: (player, Decimal(buy_in)) for seat, player, buy_in in seats}
+        for seating in selectors.seated(table):
+            assert [(e.amount, e.reason) for e in seating.entries.all()] == [
+                (seating.stack, StackEntry.Reason.BUY_IN)
+            ]
+
+
+def test_a_newcomer_can_offer_the_designated_player_position_at_once():
+    load_demo()
+    table = demo_tables()["designated_player"]
+    record = designated_player_rotate(table=table, by=User.objects.get(username="dealer"))
+    assert record.designated_player is not None
+
+
+def test_the_demo_tables_are_built_through_the_services_so_every_step_is_audited():
+    load_demo()
+    actions = set(AuditEvent.objects.values_list("action", flat=True))
+    assert {
+        "cardroom.created",
+        "table.created",
+        "table.opened",
+        "player.created",
+        "seat.taken",
+        "stack.buy_in",
+    } <= actions
+
+
+def tables_snapshot() -> tuple[int, ...]:
+    return (
+        Cardroom.objects.count(),
+        Table.objects.count(),
+        TableSettings.objects.count(),
+        TableSession.objects.count(),
+        Player.objects.count(),
+        Seating.objects.count(),
+        StackEntry.objects.count(),
+        AuditEvent.objects.count(),
+    )
+
+
+def test_running_load_demo_twice_adds_no_seating_stack_entry_or_audit_event():
+    load_demo()
+    first = tables_snapshot()
+    load_demo()
+    assert tables_snapshot() == first
+
+
+def test_load_demo_reseats_a_demo_player_who_left():
+    load_demo()
+    table = demo_tables()["designated_player"]
+    floor = User.objects.get(username="floor")
+    leaving = selectors.seated(table).get(seat=1)
+    services.seating_leave(seating=leaving, by=floor)
+    load_demo()
+    back = selectors.seated(table).get(seat=1)
+    assert (back.player, back.stack) == (leaving.player, Decimal("500.00"))

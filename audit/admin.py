@@ -1,0 +1,46 @@
+"""The admin's view of the audit log (R17): append-only and hash-chained, so read-only."""
+
+from django.contrib import admin
+
+from cardroom.admin import ReadOnlyAdmin
+
+from .models import AuditEvent, ChainHead, Checkpoint, Export
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "occurred_at", "actor_name", "action", "object_type", "object_id"]
+    list_filter = ["action", "object_type"]
+    search_fields = ["action", "actor_name", "object_type", "=object_id", "payload"]
+    date_hierarchy = "occurred_at"
+    ordering = ["-seq"]
+
+
+@admin.register(ChainHead)
+class ChainHeadAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "hash"]
+
+
+@admin.register(Checkpoint)
+class CheckpointAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "hash", "verified_at", "events"]
+    date_hierarchy = "verified_at"
+
+
+@admin.register(Export)
+class ExportAdmin(ReadOnlyAdmin):
+    list_display = [
+        "kind",
+        "start",
+        "end",
+        "requested_by",
+        "requested_at",
+        "status",
+        "progress",
+        "rows",
+        "finished_at",
+    ]
+    list_filter = ["kind", "status"]
+    list_select_related = ["requested_by"]
+    search_fields = ["requested_by__username"]
+    date_hierarchy = "requested_at"

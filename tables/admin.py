@@ -1,0 +1,167 @@
+"""The admin's view of tables: everything is read-only (cardroom.admin.ReadOnlyAdmin); tables
+are configured, opened and played through the services so that every change is checked and
+audited (R17). Settings versions, stack entries and rotation records are append-only."""
+
+from django.contrib import admin
+
+from cardroom.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+
+from .models import (
+    Cardroom,
+    Player,
+    RotationRecord,
+    Seating,
+    SettingChange,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
+
+
+@admin.register(Cardroom)
+class CardroomAdmin(ReadOnlyAdmin):
+    list_display = ["name", "time_zone", "gaming_day_starts_at", "self_approval_allowed"]
+    search_fields = ["name"]
+
+
+class TableSettingsInline(ReadOnlyTabularInline):
+    model = TableSettings
+    fields = [
+        "version",
+        "created_at",
+        "ante_min",
+        "ante_max",
+        "bonus_min",
+        "bonus_max",
+        "chip_unit",
+        "bonus_mode",
+        "rake_mode",
+        "rake_amount",
+    ]
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ["name", "cardroom", "banking", "seat_count", "created_at"]
+    list_filter = ["banking", "cardroom"]
+    list_select_related = ["cardroom"]
+    search_fields = ["name", "cardroom__name"]
+    inlines = [TableSettingsInline]
+
+
+@admin.register(TableSettings)
+class TableSettingsAdmin(ReadOnlyAdmin):
+    list_display = [
+        "table",
+        "version",
+        "created_at",
+        "ante_min",
+        "ante_max",
+        "bonus_min",
+        "bonus_max",
+        "chip_unit",
+        "bonus_mode",
+        "rake_mode",
+        "rake_amount",
+    ]
+    list_filter = ["bonus_mode", "rake_mode", "table"]
+    list_select_related = ["table"]
+    search_fields = ["table__name"]
+
+
+@admin.register(SettingChange)
+class SettingChangeAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "table",
+        "status",
+        "proposed_by",
+        "proposed_at",
+        "decided_by",
+        "decided_at",
+        "self_approved",
+        "result",
+    ]
+    list_filter = ["status", "self_approved", "table"]
+    list_select_related = ["table", "proposed_by", "decided_by", "result__table"]
+    search_fields = ["table__name", "reason", "proposed_by__username", "decided_by__username"]
+    date_hierarchy = "proposed_at"
+
+
+@admin.register(TableSession)
+class TableSessionAdmin(ReadOnlyAdmin):
+    list_display = ["table", "dealer", "opened_by", "opened_at", "closed_by", "closed_at"]
+    list_filter = ["table", ("closed_at", admin.EmptyFieldListFilter)]
+    list_select_related = ["table", "dealer", "opened_by", "closed_by"]
+    search_fields = ["table__name", "dealer__username"]
+    date_hierarchy = "opened_at"
+
+
+@admin.register(Player)
+class PlayerAdmin(ReadOnlyAdmin):
+    list_display = ["name", "cardroom", "created_at"]
+    list_filter = ["cardroom"]
+    list_select_related = ["cardroom"]
+    search_fields = ["name"]
+
+
+class StackEntryInline(ReadOnlyTabularInline):
+    model = StackEntry
+    fields = ["created_at", "amount", "reason", "actor"]
+
+
+@admin.register(Seating)
+class SeatingAdmin(ReadOnlyAdmin):
+    list_display = [
+        "player",
+        "table",
+        "seat",
+        "stack",
+        "sat_at",
+        "left_at",
+        "sitting_out",
+        "dp_waiver",
+        "proposition_player",
+    ]
+    list_filter = [
+        ("left_at", admin.EmptyFieldListFilter),
+        "sitting_out",
+        "dp_waiver",
+        "proposition_player",
+        "table",
+    ]
+    list_select_related = ["player", "table"]
+    search_fields = ["player__name", "table__name"]
+    inlines = [StackEntryInline]
+
+
+@admin.register(StackEntry)
+class StackEntryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "seating", "amount", "reason", "actor", "created_at"]
+    list_filter = ["reason", "seating__table"]
+    list_select_related = ["seating__player", "seating__table", "actor"]
+    search_fields = ["seating__player__name", "seating__table__name"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(RotationRecord)
+class RotationRecordAdmin(ReadOnlyAdmin):
+    list_display = [
+        "table",
+        "created_at",
+        "method",
+        "designated_player",
+        "player",
+        "proposition_player",
+        "consecutive",
+    ]
+    list_filter = ["method", "proposition_player", "table"]
+    list_select_related = [
+        "table",
+        "player",
+        "designated_player__player",
+        "designated_player__table",
+    ]
+    search_fields = ["table__name", "player__name"]
+    date_hierarchy = "created_at"

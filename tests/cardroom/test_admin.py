@@ -1,0 +1,207 @@
+"""The admin site shows every record of the cardroom's apps and writes none of them: writes go
+through the services (checked and audited, R17), and what the rules say is never edited is
+append-only in the database as well."""
+
+from decimal import Decimal
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+from django.utils import timezone
+
+from audit.models import AuditEvent, ChainHead, Checkpoint, Export
+from rake.models import FeeEntry
+from tables import selectors, services
+from tables.models import (
+    RotationRecord,
+    Seating,
+    SettingChange,
+    StackEntry,
+    TableSession,
+    TableSettings,
+)
+from tables.rotation import designated_player_rotate
+from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+
+pytestmark = pytest.mark.django_db
+
+APPS = ("tables", "wagers", "rake", "audit")
+MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()]
+# The records the rules say are never edited.
+APPEND_ONLY = [
+    TableSettings,
+    StackEntry,
+    RotationRecord,
+    Settlement,
+    SpotSettlement,
+    WagerSettlement,
+    FeeEntry,
+    AuditEvent,
+    ChainHead,
+    Checkpoint,
+]
+# Changed only through the services, so that each change is checked and audited.
+THROUGH_SERVICES = [SettingChange, TableSession, Seating, Hand, Spot, Export]
+
+
+def model_id(model) -> str:
+    return model._meta.label
+
+
+def url(model, view: str, *args) -> str:
+    meta = model._meta
+    return reverse(f"admin:{meta.app_label}_{meta.model_name}_{view}", args=args)
+
+
+@pytest.fixture
+def one_of_each(supervisor, dealer, make_user):
+    """At least one row of every model: the tables side through the services, a hand and its
+    settlement as rows (the hand services are another issue's)."""
+    approver = make_user("approver", role="Floor supervisor")
+    cardroom = services.cardroom_create(name="Admin Cardroom", by=supervisor)
+    table = services.table_create(
+        cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
+    )
+    change = services.setting_change_propose(
+        table=table, values={"ante_min": "10"}, reason="Busy night", by=supervisor
+    )
+    services.setting_change_approve(change=change, by=approver)
+    session = services.table_open(table=table, dealer=dealer, by=supervisor)
+    seatings = [
+        services.seat_player(
+            table=table,
+            seat=seat,
+            player=services.player_create(cardroom=cardroom, name=name, by=dealer),
+            buy_in="300",
+            by=dealer,
+        )
+        for seat, name in ((1, "Avery"), (2, "Blake"))
+    ]
+    rotation = designated_player_rotate(table=table, by=dealer, draw_cards={1: "As", 2: "Kd"})
+    now = timezone.now()
+    hand = Hand.objects.create(
+        table=table,
+        session=session,
+        number=1,
+        settings=selectors.current_settings(table),
+        rotation=rotation,
+        dp_seating=seatings[0],
+        dp_bank=Decimal("300.00"),
+        status=Hand.Status.SETTLED,
+        card_source=Hand.CardSource.ENTERED,
+        started_by=dealer,
+        started_at=now,
+        settled_at=now,
+    )
+    spot = Spot.objects.create(
+        hand=hand, seat=2, seating=seatings[1], player=seatings[1].player, ante=Decimal("10.00")
+    )
+    settlement = Settlement.objects.create(
+        hand=hand,
+        entry=1,
+        kind=Settlement.Kind.ORIGINAL,
+        round={},
+        result={},
+        house_rake=Decimal("2.00"),
+        dealer_net=Decimal("8.00"),
+        created_by=dealer,
+        created_at=now,
+    )
+    line = SpotSettlement.objects.create(
+        settlement=settlement,
+        spot=spot,
+        seat=2,
+        status="played",
+        rake=Decimal("1.00"),
+        net=Decimal("-11.00"),
+        paid_back=Decimal("0.00"),
+    )
+    WagerSettlement.objects.create(
+        spot_settlement=line,
+        wager="ante",
+        stake=Decimal("10.00"),
+        outcome="lose",
+        net=Decimal("-10.00"),
+    )
+    FeeEntry.objects.create(
+        table=table,
+        gaming_day=now.date(),
+        hand=hand,
+        settlement=settlement,
+        rake_mode="all_players",
+        payer=FeeEntry.Payer.SPOT,
+        seat=2,
+        amount=Decimal("1.00"),
+        created_at=now,
+    )
+    head = ChainHead.objects.get(pk=1)
+    Checkpoint.objects.create(seq=head.seq, hash=head.hash, verified_at=now, events=head.seq)
+    Export.objects.create(
+        kind=Export.Kind.AUDIT_LOG, start=now, end=now, requested_by=supervisor, requested_at=now
+    )
+    return {model: model.objects.order_by("pk").first() for model in MODELS}
+
+
+def test_every_model_of_the_cardroom_apps_is_in_the_admin():
+    missing = [model_id(m) for m in MODELS if not admin.site.is_registered(m)]
+    assert missing == []
+
+
+def test_every_model_is_read_only_in_the_admin():
+    for model in MODELS:
+        model_admin = admin.site._registry[model]
+        assert not model_admin.has_add_permission(None), model_id(model)
+        assert not model_admin.has_change_permission(None), model_id(model)
+        assert not model_admin.has_delete_permission(None), model_id(model)
+
+
+@pytest.mark.parametrize("model", MODELS, ids=model_id)
+def test_a_superuser_sees_the_list_and_each_record(admin_client, one_of_each, model):
+    record = one_of_each[model]
+    assert record is not None, f"the fixture made no {model_id(model)}"
+    listing = admin_client.get(url(model, "changelist"))
+    assert listing.status_code == 200
+    assert b"delete_selected" not in listing.content  # no bulk delete either
+    page = admin_client.get(url(model, "change", record.pk))
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content  # shown, not editable
+
+
+@pytest.mark.parametrize("model", MODELS, ids=model_id)
+def test_the_list_searches_and_filters(admin_client, one_of_each, model):
+    model_admin = admin.site._registry[model]
+    if model_admin.search_fields:
+        assert admin_client.get(url(model, "changelist"), {"q": "1"}).status_code == 200
+    if model_admin.date_hierarchy:
+        year = getattr(one_of_each[model], model_admin.date_hierarchy).year
+        query = {f"{model_admin.date_hierarchy}__year": year}
+        assert admin_client.get(url(model, "changelist"), query).status_code == 200
+
+
+@pytest.mark.parametrize("model", APPEND_ONLY + THROUGH_SERVICES, ids=model_id)
+def test_the_admin_refuses_to_add_change_or_delete(admin_client, one_of_each, model):
+    record = one_of_each[model]
+    assert admin_client.get(url(model, "add")).status_code == 403
+    assert admin_client.post(url(model, "add"), {}).status_code == 403
+    assert admin_client.post(url(model, "change", record.pk), {}).status_code == 403
+    assert admin_client.get(url(model, "delete", record.pk)).status_code == 403
+    assert admin_client.post(url(model, "delete", record.pk), {"post": "yes"}).status_code == 403
+    assert model.objects.filter(pk=record.pk).exists()
+
+
+def test_configuration_records_are_read_only_in_the_admin_too(admin_client, one_of_each):
+    from tables.models import Cardroom, Player, Table
+
+    for model in (Cardroom, Table, Player):
+        record = one_of_each[model]
+        assert admin_client.get(url(model, "add")).status_code == 403
+        assert admin_client.post(url(model, "change", record.pk), {"name": "X"}).status_code == 403
+        assert admin_client.get(url(model, "delete", record.pk)).status_code == 403
+        record.refresh_from_db()
+        assert record.name != "X"
+
+
+def test_a_staff_user_without_view_permission_sees_nothing(client, make_user, one_of_each):
+    client.force_login(make_user("staffer", is_staff=True))
+    assert client.get(url(AuditEvent, "changelist")).status_code == 403

@@ -1,0 +1,133 @@
+"""Factories for the tables tests: a cardroom, its tables, an open session and seated players,
+all made through the services, as the floor supervisor and the dealer would make them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from tables import services
+from tables.models import Seating
+
+from .support import T0
+
+
+@pytest.fixture
+def second_supervisor(make_user):
+    """The other floor supervisor on duty: the one who approves (R17 dual control)."""
+    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+
+
+@pytest.fixture
+def other_dealer(make_user):
+    """A dealer who is not on duty at the test's tables."""
+    return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
+
+
+@pytest.fixture
+def cardroom(supervisor):
+    return services.cardroom_create(name="Test Cardroom", by=supervisor)
+
+
+@pytest.fixture
+def make_table(cardroom, supervisor):
+    """``make_table("T1", settings={"dp_min_bank": "100"})``: a designated-player table unless
+    ``banking`` says otherwise."""
+
+    def make(name: str = "DP table", *, banking: str = "designated_player", **kwargs):
+        return services.table_create(
+            cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs
+        )
+
+    return make
+
+
+@pytest.fixture
+def dp_table(make_table):
+    return make_table("Table 1")
+
+
+@pytest.fixture
+def house_table(make_table):
+    return make_table("Table 2", banking="house")
+
+
+@pytest.fixture
+def session(dp_table, dealer, supervisor):
+    """The DP table, open with the dealer on duty."""
+    return services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+
+
+@pytest.fixture
+def house_session(house_table, dealer, supervisor):
+    return services.table_open(table=house_table, dealer=dealer, by=supervisor)
+
+
+@pytest.fixture
+def make_player(cardroom, dealer):
+    names = iter(["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray", "Harper"])
+
+    def make(name: str | None = None):
+        return services.player_create(cardroom=cardroom, name=name or next(names), by=dealer)
+
+    return make
+
+
+@pytest.fixture
+def seat(dp_table, session, dealer, make_player):
+    """``seat(3, buy_in="300")``: a new player sits at the seat and buys in, seated by the
+    dealer on duty. ``table=`` seats at another (open) table."""
+
+    def sit(number: int, *, buy_in: str = "500", table=None, name: str | None = None) -> Seating:
+        return services.seat_player(
+            table=table or dp_table, seat=number, player=make_player(name), buy_in=buy_in, by=dealer
+        )
+
+    return sit
+
+
+@pytest.fixture
+def seated(seat) -> dict[int, Seating]:
+    """Three players at the DP table, seats 1, 3 and 5, with chips."""
+    return {
+        number: seat(number, buy_in=buy_in)
+        for number, buy_in in ((1, "500"), (3, "300"), (5, "400"))
+    }
+
+
+@pytest.fixture
+def approve(second_supervisor, supervisor):
+    """A change proposed by the supervisor and approved by the other one: the new version."""
+
+    def change(table, reason: str = "Floor decision", **values):
+        proposed = services.setting_change_propose(
+            table=table, values=values, reason=reason, by=supervisor
+        )
+        return services.setting_change_approve(change=proposed, by=second_supervisor)
+
+    return change
+
+
+@dataclass
+class Clock:
+    """What ``django.utils.timezone.now`` answers while the ``clock`` fixture is in use."""
+
+    now: datetime
+
+    def at(self, minutes: float) -> datetime:
+        """Set the time to ``minutes`` after T0, and return it."""
+        self.now = T0 + timedelta(minutes=minutes)
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    """Place events at chosen times. Every module calls ``timezone.now()`` through the
+    ``django.utils.timezone`` module (services, rotation, audit, ``auto_now_add``)."""
+    current = Clock(T0)
+    monkeypatch.setattr(timezone, "now", lambda: current.now)
+    return current

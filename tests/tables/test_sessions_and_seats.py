@@ -1,0 +1,515 @@
+"""Table sessions, seats and the stack ledger: every chip movement an entry, never negative."""
+
+from decimal import Decimal
+
+import pytest
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from cardroom.errors import Conflict, DomainError, PermissionDenied
+from tables import selectors, services
+from tables.models import Seating, StackEntry, TableSession
+from wagers.models import Hand
+
+from .support import audit_actions, last_seq
+
+pytestmark = pytest.mark.django_db
+
+
+def ledger_total(seating: Seating) -> Decimal:
+    return StackEntry.objects.filter(seating=seating).aggregate(total=Sum("amount"))["total"]
+
+
+def start_a_hand(table, session, seating, by) -> Hand:
+    """A hand in progress with ``seating`` as its designated player (the hand services are
+    another issue's; a row in progress is all these tests need)."""
+    return Hand.objects.create(
+        table=table,
+        session=session,
+        number=1,
+        settings=selectors.current_settings(table),
+        dp_seating=seating,
+        started_by=by,
+        started_at=timezone.now(),
+    )
+
+
+# --- sessions --------------------------------------------------------------------------------
+
+
+def test_a_supervisor_opens_a_table_with_the_dealer_on_duty(dp_table, dealer, supervisor):
+    since = last_seq()
+    session = services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    assert selectors.open_session(dp_table) == session
+    assert (session.dealer, session.opened_by) == (dealer, supervisor)
+    assert session.closed_at is None
+    assert audit_actions(since) == ["table.opened"]
+
+
+def test_a_supervisor_closes_an_open_table(dp_table, session, supervisor):
+    since = last_seq()
+    services.table_close(table=dp_table, by=supervisor)
+    session.refresh_from_db()
+    assert (session.closed_by, session.closed_at is not None) == (supervisor, True)
+    assert selectors.open_session(dp_table) is None
+    assert audit_actions(since) == ["table.closed"]
+
+
+def test_opening_an_open_table_is_refused(dp_table, session, dealer, supervisor):
+    with pytest.raises(Conflict):
+        services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    assert TableSession.objects.filter(table=dp_table).count() == 1
+
+
+def test_closing_a_closed_table_is_refused(dp_table, supervisor):
+    with pytest.raises(Conflict):
+        services.table_close(table=dp_table, by=supervisor)
+
+
+def test_a_closed_table_opens_again_in_a_new_session(dp_table, session, dealer, supervisor):
+    services.table_close(table=dp_table, by=supervisor)
+    again = services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    assert again != session
+    assert selectors.open_session(dp_table) == again
+
+
+def test_an_auditor_cannot_open_a_table(dp_table, dealer, auditor):
+    with pytest.raises(PermissionDenied):
+        services.table_open(table=dp_table, dealer=dealer, by=auditor)
+    assert selectors.open_session(dp_table) is None
+
+
+def test_a_dealer_opens_a_table_only_as_its_own_dealer_on_duty(dp_table, dealer, other_dealer):
+    with pytest.raises(PermissionDenied):
+        services.table_open(table=dp_table, dealer=other_dealer, by=dealer)
+    session = services.table_open(table=dp_table, dealer=dealer, by=dealer)
+    assert (session.dealer, session.opened_by) == (dealer, dealer)
+
+
+def test_a_dealer_cannot_close_a_table(dp_table, session, dealer):
+    with pytest.raises(PermissionDenied):
+        services.table_close(table=dp_table, by=dealer)
+
+
+def test_the_dealer_on_duty_must_be_a_dealer(dp_table, auditor, supervisor):
+    with pytest.raises(PermissionDenied):
+        services.table_open(table=dp_table, dealer=auditor, by=supervisor)
+
+
+def test_closing_a_table_with_a_hand_in_progress_is_refused(dp_table, session, seated, supervisor):
+    start_a_hand(dp_table, session, seated[1], supervisor)
+    with pytest.raises(Conflict):
+        services.table_close(table=dp_table, by=supervisor)
+    assert selectors.open_session(dp_table) == session
+
+
+def test_closing_a_table_cashes_out_every_seated_player(dp_table, session, seated, supervisor):
+    services.table_close(table=dp_table, by=supervisor)
+    for seating in seated.values():
+        seating.refresh_from_db()
+        assert seating.left_at is not None
+        assert seating.stack == 0
+        assert seating.entries.last().reason == StackEntry.Reason.CASH_OUT
+    assert not selectors.seated(dp_table).exists()
+
+
+def test_a_new_dealer_on_duty_deals_and_the_previous_one_no_longer_may(
+    dp_table, session, other_dealer, dealer, supervisor, make_player
+):
+    services.table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
+    assert selectors.open_session(dp_table).dealer == other_dealer
+    services.seat_player(table=dp_table, seat=1, player=make_player(), by=other_dealer)
+    with pytest.raises(PermissionDenied):
+        services.seat_player(table=dp_table, seat=2, player=make_player(), by=dealer)
+
+
+# --- seats -----------------------------------------------------------------------------------
+
+
+def test_the_dealer_on_duty_seats_a_player_who_buys_in(dp_table, session, dealer, make_player):
+    player = make_player("Avery")
+    seating = services.seat_player(table=dp_table, seat=4, player=player, buy_in="250", by=dealer)
+    assert (seating.seat, seating.player, seating.stack) == (4, player, Decimal("250.00"))
+    assert list(selectors.seated(dp_table)) == [seating]
+
+
+def test_a_player_sits_without_chips_and_buys_in_later(dp_table, session, dealer, make_player):
+    seating = services.seat_player(table=dp_table, seat=2, player=make_player(), by=dealer)
+    assert seating.stack == 0
+    assert not seating.entries.exists()
+
+
+def test_seating_on_a_closed_table_is_refused(dp_table, supervisor, make_player):
+    with pytest.raises(Conflict):
+        services.seat_player(table=dp_table, seat=1, player=make_player(), by=supervisor)
+    assert not Seating.objects.exists()
+
+
+def test_a_dealer_not_on_duty_at_the_table_cannot_seat_a_player(
+    dp_table, session, other_dealer, make_player
+):
+    with pytest.raises(PermissionDenied) as refused:
+        services.seat_player(table=dp_table, seat=1, player=make_player(), by=other_dealer)
+    assert "dealer on duty" in refused.value.message
+
+
+def test_a_dealer_cannot_seat_a_player_at_a_closed_table(dp_table, dealer, make_player):
+    with pytest.raises((PermissionDenied, Conflict)):
+        services.seat_player(table=dp_table, seat=1, player=make_player(), by=dealer)
+    assert not Seating.objects.exists()
+
+
+def test_an_auditor_cannot_seat_a_player(dp_table, session, auditor, make_player):
+    with pytest.raises(PermissionDenied):
+        services.seat_player(table=dp_table, seat=1, player=make_player(), by=auditor)
+
+
+@pytest.mark.parametrize("number", [0, 8, -1, "3", True])
+def test_a_seat_out_of_range_is_refused(dp_table, session, dealer, make_player, number):
+    with pytest.raises(DomainError) as refused:
+        services.seat_player(table=dp_table, seat=number, player=make_player(), by=dealer)
+    assert refused.value.field == "seat"
+
+
+def test_a_seat_beyond_a_short_tables_seat_count_is_refused(
+    make_table, dealer, supervisor, make_player
+):
+    table = make_table("Five seats", seat_count=5)
+    services.table_open(table=table, dealer=dealer, by=supervisor)
+    with pytest.raises(DomainError) as refused:
+        services.seat_player(table=table, seat=6, player=make_player(), by=dealer)
+    assert refused.value.field == "seat"
+
+
+def test_a_taken_seat_is_refused(dp_table, seated, dealer, make_player):
+    with pytest.raises(Conflict) as refused:
+        services.seat_player(table=dp_table, seat=3, player=make_player(), by=dealer)
+    assert refused.value.field == "seat"
+    assert selectors.seated(dp_table).get(seat=3) == seated[3]
+
+
+def test_a_player_seated_at_another_table_is_refused(
+    dp_table, house_table, house_session, seat, dealer
+):
+    at_house = seat(2, table=house_table)
+    with pytest.raises(Conflict) as refused:
+        services.seat_player(table=dp_table, seat=2, player=at_house.player, by=dealer)
+    assert refused.value.field == "player"
+
+
+def test_a_player_already_seated_cannot_take_a_second_seat_at_the_table(dp_table, seated, dealer):
+    with pytest.raises(Conflict) as refused:
+        services.seat_player(table=dp_table, seat=2, player=seated[1].player, by=dealer)
+    assert refused.value.field == "player"
+
+
+def test_a_player_of_another_cardroom_is_refused(dp_table, session, dealer, supervisor):
+    elsewhere = services.cardroom_create(name="Elsewhere", by=supervisor)
+    stranger = services.player_create(cardroom=elsewhere, name="Stranger", by=supervisor)
+    with pytest.raises(DomainError) as refused:
+        services.seat_player(table=dp_table, seat=1, player=stranger, by=dealer)
+    assert refused.value.field == "player"
+
+
+@pytest.mark.parametrize("buy_in", ["12.50", "0.01", "99.99"])
+def test_r5_a_buy_in_that_is_not_a_whole_number_of_chips_is_refused(
+    dp_table, session, dealer, make_player, buy_in
+):
+    with pytest.raises(DomainError) as refused:
+        services.seat_player(table=dp_table, seat=1, player=make_player(), buy_in=buy_in, by=dealer)
+    assert refused.value.field == "buy_in"
+    assert not Seating.objects.exists()  # nothing half-done: no seat taken either
+
+
+def test_r5_chips_follow_the_tables_chip_unit(make_table, dealer, supervisor, make_player):
+    table = make_table(
+        "Five dollar chips",
+        settings={"chip_unit": "5", "bonus_min": "5", "bonus_max": "25", "rake_amount": "5"},
+    )
+    services.table_open(table=table, dealer=dealer, by=supervisor)
+    with pytest.raises(DomainError):
+        services.seat_player(table=table, seat=1, player=make_player(), buy_in="102", by=dealer)
+    seating = services.seat_player(
+        table=table, seat=1, player=make_player(), buy_in="105", by=dealer
+    )
+    with pytest.raises(DomainError) as refused:
+        services.stack_add(seating=seating, amount="7", by=dealer)
+    assert refused.value.field == "amount"
+
+
+@pytest.mark.parametrize("buy_in", [12.0, "-20", -20, "abc"])
+def test_a_buy_in_must_be_a_non_negative_amount_and_never_a_float(
+    dp_table, session, dealer, make_player, buy_in
+):
+    with pytest.raises(DomainError) as refused:
+        services.seat_player(table=dp_table, seat=1, player=make_player(), buy_in=buy_in, by=dealer)
+    assert refused.value.field == "buy_in"
+
+
+# --- the stack ledger ------------------------------------------------------------------------
+
+
+def test_every_stack_movement_is_an_entry_with_amount_reason_actor_and_time(
+    dp_table, session, dealer, supervisor, make_player
+):
+    seating = services.seat_player(
+        table=dp_table, seat=1, player=make_player(), buy_in="200", by=dealer
+    )
+    services.stack_add(seating=seating, amount="50", by=supervisor)
+    services.stack_cash_out(seating=seating, amount="120", by=dealer)
+    entries = list(selectors.stack_history(seating))
+    assert [(e.amount, e.reason, e.actor) for e in entries] == [
+        (Decimal("200.00"), StackEntry.Reason.BUY_IN, dealer),
+        (Decimal("50.00"), StackEntry.Reason.ADD_ON, supervisor),
+        (Decimal("-120.00"), StackEntry.Reason.CASH_OUT, dealer),
+    ]
+    assert all(e.created_at is not None for e in entries)
+    assert entries[0].created_at <= entries[1].created_at <= entries[2].created_at
+
+
+@pytest.mark.parametrize(
+    "moves",
+    [
+        [("add", "100"), ("out", "50"), ("add", "25"), ("out", None)],
+        [("out", "500")],
+        [("out", "1"), ("out", "1"), ("add", "3"), ("out", "300")],
+        [("add", "1000"), ("out", "999"), ("add", "1"), ("out", "2")],
+    ],
+)
+def test_the_stack_is_the_sum_of_its_entries_after_any_buy_ins_add_ons_and_cash_outs(
+    dp_table, session, dealer, make_player, moves
+):
+    seating = services.seat_player(
+        table=dp_table, seat=1, player=make_player(), buy_in="500", by=dealer
+    )
+    for move, amount in moves:
+        if move == "add":
+            services.stack_add(seating=seating, amount=amount, by=dealer)
+        else:
+            services.stack_cash_out(seating=seating, amount=amount, by=dealer)
+        seating.refresh_from_db()
+        assert seating.stack == ledger_total(seating)
+        assert seating.stack >= 0
+
+
+def test_cashing_out_more_than_the_stack_is_refused_and_changes_nothing(dp_table, seated, dealer):
+    seating = seated[3]  # $300
+    entries = seating.entries.count()
+    with pytest.raises(DomainError) as refused:
+        services.stack_cash_out(seating=seating, amount="300.01", by=dealer)
+    assert refused.value.field == "amount"
+    seating.refresh_from_db()
+    assert seating.stack == Decimal("300.00")
+    assert seating.entries.count() == entries
+
+
+def test_cashing_out_with_no_amount_takes_the_whole_stack(dp_table, seated, dealer):
+    services.stack_cash_out(seating=seated[5], by=dealer)
+    seated[5].refresh_from_db()
+    assert seated[5].stack == 0
+    assert seated[5].left_at is None  # colouring up is not leaving
+
+
+def test_cashing_out_an_empty_stack_is_refused(dp_table, seated, dealer):
+    services.stack_cash_out(seating=seated[5], by=dealer)
+    with pytest.raises(DomainError):
+        services.stack_cash_out(seating=seated[5], by=dealer)
+
+
+@pytest.mark.parametrize("amount", ["0", "0.00", 0])
+def test_adding_nothing_is_refused(dp_table, seated, dealer, amount):
+    with pytest.raises(DomainError) as refused:
+        services.stack_add(seating=seated[1], amount=amount, by=dealer)
+    assert refused.value.field == "amount"
+
+
+def test_the_ledger_service_never_takes_a_stack_below_zero(dp_table, seated, dealer):
+    seating = Seating.objects.select_related("player").get(pk=seated[3].pk)
+    with pytest.raises(DomainError), transaction.atomic():
+        services.stack_entry_add(
+            seating=seating, amount=Decimal("-300.01"), reason=StackEntry.Reason.WAGER, by=dealer
+        )
+    seating.refresh_from_db()
+    assert seating.stack == Decimal("300.00")
+
+
+def test_the_database_refuses_a_negative_stack(dp_table, seated):
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tables_seating SET stack = %s WHERE id = %s", ["-1.00", seated[1].pk]
+        )
+    seated[1].refresh_from_db()
+    assert seated[1].stack == Decimal("500.00")
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE tables_stackentry SET amount = 1000 WHERE seating_id = %s",
+        "DELETE FROM tables_stackentry WHERE seating_id = %s",
+    ],
+)
+def test_the_database_refuses_to_edit_or_delete_a_stack_entry(dp_table, seated, sql):
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, [seated[1].pk])
+    assert ledger_total(seated[1]) == Decimal("500.00")
+
+
+def test_chips_in_a_hand_in_progress_cannot_be_cashed_out(
+    dp_table, session, seated, dealer, supervisor
+):
+    start_a_hand(dp_table, session, seated[1], supervisor)
+    with pytest.raises(Conflict):
+        services.stack_cash_out(seating=seated[1], by=dealer)
+    with pytest.raises(Conflict):
+        services.seating_leave(seating=seated[1], by=dealer)
+    services.stack_cash_out(seating=seated[3], amount="100", by=dealer)  # not in the hand
+
+
+# --- sitting out, coming back, leaving -------------------------------------------------------
+
+
+def test_a_player_sits_out_and_comes_back(dp_table, seated, dealer):
+    since = last_seq()
+    services.seating_sit_out(seating=seated[1], by=dealer)
+    seated[1].refresh_from_db()
+    assert seated[1].sitting_out is True
+    services.seating_come_back(seating=seated[1], by=dealer)
+    seated[1].refresh_from_db()
+    assert seated[1].sitting_out is False
+    assert audit_actions(since) == ["seat.sat_out", "seat.came_back"]
+
+
+def test_a_player_who_leaves_cashes_out_the_rest_and_frees_the_seat(
+    dp_table, seated, dealer, make_player
+):
+    leaving = seated[3]
+    services.stack_cash_out(seating=leaving, amount="100", by=dealer)
+    services.seating_leave(seating=leaving, by=dealer)
+    leaving.refresh_from_db()
+    assert leaving.left_at is not None
+    assert leaving.stack == 0
+    last = leaving.entries.order_by("id").last()
+    assert (last.amount, last.reason) == (Decimal("-200.00"), StackEntry.Reason.CASH_OUT)
+    assert ledger_total(leaving) == 0
+    assert 3 not in {s.seat for s in selectors.seated(dp_table)}
+    services.seat_player(table=dp_table, seat=3, player=make_player(), by=dealer)
+    services.seat_player(table=dp_table, seat=2, player=leaving.player, by=dealer)  # back again
+
+
+def test_a_player_with_no_chips_leaves_without_a_ledger_entry(dp_table, seated, dealer):
+    services.stack_cash_out(seating=seated[1], by=dealer)
+    entries = seated[1].entries.count()
+    services.seating_leave(seating=seated[1], by=dealer)
+    assert seated[1].entries.count() == entries
+
+
+def test_nothing_is_done_to_a_seating_after_the_player_left(dp_table, seated, dealer):
+    services.seating_leave(seating=seated[1], by=dealer)
+    for act in (
+        lambda: services.stack_add(seating=seated[1], amount="10", by=dealer),
+        lambda: services.stack_cash_out(seating=seated[1], by=dealer),
+        lambda: services.seating_sit_out(seating=seated[1], by=dealer),
+        lambda: services.seating_leave(seating=seated[1], by=dealer),
+    ):
+        with pytest.raises(Conflict):
+            act()
+
+
+def test_a_dealer_not_on_duty_cannot_move_chips(dp_table, seated, other_dealer):
+    with pytest.raises(PermissionDenied):
+        services.stack_add(seating=seated[1], amount="10", by=other_dealer)
+    with pytest.raises(PermissionDenied):
+        services.stack_cash_out(seating=seated[1], by=other_dealer)
+
+
+# --- the proposition player ------------------------------------------------------------------
+
+
+def test_a_supervisor_flags_a_proposition_player(dp_table, seated, supervisor):
+    services.seating_flag_proposition(seating=seated[5], flagged=True, by=supervisor)
+    seated[5].refresh_from_db()
+    assert seated[5].proposition_player is True
+
+
+def test_at_most_one_proposition_player_per_table(
+    dp_table, house_table, house_session, seated, seat, supervisor
+):
+    services.seating_flag_proposition(seating=seated[5], flagged=True, by=supervisor)
+    with pytest.raises(Conflict) as refused:
+        services.seating_flag_proposition(seating=seated[1], flagged=True, by=supervisor)
+    assert refused.value.field == "proposition_player"
+    # Another table may have its own.
+    services.seating_flag_proposition(
+        seating=seat(2, table=house_table), flagged=True, by=supervisor
+    )
+    # Once the first is unflagged, another player may be.
+    services.seating_flag_proposition(seating=seated[5], flagged=False, by=supervisor)
+    services.seating_flag_proposition(seating=seated[1], flagged=True, by=supervisor)
+
+
+def test_the_database_allows_only_one_proposition_player_per_table(dp_table, seated):
+    Seating.objects.filter(pk=seated[1].pk).update(proposition_player=True)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seating.objects.filter(pk=seated[3].pk).update(proposition_player=True)
+
+
+def test_a_dealer_cannot_flag_a_proposition_player(dp_table, seated, dealer):
+    with pytest.raises(PermissionDenied):
+        services.seating_flag_proposition(seating=seated[1], flagged=True, by=dealer)
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+def test_every_service_appends_its_audit_event(cardroom, dp_table, dealer, supervisor, make_player):
+    since = last_seq()
+    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    player = make_player("Avery")
+    seating = services.seat_player(table=dp_table, seat=1, player=player, buy_in="100", by=dealer)
+    services.stack_add(seating=seating, amount="50", by=dealer)
+    services.stack_cash_out(seating=seating, amount="20", by=dealer)
+    services.seating_sit_out(seating=seating, by=dealer)
+    services.seating_come_back(seating=seating, by=dealer)
+    services.seating_waive_dp(seating=seating, waived=True, by=dealer)
+    services.seating_waive_dp(seating=seating, waived=False, by=dealer)
+    services.seating_flag_proposition(seating=seating, flagged=True, by=supervisor)
+    services.seating_flag_proposition(seating=seating, flagged=False, by=supervisor)
+    services.seating_leave(seating=seating, by=dealer)
+    services.table_close(table=dp_table, by=supervisor)
+    assert audit_actions(since) == [
+        "table.opened",
+        "player.created",
+        "seat.taken",
+        "stack.buy_in",
+        "stack.add_on",
+        "stack.cash_out",
+        "seat.sat_out",
+        "seat.came_back",
+        "seat.dp_waived",
+        "seat.dp_waiver_ended",
+        "seat.proposition_flagged",
+        "seat.proposition_unflagged",
+        "stack.cash_out",
+        "seat.left",
+        "table.closed",
+    ]
+
+
+def test_an_audit_event_names_its_actor_and_what_it_was_about(dp_table, seated, dealer):
+    since = last_seq()
+    services.stack_add(seating=seated[1], amount="50", by=dealer)
+    event = AuditEvent.objects.get(seq__gt=since)
+    assert (event.actor, event.actor_name) == (dealer, "dealer")
+    assert (event.object_type, event.object_id) == ("tables.seating", str(seated[1].pk))
+    assert '"amount":"50.00"' in event.payload
+    assert '"stack":"550.00"' in event.payload
+
+
+def test_a_refused_action_leaves_no_audit_event(dp_table, seated, dealer):
+    since = last_seq()
+    with pytest.raises(DomainError):
+        services.stack_cash_out(seating=seated[1], amount="9999", by=dealer)
+    assert audit_actions(since) == []

@@ -1,0 +1,364 @@
+"""R17: a table's settings change only by a floor supervisor's proposal and another floor
+supervisor's approval, from the next hand on, with who, when, what and why on the record."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from cardroom.errors import Conflict, DomainError, PermissionDenied
+from tables import selectors, services
+from tables.models import SettingChange, TableSettings
+from wagers.models import Hand
+
+from .support import audit_actions, last_seq
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def propose(dp_table, supervisor):
+    def make(*, by=None, reason="Busy night: raise the minimum", table=None, **values):
+        return services.setting_change_propose(
+            table=table or dp_table, values=values, reason=reason, by=by or supervisor
+        )
+
+    return make
+
+
+# --- who proposes, who approves --------------------------------------------------------------
+
+
+def test_r17_a_floor_supervisor_proposes_a_change_with_a_reason(dp_table, propose, supervisor):
+    change = propose(ante_min="10", ante_max="50")
+    assert change.status == SettingChange.Status.PENDING
+    assert change.proposed_by == supervisor
+    assert change.reason == "Busy night: raise the minimum"
+    assert change.based_on == selectors.current_settings(dp_table)
+    assert change.new_values == {"ante_min": "10.00", "ante_max": "50.00"}
+    assert change.old_values == {"ante_min": "5.00", "ante_max": "100.00"}
+
+
+@pytest.mark.parametrize("persona", ["dealer", "auditor"])
+def test_r17_only_a_floor_supervisor_may_propose_a_change(request, propose, persona):
+    with pytest.raises(PermissionDenied):
+        propose(ante_min="10", by=request.getfixturevalue(persona))
+    assert not SettingChange.objects.exists()
+
+
+@pytest.mark.parametrize("persona", ["dealer", "auditor"])
+def test_r17_only_a_floor_supervisor_may_approve_a_change(request, propose, persona):
+    change = propose(ante_min="10")
+    with pytest.raises(PermissionDenied):
+        services.setting_change_approve(change=change, by=request.getfixturevalue(persona))
+    change.refresh_from_db()
+    assert change.status == SettingChange.Status.PENDING
+
+
+def test_r17_a_different_floor_supervisor_approves_the_change(
+    dp_table, propose, supervisor, second_supervisor
+):
+    change = propose(ante_min="10")
+    version = services.setting_change_approve(change=change, by=second_supervisor)
+    change.refresh_from_db()
+    assert change.status == SettingChange.Status.APPROVED
+    assert (change.proposed_by, change.decided_by) == (supervisor, second_supervisor)
+    assert change.self_approved is False
+    assert change.result == version
+    assert version.version == 2
+
+
+def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, supervisor):
+    change = propose(ante_min="10")
+    with pytest.raises(PermissionDenied) as refused:
+        services.setting_change_approve(change=change, by=supervisor)
+    assert "different floor supervisor" in refused.value.message
+    change.refresh_from_db()
+    assert change.status == SettingChange.Status.PENDING
+    assert selectors.current_settings(dp_table).version == 1
+
+
+def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
+    supervisor,
+):
+    cardroom = services.cardroom_create(
+        name="Small room", self_approval_allowed=True, by=supervisor
+    )
+    table = services.table_create(
+        cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
+    )
+    change = services.setting_change_propose(
+        table=table, values={"rake_amount": "2"}, reason="Alone tonight", by=supervisor
+    )
+    version = services.setting_change_approve(change=change, by=supervisor)
+    change.refresh_from_db()
+    assert change.self_approved is True
+    assert change.decided_by == supervisor
+    assert version.rake_amount == Decimal("2.00")
+
+
+def test_r17_a_change_approved_by_another_supervisor_is_not_self_approved_even_where_allowed(
+    supervisor, second_supervisor
+):
+    cardroom = services.cardroom_create(
+        name="Small room", self_approval_allowed=True, by=supervisor
+    )
+    table = services.table_create(
+        cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
+    )
+    change = services.setting_change_propose(
+        table=table, values={"rake_amount": "2"}, reason="Two of us", by=supervisor
+    )
+    services.setting_change_approve(change=change, by=second_supervisor)
+    change.refresh_from_db()
+    assert change.self_approved is False
+
+
+# --- what the record keeps -------------------------------------------------------------------
+
+
+def test_r17_a_change_keeps_proposer_approver_both_times_old_and_new_values_and_reason(
+    dp_table, propose, supervisor, second_supervisor, clock
+):
+    clock.at(0)
+    change = propose(ante_min="10", flush_paytable={"4": 3, "5": 10, "6": 50, "7": 200})
+    clock.at(7)
+    services.setting_change_approve(change=change, by=second_supervisor)
+    change = selectors.setting_change_history(dp_table).get(pk=change.pk)
+    assert change.proposed_by == supervisor
+    assert change.decided_by == second_supervisor
+    assert change.decided_at - change.proposed_at == timedelta(minutes=7)
+    assert change.old_values == {
+        "ante_min": "5.00",
+        "flush_paytable": {"4": 2, "5": 10, "6": 50, "7": 200},
+    }
+    assert change.new_values == {
+        "ante_min": "10.00",
+        "flush_paytable": {"4": 3, "5": 10, "6": 50, "7": 200},
+    }
+    assert change.reason == "Busy night: raise the minimum"
+
+
+def test_r17_only_the_settings_that_change_are_in_the_change(propose):
+    change = propose(ante_min="10", ante_max="100", rake_amount="1")  # only ante_min differs
+    assert change.new_values == {"ante_min": "10.00"}
+    assert change.old_values == {"ante_min": "5.00"}
+
+
+def test_r17_old_values_are_those_in_force_when_the_change_is_approved(
+    dp_table, propose, second_supervisor
+):
+    first = propose(rake_amount="2")
+    second = propose(rake_amount="3")
+    services.setting_change_approve(change=first, by=second_supervisor)
+    services.setting_change_approve(change=second, by=second_supervisor)
+    second.refresh_from_db()
+    assert second.old_values == {"rake_amount": "2.00"}
+    assert selectors.current_settings(dp_table).rake_amount == Decimal("3.00")
+
+
+def test_r17_proposing_and_approving_are_audited_with_the_values(
+    propose, second_supervisor, supervisor
+):
+    since = last_seq()
+    change = propose(ante_min="10")
+    services.setting_change_approve(change=change, by=second_supervisor)
+    assert audit_actions(since) == [
+        "table.settings.change_proposed",
+        "table.settings.change_approved",
+    ]
+
+
+# --- from the next hand ----------------------------------------------------------------------
+
+
+def test_r17_an_approved_change_applies_from_the_next_version_and_the_previous_keeps_its_values(
+    dp_table, propose, second_supervisor
+):
+    before = selectors.current_settings(dp_table)
+    change = propose(ante_min="10", dp_max_consecutive=3)
+    assert selectors.current_settings(dp_table) == before  # proposing changes nothing yet
+    services.setting_change_approve(change=change, by=second_supervisor)
+    now = selectors.current_settings(dp_table)
+    assert now.version == before.version + 1
+    assert (now.ante_min, now.dp_max_consecutive) == (Decimal("10.00"), 3)
+    assert now.ante_max == before.ante_max  # what did not change is carried over
+    before.refresh_from_db()
+    assert (before.ante_min, before.dp_max_consecutive) == (Decimal("5.00"), 2)
+
+
+def test_r17_a_hand_in_progress_keeps_the_settings_it_started_under(
+    dp_table, session, propose, second_supervisor, supervisor
+):
+    started_under = selectors.current_settings(dp_table)
+    hand = Hand.objects.create(
+        table=dp_table,
+        session=session,
+        number=1,
+        settings=started_under,
+        started_by=supervisor,
+        started_at=timezone.now(),
+    )
+    services.setting_change_approve(change=propose(ante_min="10"), by=second_supervisor)
+    hand.refresh_from_db()
+    assert hand.settings == started_under
+    assert hand.settings.ante_min == Decimal("5.00")
+    assert selectors.current_settings(dp_table).ante_min == Decimal("10.00")
+
+
+def test_r17_a_second_approval_of_the_same_change_is_refused(
+    dp_table, propose, second_supervisor, make_user
+):
+    third = make_user("supervisor3", role="Floor supervisor")
+    change = propose(ante_min="10")
+    services.setting_change_approve(change=change, by=second_supervisor)
+    with pytest.raises(Conflict) as refused:
+        services.setting_change_approve(change=change, by=third)
+    assert refused.value.field == "status"
+    assert TableSettings.objects.filter(table=dp_table).count() == 2
+
+
+def test_r17_a_change_valid_alone_but_not_on_top_of_one_approved_since_is_refused(
+    dp_table, propose, second_supervisor
+):
+    raise_min = propose(ante_min="50")
+    lower_max = propose(ante_max="25")
+    services.setting_change_approve(change=raise_min, by=second_supervisor)
+    with pytest.raises(DomainError) as refused:
+        services.setting_change_approve(change=lower_max, by=second_supervisor)
+    assert refused.value.field == "ante_max"
+    lower_max.refresh_from_db()
+    assert lower_max.status == SettingChange.Status.PENDING
+    assert selectors.current_settings(dp_table).version == 2
+
+
+# --- what may not be proposed ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"rake_percent": "5"}, "rake_percent"),
+        ({"rake_amount": "5%"}, "rake_amount"),
+        ({"rake_amount": "0.05", "rake_basis": "pot"}, "rake_basis"),
+        ({"rake_mode": "percent_of_wins"}, "rake_mode"),
+        ({"seat_count": 6}, "seat_count"),
+        ({"banking": "house"}, "banking"),
+    ],
+)
+def test_r12_a_fee_that_is_not_a_fixed_amount_or_an_unknown_setting_is_refused_naming_it(
+    propose, values, field
+):
+    with pytest.raises(DomainError) as refused:
+        propose(**values)
+    assert refused.value.field == field
+    assert not SettingChange.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("values", "field"),
+    [
+        ({"ante_min": "2"}, "ante_min"),
+        ({"ante_max": "200"}, "ante_max"),
+        ({"ante_min": "50", "ante_max": "40"}, "ante_max"),
+        ({"bonus_max": "30"}, "bonus_max"),
+        ({"bonus_min": "0"}, "bonus_min"),
+        ({"chip_unit": "2"}, "ante_min"),  # $5 minimum is not a whole number of $2 chips
+    ],
+)
+def test_r5_a_change_that_would_break_the_limits_is_refused_naming_the_field(
+    propose, values, field
+):
+    with pytest.raises(DomainError) as refused:
+        propose(**values)
+    assert refused.value.field == field
+    assert "R5" in refused.value.message
+
+
+def test_r12_a_house_banked_table_cannot_be_given_a_fee(house_table, propose):
+    with pytest.raises(DomainError) as refused:
+        propose(table=house_table, rake_mode="all_players", rake_amount="1")
+    assert refused.value.field == "rake_mode"
+
+
+def test_a_change_needs_a_reason(propose):
+    with pytest.raises(DomainError) as refused:
+        propose(ante_min="10", reason="  ")
+    assert refused.value.field == "reason"
+
+
+def test_a_change_to_the_current_values_is_refused(propose):
+    with pytest.raises(DomainError) as refused:
+        propose(ante_min="5.00")
+    assert refused.value.field == "values"
+
+
+# --- reject and withdraw ---------------------------------------------------------------------
+
+
+def test_r17_a_supervisor_rejects_a_change_and_the_settings_stay(
+    dp_table, propose, second_supervisor
+):
+    change = propose(ante_min="10")
+    since = last_seq()
+    services.setting_change_reject(change=change, by=second_supervisor, reason="Not tonight")
+    change.refresh_from_db()
+    assert change.status == SettingChange.Status.REJECTED
+    assert change.decided_by == second_supervisor
+    assert change.decided_at is not None
+    assert change.result is None
+    assert selectors.current_settings(dp_table).version == 1
+    assert audit_actions(since) == ["table.settings.change_rejected"]
+
+
+def test_a_dealer_cannot_reject_a_change(propose, dealer):
+    with pytest.raises(PermissionDenied):
+        services.setting_change_reject(change=propose(ante_min="10"), by=dealer)
+
+
+def test_r17_the_proposer_withdraws_their_change(dp_table, propose, supervisor):
+    change = propose(ante_min="10")
+    since = last_seq()
+    services.setting_change_withdraw(change=change, by=supervisor)
+    change.refresh_from_db()
+    assert change.status == SettingChange.Status.WITHDRAWN
+    assert change.decided_by == supervisor
+    assert selectors.current_settings(dp_table).version == 1
+    assert audit_actions(since) == ["table.settings.change_withdrawn"]
+
+
+def test_only_the_proposer_withdraws_a_change(propose, second_supervisor):
+    change = propose(ante_min="10")
+    with pytest.raises(PermissionDenied):
+        services.setting_change_withdraw(change=change, by=second_supervisor)
+
+
+@pytest.mark.parametrize("first", ["approve", "reject", "withdraw"])
+@pytest.mark.parametrize("then", ["approve", "reject", "withdraw"])
+def test_r17_a_decided_change_cannot_be_decided_again(
+    dp_table, propose, supervisor, second_supervisor, first, then
+):
+    change = propose(ante_min="10")
+    decide = {
+        "approve": lambda: services.setting_change_approve(change=change, by=second_supervisor),
+        "reject": lambda: services.setting_change_reject(change=change, by=second_supervisor),
+        "withdraw": lambda: services.setting_change_withdraw(change=change, by=supervisor),
+    }
+    decide[first]()
+    status = SettingChange.objects.get(pk=change.pk).status
+    with pytest.raises(Conflict):
+        decide[then]()
+    assert SettingChange.objects.get(pk=change.pk).status == status
+    assert TableSettings.objects.filter(table=dp_table).count() == (2 if first == "approve" else 1)
+
+
+def test_the_change_history_lists_a_tables_changes_newest_first(
+    dp_table, propose, second_supervisor, clock
+):
+    clock.at(0)
+    first = propose(ante_min="10")
+    clock.at(5)
+    second = propose(ante_max="50")
+    services.setting_change_reject(change=first, by=second_supervisor)
+    assert list(selectors.setting_change_history(dp_table)) == [second, first]

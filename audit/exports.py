@@ -86,6 +86,7 @@ def export_build(export_id: int) -> Export:
         return export
     head = ChainHead.objects.filter(pk=1).first()
     chain_seq, chain_hash = (head.seq, head.hash) if head else (0, "")
+    # A retried task (its worker died) builds it again from the start.
     Export.objects.filter(pk=export.pk).update(
         status=Export.Status.RUNNING, progress=0, chain_seq=chain_seq, chain_hash=chain_hash
     )

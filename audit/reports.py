@@ -39,9 +39,14 @@ def table_day_report(table: Table, day: date) -> TableDayReport:
     start, end = gaming_day_bounds(table.cardroom, day)
     fees = fees_by_mode(table, day, day).get(day, {})
     hands = Hand.objects.filter(table=table, settled_at__gte=start, settled_at__lt=end)
-    dead = SpotSettlement.objects.filter(
-        settlement__hand__in=hands, settlement__kind="original", status="dead"
-    ).values_list("dead_reason", flat=True)
+    # The settlement in force: an original or a correction that no later entry reversed.
+    dead = (
+        SpotSettlement.objects.filter(
+            settlement__hand__in=hands, settlement__reversed_by__isnull=True, status="dead"
+        )
+        .exclude(settlement__kind="reversal")
+        .values_list("dead_reason", flat=True)
+    )
     return TableDayReport(
         table=table,
         day=day,

@@ -24,6 +24,11 @@ def verify_chain(*, checkpoints: Iterable[tuple[int, str]] = ()) -> ChainReport:
     hash to its stored hash. The stored head and any exported ``(seq, hash)`` checkpoints must
     still be in the chain, so that removing the newest events is detected too."""
     expected = dict(checkpoints)
+    # The head is read first: every event up to it was committed before this read, so each must
+    # be found below, while events a writer commits during the walk are read as the newer part
+    # of the chain they are, never as a break.
+    head = ChainHead.objects.filter(pk=1).first()
+    head_seq, head_hash = (head.seq, head.hash) if head is not None else (0, GENESIS_HASH)
     seq, previous, count = 0, GENESIS_HASH, 0
     events = AuditEvent.objects.order_by("seq").values_list(
         "seq",
@@ -59,13 +64,14 @@ def verify_chain(*, checkpoints: Iterable[tuple[int, str]] = ()) -> ChainReport:
             return _broken(count, seq, previous, number, "its content does not match its hash")
         if number in expected and expected.pop(number) != stored:
             return _broken(count, seq, previous, number, "it differs from an exported checkpoint")
+        if number == head_seq and stored != head_hash:
+            return _broken(count, seq, previous, number, "it differs from the chain head")
         seq, previous, count = number, stored, count + 1
-    head = ChainHead.objects.filter(pk=1).first()
-    if head is not None and (head.seq, head.hash) != (seq, previous) and head.seq > 0:
-        return _broken(count, seq, previous, seq + 1, f"the chain ends before its head #{head.seq}")
-    if expected:
-        missing = min(expected)
-        return _broken(count, seq, previous, missing, f"checkpoint event {missing} is missing")
+    if seq < head_seq:
+        return _broken(count, seq, previous, seq + 1, f"the chain ends before its head #{head_seq}")
+    if expected:  # every checkpoint left is beyond the last event: the first missing is next
+        problem = f"the chain ends before exported checkpoint #{min(expected)}"
+        return _broken(count, seq, previous, seq + 1, problem)
     return ChainReport(ok=True, events=count, head_seq=seq, head_hash=previous)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import UTC, date, timedelta
 from decimal import Decimal
 
 from django.db.models import Count, Sum
@@ -11,6 +11,14 @@ from tables.models import Table
 from tables.selectors import gaming_day_bounds
 
 from .models import FeeEntry
+
+CENT = Decimal("0.01")
+
+
+def _cents(total: Decimal | None) -> Decimal:
+    """A database sum as exact cents: SQLite adds decimals as floating point, so a day whose
+    reversals cancel its fees would otherwise read 2.77555756156289E-17, not 0.00."""
+    return (total or Decimal("0.00")).quantize(CENT)
 
 
 def fees_by_mode(table: Table, first_day: date, last_day: date) -> dict[date, dict[str, Decimal]]:
@@ -24,7 +32,7 @@ def fees_by_mode(table: Table, first_day: date, last_day: date) -> dict[date, di
     )
     report: dict[date, dict[str, Decimal]] = {}
     for row in rows:
-        report.setdefault(row["gaming_day"], {})[row["rake_mode"]] = row["total"]
+        report.setdefault(row["gaming_day"], {})[row["rake_mode"]] = _cents(row["total"])
     return report
 
 
@@ -32,14 +40,14 @@ def fees_total(table: Table, first_day: date, last_day: date) -> Decimal:
     total = FeeEntry.objects.filter(table=table, gaming_day__range=(first_day, last_day)).aggregate(
         total=Sum("amount")
     )["total"]
-    return total or Decimal("0.00")
+    return _cents(total)
 
 
 def fees_per_hour(table: Table, day: date) -> list[tuple[str, Decimal]]:
     """Fees collected in each hour of a gaming day, in the cardroom's time, from its
     day-start hour on: the 24 bars of the compliance chart."""
     start, _ = gaming_day_bounds(table.cardroom, day)
-    zone = start.tzinfo
+    zone, start = start.tzinfo, start.astimezone(UTC)  # hours counted in real time, not clock
     totals = [Decimal("0.00")] * 24
     entries = FeeEntry.objects.filter(table=table, gaming_day=day).values_list(
         "created_at", "amount"

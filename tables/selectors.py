@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db.models import QuerySet
@@ -24,12 +24,11 @@ from .models import (
 def gaming_day(cardroom: Cardroom, at: datetime) -> date:
     """The cardroom's business day of a moment: its local date, but a day starts at the
     cardroom's day-start hour (06:00 by default), so 02:00 belongs to the day before."""
-    local = at.astimezone(ZoneInfo(cardroom.time_zone))
-    return (
-        local.date()
-        if local.time() >= cardroom.gaming_day_starts_at
-        else (local.date() - timedelta(days=1))
-    )
+    day = at.astimezone(ZoneInfo(cardroom.time_zone)).date()
+    # Judged against the day's own bounds, so that the two always agree, also when the
+    # day-start hour falls in a daylight-saving gap or overlap (02:30 on a spring-forward day).
+    start, _ = gaming_day_bounds(cardroom, day)
+    return day if at.astimezone(UTC) >= start.astimezone(UTC) else day - timedelta(days=1)
 
 
 def gaming_day_bounds(cardroom: Cardroom, day: date) -> tuple[datetime, datetime]:

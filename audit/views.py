@@ -77,7 +77,7 @@ def report_view(request: HttpRequest) -> HttpResponse:
 def player_view(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     end = timezone.now()
-    start = end - timezone.timedelta(days=int(request.GET.get("days", "7") or 7))
+    start = end - timezone.timedelta(days=_days(request.GET.get("days")))
     report = reports.player_report(player, start, end)
     return render(request, "compliance/player.html", {"report": report, "start": start, "end": end})
 
@@ -114,6 +114,16 @@ def export_download(request: HttpRequest, pk: int) -> HttpResponse:
         filename=export.file.name.rsplit("/", 1)[-1],
         content_type="text/csv",
     )
+
+
+def _days(text: str | None, default: int = 7, most: int = 3660) -> int:
+    """The period of a player's report in days, from the query: 1 to ``most`` (ten years);
+    anything else is the default week, never a server error."""
+    try:
+        days = int(text or default)
+    except ValueError:
+        return default
+    return days if 1 <= days <= most else default
 
 
 def _chart(hours: list[tuple[str, Decimal]]) -> dict:

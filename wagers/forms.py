@@ -12,10 +12,15 @@ class StartForm(forms.Form):
     dp_bank = forms.CharField(
         required=False,
         label="DP's bank",
-        widget=forms.TextInput(attrs={**AMOUNT, "placeholder": "whole stack"}),
+        widget=forms.TextInput(attrs={**AMOUNT, "size": 11, "placeholder": "whole stack"}),
     )
     refusals = forms.TypedMultipleChoiceField(
-        coerce=int, required=False, label="Refuse the button this hand", choices=()
+        coerce=int,
+        required=False,
+        label="Refuse the button this hand",
+        choices=(),
+        # One checkbox a seat, one tap each (the template lays the choices out one by one).
+        widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(self, *args, seats=(), **kwargs):
@@ -23,7 +28,19 @@ class StartForm(forms.Form):
         self.fields["refusals"].choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
 
 
+def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
+    """One form a row (a seat, a spot) on the same page: ids of its own, so that each label
+    and error list points at its own row's input. Set before validation: an error list takes
+    its id from the field's when the error is added."""
+    value = form.data.get(key) if form.is_bound else form.initial.get(key)
+    form.auto_id = f"id_{kind}{''.join(filter(str.isalnum, str(value or '')))}_%s"
+
+
 class WagerForm(forms.Form):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _per_row_ids(self, "wager", "seating")
+
     seating = forms.IntegerField(widget=forms.HiddenInput)
     seat = forms.IntegerField(required=False, widget=forms.HiddenInput)
     ante = forms.CharField(widget=forms.TextInput(attrs=AMOUNT))
@@ -56,6 +73,10 @@ class CardsForm(forms.Form):
 
 
 class DecisionForm(forms.Form):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _per_row_ids(self, "decide", "seat")
+
     seat = forms.IntegerField(widget=forms.HiddenInput)
     decision = forms.ChoiceField(choices=[(d, d) for d in ("raise", "fold", "walked_away")])
     raise_amount = forms.CharField(

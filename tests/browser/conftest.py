@@ -6,7 +6,7 @@ Every test here is marked ``browser`` (see ``pytestmark`` in each module).
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ import pytest
 # Playwright's sync loop stays running in this thread to session end: ORM calls would raise.
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -64,29 +64,45 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh context (cookies, storage) and page per test, tablet-sized.
+def new_page(browser: Browser) -> Iterator[Callable[[], Page]]:
+    """``new_page()``: a page in a fresh browser context (cookies, storage: another person at
+    another device), tablet-sized. Call it again for a second person in the same test.
 
     The test fails at teardown if the server answered any request with a 5xx (htmx requests
-    included, whose errors a screen may not show) or a script on the page threw."""
-    context = browser.new_context(viewport=VIEWPORT)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    included, whose errors a screen may not show) or a script on a page threw."""
+    contexts: list[BrowserContext] = []
     problems: list[str] = []
-    page.on(
-        "response",
-        lambda response: (
-            response.status >= 500
-            and problems.append(f"HTTP {response.status} {response.request.method} {response.url}")
-        ),
-    )
-    page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+
+    def open_page() -> Page:
+        context = browser.new_context(viewport=VIEWPORT)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 500
+                and problems.append(
+                    f"HTTP {response.status} {response.request.method} {response.url}"
+                )
+            ),
+        )
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        return page
+
     try:
-        yield page
+        yield open_page
     finally:
-        context.close()
+        for context in contexts:
+            context.close()
     if problems:
         pytest.fail("The browser saw errors:\n" + "\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def page(new_page: Callable[[], Page]) -> Page:
+    """A fresh context and page per test (see ``new_page``)."""
+    return new_page()
 
 
 @pytest.fixture

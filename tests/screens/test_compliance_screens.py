@@ -1,0 +1,264 @@
+"""The compliance screens: the audit log with search, chain verification, the table report with
+its fee chart, a player's report, and CSV exports with their progress and download."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from audit import exports
+from audit.models import AuditEvent, Export
+from rake.models import FeeEntry
+from tables.selectors import gaming_day
+
+from .support import field_errors, form_values, last_seq, parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def compliance(client, auditor):
+    client.force_login(auditor)
+    return client
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def _day_window() -> dict[str, str]:
+    now = timezone.now()
+    fmt = "%Y-%m-%dT%H:%M"
+    return {
+        "start": (now - timedelta(hours=1)).strftime(fmt),
+        "end": (now + timedelta(hours=1)).strftime(fmt),
+    }
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+def test_the_audit_log_lists_the_newest_events_first(compliance, settled):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    rows = page.by_id("events").find_all("tr")[1:]
+    seqs = [int(row.find_all("td")[0].text) for row in rows]
+    assert seqs[0] == last_seq()
+    assert seqs == sorted(seqs, reverse=True)
+    assert len(rows) == min(50, last_seq())  # 50 a page
+    assert f"page 1 of {(last_seq() + 49) // 50}" in page.find("main").text
+
+
+def test_the_audit_log_is_searched_by_actor_and_action(compliance, settled):
+    response = compliance.get(
+        reverse("compliance-audit"), {"actor": "dealer", "action": "hand.wager"}
+    )
+    page = parse(response.content)
+    rows = [[td.text for td in tr.find_all("td")] for tr in page.by_id("events").find_all("tr")[1:]]
+    assert [(row[2], row[3]) for row in rows] == [("dealer", "hand.wager_placed")] * 2
+    assert form_values(page.find("main").find("form", method="get")) == {
+        "actor": "dealer",
+        "action": "hand.wager",
+        "start": "",
+        "end": "",
+    }
+
+
+def test_a_search_that_matches_nothing_says_so(compliance, world):
+    page = parse(compliance.get(reverse("compliance-audit"), {"action": "nothing."}).content)
+    assert page.by_id("events").find_all("tr")[1].text == "No events match."
+
+
+def test_a_malformed_date_in_the_search_is_shown_next_to_it(compliance, world):
+    response = compliance.get(reverse("compliance-audit"), {"start": "yesterday"})
+    assert response.status_code == 200
+    form = parse(response.content).find("main").find("form", method="get")
+    assert field_errors(form, "start") == ["Enter a valid date/time."]
+
+
+def test_verifying_the_chain_says_it_holds_with_its_head(compliance, settled):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    verify = page.by_id("verify")
+    assert verify.text == "Verify the chain"
+    assert verify.closest("form").attrs["action"] == reverse("compliance-verify")
+    head = AuditEvent.objects.order_by("-seq").first()
+
+    response = compliance.post(reverse("compliance-verify"))
+
+    assert response.status_code == 200
+    panel = parse(response.content).by_id("verification")
+    assert panel.attrs["data-ok"] == "true"
+    assert panel.find("p", class_="notice").text == "The chain holds."
+    assert f"{head.seq} events verified. Head: #{head.seq} {head.hash}" in panel.text
+    assert last_seq() == head.seq  # verifying writes nothing
+
+
+def test_verifying_is_a_post(compliance, world):
+    assert compliance.get(reverse("compliance-verify")).status_code == 405
+
+
+# --- reports ---------------------------------------------------------------------------------
+
+
+def test_the_table_report_draws_fees_per_hour_as_24_bars(compliance, settled, world):
+    day = gaming_day(world.cardroom, settled.settled_at)
+    page = parse(
+        compliance.get(
+            reverse("compliance-reports"), {"table": world.dp_table.pk, "day": day.isoformat()}
+        ).content
+    )
+
+    chart = page.find("svg", **{"aria-label": "Fees per hour"})
+    bars = chart.find_all("rect")
+    assert len(bars) == 24
+    assert [t.text for t in chart.find_all("text")] == [f"{(6 + h) % 24:02d}" for h in range(24)]
+    tall = [bar for bar in bars if int(bar.attrs["height"]) > 0]
+    assert len(tall) == 1  # one hand, its fees in one hour
+    assert tall[0].find("title").text.endswith(" 3.00")
+    assert page.by_id("fees-total").text == "3.00"
+    total = sum(FeeEntry.objects.filter(table=world.dp_table).values_list("amount", flat=True))
+    assert f"{total:.2f}" == "3.00"
+
+
+def test_the_report_page_asks_for_a_table_and_a_day(compliance, world):
+    response = compliance.get(reverse("compliance-reports"))
+    assert response.status_code == 200
+    page = parse(response.content)
+    assert page.find_all("svg") == []
+    options = page.find("select", name="table").find_all("option")
+    assert [o.text for o in options] == ["---------", "Table 1", "Table 2"]
+
+    response = compliance.get(reverse("compliance-reports"), {"table": "999", "day": "soon"})
+    form = parse(response.content).find("main").find("form", method="get")
+    assert field_errors(form, "table") == [
+        "Select a valid choice. That choice is not one of the available choices."
+    ]
+    assert field_errors(form, "day") == ["Enter a valid date."]
+
+
+def test_a_players_report_shows_sessions_and_stack_movements(compliance, settled, world):
+    player = world.seats[1].player
+    page = parse(compliance.get(reverse("compliance-player", args=[player.pk])).content)
+    assert page.find("h1").text.startswith("Avery")
+    tables = page.find("main").find_all("table")
+    sessions = [[td.text for td in tr.find_all("td")] for tr in tables[0].find_all("tr")[1:]]
+    assert [(row[0], row[1], row[4]) for row in sessions] == [
+        ("Table 1", "1", "529.00")
+    ]  # 500 + a net of 29
+    reasons = [tr.find_all("td")[2].text for tr in tables[1].find_all("tr")[1:]]
+    assert reasons == ["buy_in", "wager", "wager", "payout"]
+
+
+@pytest.mark.parametrize("days", ["abc", "-3", "99999999"])
+def test_a_players_report_survives_an_odd_period(compliance, world, days):
+    player = world.seats[1].player
+    response = compliance.get(reverse("compliance-player", args=[player.pk]), {"days": days})
+    assert response.status_code == 200
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def test_an_export_is_built_shows_its_progress_and_then_a_download_link(
+    compliance, auditor, settled, media, django_capture_on_commit_callbacks
+):
+    data = {"kind": "settlements"} | _day_window()
+
+    # Requested: the task is enqueued on commit; before it runs, the row shows its progress
+    # bar and polls for news.
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = compliance.post(reverse("compliance-exports"), data)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("compliance-exports")
+    export = Export.objects.get()
+    assert export.requested_by == auditor
+    page = parse(compliance.get(reverse("compliance-exports")).content)
+    row = page.by_id(f"export-{export.pk}")
+    assert row.attrs["hx-get"] == reverse("compliance-export", args=[export.pk])
+    assert row.attrs["hx-trigger"] == "every 1s"
+    bar = row.find("span", role="progressbar")
+    assert bar.attrs["aria-valuenow"] == "0"
+    assert "0% pending" in row.text
+    assert row.find_all("a") == []
+
+    # The task runs (Celery is eager in tests): the polled row now links the file.
+    for callback in callbacks:
+        callback()
+    response = compliance.get(reverse("compliance-export", args=[export.pk]))
+    assert response.status_code == 200
+    assert "<html" not in response.text
+    row = parse(response.content).by_id(f"export-{export.pk}")
+    assert "hx-get" not in row.attrs  # done: no more polling
+    assert row.find("span", role="progressbar").attrs["aria-valuenow"] == "100"
+    link = row.find("a")
+    assert link.text == "Download (1 rows)"
+    assert link.attrs["href"] == reverse("compliance-export-download", args=[export.pk])
+
+    download = compliance.get(link.attrs["href"])
+    assert download.status_code == 200
+    assert download["Content-Type"] == "text/csv"
+    assert "attachment" in download["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(b"".join(download.streaming_content).decode())))
+    assert rows[0][:4] == ["settlement", "hand", "table", "hand_number"]
+    assert [(r[2], r[3], r[9], r[10]) for r in rows[1:]] == [("Table 1", "1", "-21.00", "3.00")]
+
+
+def test_an_export_requested_and_built_at_once_shows_the_link(
+    compliance, settled, media, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = compliance.post(
+            reverse("compliance-exports"), {"kind": "audit_log"} | _day_window()
+        )
+    page = parse(compliance.get(response["Location"]).content)
+    export = Export.objects.get()
+    assert export.status == "done"
+    link = page.by_id(f"export-{export.pk}").find("a")
+    body = b"".join(compliance.get(link.attrs["href"]).streaming_content).decode()
+    assert (
+        body.splitlines()[0]
+        == "seq,occurred_at,actor,action,object_type,object_id,payload,prev_hash,hash"
+    )
+    assert len(body.splitlines()) == 1 + export.rows
+
+
+def test_an_export_whose_period_ends_before_it_starts_is_refused_next_to_the_end(
+    compliance, world, media
+):
+    window = _day_window()
+    response = compliance.post(
+        reverse("compliance-exports"),
+        {"kind": "settlements", "start": window["end"], "end": window["start"]},
+    )
+    assert response.status_code == 422
+    form = parse(response.content).find("main").find("form", method="post")
+    assert field_errors(form, "end") == ["The period must end after it starts."]
+    assert not Export.objects.exists()
+
+
+def test_an_export_needs_its_kind_and_period(compliance, world):
+    response = compliance.post(reverse("compliance-exports"), {"kind": "everything"})
+    assert response.status_code == 422
+    form = parse(response.content).find("main").find("form", method="post")
+    assert field_errors(form, "kind") == [
+        "Select a valid choice. everything is not one of the available choices."
+    ]
+    assert field_errors(form, "start") == ["This field is required."]
+
+
+def test_an_unfinished_export_has_nothing_to_download(
+    compliance, auditor, world, django_capture_on_commit_callbacks
+):
+    now = timezone.now()
+    with django_capture_on_commit_callbacks(execute=False):
+        export = exports.export_request(
+            kind="settlements", start=now - timedelta(hours=1), end=now, by=auditor
+        )
+    response = compliance.get(reverse("compliance-export-download", args=[export.pk]))
+    assert response.status_code == 404

@@ -40,7 +40,18 @@ class StackForm(forms.Form):
     seating = forms.IntegerField(widget=forms.HiddenInput)
     action = forms.ChoiceField(
         choices=[
-            (a, a) for a in ("add", "cash_out", "sit_out", "come_back", "leave", "waive", "unwaive")
+            (a, a)
+            for a in (
+                "add",
+                "cash_out",
+                "sit_out",
+                "come_back",
+                "leave",
+                "waive",
+                "unwaive",
+                "prop",
+                "unprop",
+            )
         ]
     )
     amount = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
@@ -66,8 +77,38 @@ class TableCreateForm(forms.Form):
         choices=[("designated_player", "designated player"), ("house", "house banked")]
     )
     seat_count = forms.IntegerField(min_value=1, max_value=7, initial=7)
-    ante_min = forms.CharField(initial="5.00", widget=forms.TextInput(attrs=AMOUNT))
-    ante_max = forms.CharField(initial="100.00", widget=forms.TextInput(attrs=AMOUNT))
+    # Blank: the table's default for its banking (a house-banked table takes no fee, R12).
+    ante_min = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    ante_max = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    bonus_min = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    bonus_max = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    chip_unit = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    bonus_mode = forms.ChoiceField(
+        required=False,
+        choices=[("", "default"), ("versus_dp", "versus DP"), ("paytable", "paytable")],
+    )
+    rake_mode = forms.ChoiceField(
+        required=False,
+        label="Fee mode",
+        choices=[("", "default")]
+        + [(m, m.replace("_", " ")) for m in ("all_players", "players_not_dp", "dp_only", "none")],
+    )
+    rake_amount = forms.CharField(required=False, label="Fee", widget=forms.TextInput(attrs=AMOUNT))
+
+    SETTINGS = (
+        "ante_min",
+        "ante_max",
+        "bonus_min",
+        "bonus_max",
+        "chip_unit",
+        "bonus_mode",
+        "rake_mode",
+        "rake_amount",
+    )
+
+    def settings(self) -> dict:
+        """The settings given; the rest take the table's defaults."""
+        return {name: self.cleaned_data[name] for name in self.SETTINGS if self.cleaned_data[name]}
 
 
 class SettingChangeForm(forms.Form):

@@ -64,7 +64,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 banking=data["banking"],
                 seat_count=data["seat_count"],
-                settings={"ante_min": data["ante_min"], "ante_max": data["ante_max"]},
+                settings=form.settings(),
                 by=request.user,
             ),
         )

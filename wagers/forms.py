@@ -52,6 +52,26 @@ class WagerForm(forms.Form):
     )
 
 
+class SecondSpotForm(forms.Form):
+    """R6: a player on one spot takes a second at an empty seat (double the minimum ante on
+    each). Posted to the same step as a first spot's wager."""
+
+    seating = forms.TypedChoiceField(coerce=int, label="Player", choices=())
+    seat = forms.TypedChoiceField(coerce=int, label="At seat", choices=())
+    ante = forms.CharField(widget=forms.TextInput(attrs=AMOUNT))
+    flush_bonus = forms.CharField(
+        required=False, label="Flush", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    straight_flush_bonus = forms.CharField(
+        required=False, label="Str. flush", widget=forms.TextInput(attrs=AMOUNT)
+    )
+
+    def __init__(self, *args, players=(), seats=(), **kwargs):
+        super().__init__(*args, auto_id="id_second_%s", **kwargs)
+        self.fields["seating"].choices = [(s.pk, f"Seat {s.seat} {s.player}") for s in players]
+        self.fields["seat"].choices = [(seat, f"Seat {seat}") for seat in seats]
+
+
 class CardsForm(forms.Form):
     """The dealer's hand and one field per live spot, in R1 notation."""
 

@@ -25,7 +25,15 @@ from tables.models import Seating, Table, TableSession
 from wagers.engine.cards import CARD_NAMES
 
 from . import selectors, services
-from .forms import CardsForm, DecisionForm, MisdealForm, SeatForm, StartForm, WagerForm
+from .forms import (
+    CardsForm,
+    DecisionForm,
+    MisdealForm,
+    SeatForm,
+    SecondSpotForm,
+    StartForm,
+    WagerForm,
+)
 from .models import Hand
 
 STAFF = (FLOOR_SUPERVISOR, DEALER)
@@ -99,14 +107,18 @@ def _start(request, table, hand):
 
 
 def _wager(request, table, hand):
-    form = WagerForm(request.POST)
+    form = (
+        SecondSpotForm(request.POST, **_second_spot_choices(table, hand))
+        if (request.POST.get("second") and hand is not None)
+        else WagerForm(request.POST)
+    )
 
     def run(data):
         seating = get_object_or_404(Seating, pk=data["seating"], table=table)
         return services.wager_place(
             hand=_require(hand),
             seating=seating,
-            seat=data["seat"],
+            seat=data.get("seat"),
             ante=data["ante"],
             flush_bonus=data["flush_bonus"] or "0",
             straight_flush_bonus=data["straight_flush_bonus"] or "0",
@@ -211,6 +223,10 @@ def _stack(request, table, hand):
                 return table_services.seating_waive_dp(seating=seating, waived=True, by=by)
             case "unwaive":
                 return table_services.seating_waive_dp(seating=seating, waived=False, by=by)
+            case "prop" | "unprop":
+                return table_services.seating_flag_proposition(
+                    seating=seating, flagged=data["action"] == "prop", by=by
+                )
 
     return form, run
 
@@ -275,6 +291,20 @@ def play_context(
     return context
 
 
+def _second_spot_choices(table, hand, seatings=None, spots=None) -> dict[str, list]:
+    """Who may take a second spot (R6: on one spot now) and where (empty seats, no spot)."""
+    seatings = seatings if seatings is not None else list(table_selectors.seated(table))
+    spots = spots if spots is not None else list(hand.spots.all())
+    taken = {s.seat for s in seatings} | {spot.seat for spot in spots}
+    counts: dict[int, int] = {}
+    for spot in spots:
+        counts[spot.seating_id] = counts.get(spot.seating_id, 0) + 1
+    return {
+        "players": [s for s in seatings if counts.get(s.pk) == 1],
+        "seats": [n for n in range(1, table.seat_count + 1) if n not in taken],
+    }
+
+
 def _label(form: forms.Form, name: str) -> str:
     """How a field is called on the screen, for the error summary ("" for the whole form)."""
     if name == forms.forms.NON_FIELD_ERRORS or name not in form.fields:
@@ -297,6 +327,9 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
         )
         wager_rows.append((seating, form))
     live = [spot.seat for spot in spots if not spot.dead_reason]
+    second_bound = bound.get("wager") if isinstance(bound.get("wager"), SecondSpotForm) else None
+    choices = _second_spot_choices(hand.table, hand, seatings, spots)
+    second_spot = second_bound or (SecondSpotForm(**choices) if all(choices.values()) else None)
     decision_bound = bound.get("decide")
     decision_rows = [
         (
@@ -314,6 +347,8 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
     return {
         "spots": spots,
         "wager_rows": wager_rows,
+        "second_spot_form": second_spot,
+        "offers": hand.rotation.offers if hand.rotation_id else [],
         "cards_form": bound.get("cards") or CardsForm(seats=live),
         "decision_rows": decision_rows,
         "misdeal_form": bound.get("misdeal") or MisdealForm(),

@@ -5,6 +5,7 @@ area for htmx). A full hand played through the steps ends with its settlement on
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
@@ -659,3 +660,55 @@ def test_a_dealer_opens_a_closed_table_as_its_dealer_on_duty(client, make_user, 
     response = client.post(reverse("dealer-step", args=[table.pk, "open"]))
     assert response.status_code == 422
     assert error_summary(parse(response.content)) == ["Table 3 is open already."]
+
+
+# --- second spots, proposition players, the rotation's offers --------------------------------
+
+
+def test_the_hand_shows_the_rotations_offers_with_the_draw_cards(client, dealer, world, started):
+    client.force_login(dealer)
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    offers = page.by_id("offers").text
+    for offer in started.rotation.offers:
+        assert f"seat {offer['seat']}" in offers
+        assert offer["card"] in offers  # the first hand's high-card draw (R16)
+
+
+def test_a_player_on_one_spot_takes_a_second_at_an_empty_seat_r6(step, world, started, dealer):
+    seat_1 = Seating.objects.get(table=world.dp_table, seat=1, left_at=None)
+    hand_services.wager_place(hand=started, seating=seat_1, ante="10", by=dealer)
+    response = step(
+        "wager", {"second": "1", "seating": seat_1.pk, "seat": "2", "ante": "10"}, htmx=True
+    )
+    assert response.status_code == 200
+    assert sorted(started.spots.filter(seating=seat_1).values_list("seat", flat=True)) == [1, 2]
+
+
+def test_a_second_spot_below_double_the_minimum_ante_is_refused_with_the_r6_message(
+    step, world, started, dealer
+):
+    seat_1 = Seating.objects.get(table=world.dp_table, seat=1, left_at=None)
+    hand_services.wager_place(hand=started, seating=seat_1, ante="5", by=dealer)
+    response = step("wager", {"second": "1", "seating": seat_1.pk, "seat": "2", "ante": "5"})
+    assert response.status_code == 422
+    assert "on each of a player's two spots (R6)" in html.unescape(response.text)
+    assert started.spots.count() == 1
+
+
+def test_a_supervisor_flags_the_proposition_player_from_the_seats(client, supervisor, world):
+    client.force_login(supervisor)
+    seating = Seating.objects.get(table=world.dp_table, seat=5, left_at=None)
+    url = reverse("dealer-step", args=[world.dp_table.pk, "stack"])
+    response = client.post(url, {"seating": seating.pk, "action": "prop"})
+    assert response.status_code == 302
+    seating.refresh_from_db()
+    assert seating.proposition_player
+
+
+def test_a_dealer_cannot_flag_a_proposition_player(step, world):
+    seating = Seating.objects.get(table=world.dp_table, seat=5, left_at=None)
+    response = step("stack", {"seating": seating.pk, "action": "prop"})
+    assert response.status_code == 422
+    assert "Only a floor supervisor may flag a proposition player." in response.text
+    seating.refresh_from_db()
+    assert not seating.proposition_player

@@ -349,3 +349,43 @@ def test_a_correction_adds_a_reversal_and_a_new_settlement(floor, settled, world
     text = page.find("main").text
     assert "Entry 2 · reversal" in text and "Entry 3 · correction" in text
     assert "Dealer's hand misread" in text
+
+
+def test_a_new_table_takes_its_limits_bonus_mode_and_fee_from_the_form(client, supervisor, world):
+    client.force_login(supervisor)
+    response = client.post(
+        reverse("floor-table-create"),
+        {
+            "name": "Table 9",
+            "banking": "designated_player",
+            "seat_count": "6",
+            "ante_min": "10",
+            "ante_max": "50",
+            "chip_unit": "5",
+            "bonus_min": "5",
+            "bonus_max": "25",
+            "bonus_mode": "paytable",
+            "rake_mode": "dp_only",
+            "rake_amount": "5",
+        },
+    )
+    table = Table.objects.get(name="Table 9")
+    assert response.status_code == 302
+    settings = table.settings_versions.get()
+    assert (settings.ante_min, settings.ante_max, settings.chip_unit) == (10, 50, 5)
+    assert (settings.bonus_mode, settings.rake_mode, settings.rake_amount) == (
+        "paytable",
+        "dp_only",
+        5,
+    )
+
+
+def test_a_new_house_table_with_a_fee_is_refused_next_to_the_fee_mode(client, supervisor, world):
+    client.force_login(supervisor)
+    response = client.post(
+        reverse("floor-table-create"),
+        {"name": "Table 9", "banking": "house", "seat_count": "7", "rake_mode": "all_players"},
+    )
+    assert response.status_code == 422
+    assert "A house-banked table takes no collection fee" in response.text
+    assert not Table.objects.filter(name="Table 9").exists()

@@ -89,7 +89,8 @@ def _load_tables() -> None:
                 player = services.player_create(cardroom=cardroom, name=player_name, by=floor)
             seated = Seating.objects.filter(left_at=None)
             # Run again after play: a demo player who left sits down again, if the seat is free.
-            if not seated.filter(player=player).exists() and not seated.filter(
-                table=table, seat=seat
-            ).exists():
+            if (
+                not seated.filter(player=player).exists()
+                and not seated.filter(table=table, seat=seat).exists()
+            ):
                 services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)

@@ -23,7 +23,6 @@ from wagers.engine.table import (
     BonusMode,
 )
 
-
 _USER = settings.AUTH_USER_MODEL
 
 

@@ -11,7 +11,6 @@ from cardroom.money import ZERO, MoneyField
 from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
 from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 
-
 _USER = settings.AUTH_USER_MODEL
 
 

@@ -35,6 +35,7 @@ from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, par
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
 from wagers.engine.hands import flush_key
 from wagers.engine.money import to_decimal
+from wagers.engine.table import MAX_SPOTS
 
 from . import selectors
 from .models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
@@ -208,6 +209,11 @@ def _check_spot_seat(hand: Hand, seating: Seating, seat: Any) -> None:
     table = hand.table
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
+    if hand.spots.count() >= MAX_SPOTS:  # 7 cards each and the dealer's 7: 49 of 52 (R1)
+        raise Conflict(
+            f"Hand {hand.number} has {MAX_SPOTS} spots, the most a round can deal (R1).",
+            field="seat",
+        )
     if hand.dp_seating_id and seat == hand.dp_seating.seat:
         raise DomainError(f"Seat {seat} is the designated player's (R16).", field="seat")
     if hand.spots.filter(seat=seat).exists():
@@ -416,11 +422,16 @@ def _settle(hand: Hand, by: Any, *, misdeal: str | None) -> Settlement:
         hand_transition(hand, S.DEAD)
         hand.misdeal = misdeal
     else:
-        undecided = [s.seat for s in spots if not s.dead_reason and not s.decision]
-        if hand.status not in (S.DEALT, S.DECISIONS) or undecided:
-            waiting = ", ".join(map(str, undecided)) or "the cards"
+        if hand.status not in (S.DEALT, S.DECISIONS):
             raise Conflict(
-                f"Hand {hand.number} cannot settle yet: waiting for {waiting}.", field="status"
+                f"Hand {hand.number} cannot settle yet: the cards are not dealt.", field="status"
+            )
+        undecided = [str(s.seat) for s in spots if not s.dead_reason and not s.decision]
+        if undecided:
+            raise Conflict(
+                f"Hand {hand.number} cannot settle yet: waiting for the decision of seat "
+                f"{', '.join(undecided)}.",
+                field="status",
             )
         hand_transition(hand, S.SETTLED)
     round_ = selectors.round_of(hand, spots)
@@ -464,8 +475,10 @@ def hand_correct(
         raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     in_force = selectors.settlement_in_force(hand)
     corrected = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
-    with _engine_errors():
+    try:
         result = settlement_to_json(settle(round_from_json(corrected)))
+    except RoundError as error:  # named as the correction's own input, not the round's path
+        raise DomainError(error.message, field=_correction_field(corrected, error.field)) from None
     if result == in_force.result:
         raise DomainError("The correction changes no result.", field="cards")
     spots = list(hand.spots.select_related("seating").order_by("seat"))
@@ -501,6 +514,16 @@ def hand_correct(
         },
     )
     return correction
+
+
+def _correction_field(round_: dict, path: str) -> str:
+    """``dealer.cards`` → ``dealer_cards``, ``spots[1].cards`` → ``cards.<its seat>``: the
+    fields ``hand_cards_enter`` names, so that a refused correction points at what was given."""
+    if path == "dealer.cards":
+        return "dealer_cards"
+    if path.startswith("spots[") and path.endswith("].cards"):
+        return f"cards.{round_['spots'][int(path[6:-7])]['seat']}"
+    return path
 
 
 def _corrected_round(

@@ -530,7 +530,9 @@ def test_settling_before_the_decisions_is_refused_with_what_it_waits_for(step, w
     # There is no Settle button yet; a post anyway is refused, the hand unchanged.
     response = step("settle")
     assert response.status_code == 422
-    assert error_summary(parse(response.content)) == ["Hand 1 cannot settle yet: waiting for 1, 5."]
+    assert error_summary(parse(response.content)) == [
+        "Hand 1 cannot settle yet: waiting for the decision of seat 1, 5."
+    ]
 
 
 def test_a_dead_spot_is_declared_from_the_screen_and_settles_returned(step, world, dealt):

@@ -1,0 +1,287 @@
+"""A floor supervisor corrects a settled hand (wrong cards entered): the original settlement
+stays as it was, a reversal entry undoes its money and a correction entry books the new
+settlement; stacks and the fee ledger end where the corrected result puts them."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import Decimal
+
+import pytest
+
+from audit.models import AuditEvent
+from cardroom.errors import Conflict, DomainError, PermissionDenied
+from rake.models import FeeEntry
+from rake.selectors import fees_by_mode, fees_total
+from tables import services as table_services
+from tables.models import StackEntry
+from wagers import services
+from wagers.models import Hand, Settlement
+from wagers.selectors import settlement_history, settlement_in_force
+
+from .support import (
+    DEALER_K94,
+    FOUR_CLUBS_KQJ4,
+    FOUR_HEARTS_AT62,
+    THREE_HEARTS_QJ3,
+    Books,
+    engine,
+    ledger_sum,
+    seating_at,
+    stacks,
+    start,
+    total,
+    wager,
+)
+
+pytestmark = pytest.mark.django_db
+
+D = Decimal
+REASON = "Seat 2's cards were misread: Ah Th 6h 2h, not Qh Jh 3h."
+
+
+def snapshot(settlement: Settlement) -> dict:
+    """Everything an entry stores, to show it is never edited."""
+    settlement = Settlement.objects.get(pk=settlement.pk)
+    return {
+        "row": {
+            f.attname: getattr(settlement, f.attname) for f in Settlement._meta.concrete_fields
+        },
+        "spots": list(settlement.spots.values()),
+        "wagers": [list(row.wagers.values()) for row in settlement.spots.all()],
+        "fees": list(FeeEntry.objects.filter(settlement=settlement).values()),
+    }
+
+
+@pytest.fixture
+def settled(dp_table, dp_players, dealer, clock) -> tuple[Hand, dict[int, Decimal]]:
+    """A DP hand (bank $25, DP at seat 4) settled on 2024-03-01 with seat 2's cards misread
+    as a losing hand. As entered: seat 1 +19, seat 2 −26, DP +4, fees $3."""
+    before = stacks(dp_table)
+    hand = start(dp_table, dealer, dp=4, bank="25")
+    wager(hand, dp_table, 1, "10", by=dealer)
+    wager(hand, dp_table, 2, "10", flush_bonus="5", by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: FOUR_CLUBS_KQJ4, 2: THREE_HEARTS_QJ3},
+        by=dealer,
+    )
+    for seat in (1, 2):
+        services.spot_decide(hand=hand, seat=seat, decision="raise", raise_amount="10", by=dealer)
+    original = services.hand_settle(hand=hand, by=dealer)
+    assert (original.dealer_net, original.house_rake) == (D(4), D(3))
+    assert stacks(dp_table) == {**before, 1: D(1019), 2: D(974), 4: D(1004)}
+    return hand, before
+
+
+def test_a_correction_keeps_the_original_and_books_a_reversal_and_the_new_settlement(
+    settled, dp_table, supervisor, clock
+):
+    hand, before = settled
+    original = settlement_in_force(hand)
+    kept = snapshot(original)
+    clock.advance(hours=18)  # the next afternoon: gaming day 2024-03-02
+
+    correction = services.hand_correct(
+        hand=hand, by=supervisor, reason=f"  {REASON} ", spot_cards={2: FOUR_HEARTS_AT62}
+    )
+
+    assert snapshot(original) == kept
+    history = list(settlement_history(hand))
+    assert [(s.entry, s.kind, s.sign) for s in history] == [
+        (1, "original", 1),
+        (2, "reversal", -1),
+        (3, "correction", 1),
+    ]
+    reversal = history[1]
+    assert reversal.reverses_id == original.pk
+    assert (reversal.round, reversal.result) == (original.round, original.result)
+    assert (reversal.dealer_net, reversal.house_rake) == (D(-4), D(-3))
+    assert [(r.seat, r.net, r.rake, r.paid_back) for r in reversal.spots.all()] == [
+        (r.seat, -r.net, -r.rake, -r.paid_back) for r in original.spots.all()
+    ]
+    assert [(w.wager, w.stake, w.net) for w in reversal.spots.get(seat=2).wagers.all()] == [
+        (w.wager, w.stake, -w.net) for w in original.spots.get(seat=2).wagers.all()
+    ]
+    assert reversal.reason == correction.reason == REASON
+    assert correction.created_by == reversal.created_by == supervisor
+    assert settlement_in_force(hand) == correction
+    hand.refresh_from_db()
+    assert hand.status == "settled"
+
+    # The correction is the engine's answer on the corrected round.
+    assert correction.round["spots"][1]["cards"] == FOUR_HEARTS_AT62
+    assert correction.round["dealer"] == original.round["dealer"]
+    assert correction.result == engine(correction.round)
+    # Seat 2 actually wins $30, more than the $24 the bank holds for it: dead (R13).
+    assert {r.seat: (r.status, r.net) for r in correction.spots.all()} == {
+        1: ("played", D(19)),
+        2: ("dead", D(0)),
+    }
+    assert (correction.dealer_net, correction.house_rake) == (D(-21), D(2))
+
+    # Stacks as if the hand had been settled right: one correcting movement per stack.
+    assert stacks(dp_table) == {**before, 1: D(1019), 2: D(1000), 4: D(979)}
+    moves = StackEntry.objects.filter(reason="correction")
+    assert sorted(moves.values_list("seating__seat", "amount")) == [(2, D(26)), (4, D(-25))]
+    for seating in dp_table.seatings.all():
+        assert seating.stack == ledger_sum(seating)
+    # The fee ledger: $3 on the day of the hand, −3 + 2 on the day of the correction.
+    fees = FeeEntry.objects.filter(hand=hand)
+    assert total(fees, "amount") == correction.house_rake == D(2)
+    first, second = datetime.date(2024, 3, 1), datetime.date(2024, 3, 2)
+    assert fees_by_mode(dp_table, first, second) == {
+        first: {"all_players": D(3)},
+        second: {"all_players": D(-1)},
+    }
+    assert sorted(fees.filter(settlement=reversal).values_list("payer", "seat", "amount")) == [
+        ("designated_player", 4, D(-1)),
+        ("spot", 1, D(-1)),
+        ("spot", 2, D(-1)),
+    ]
+
+    event = AuditEvent.objects.get(action="hand.corrected", object_id=str(hand.pk))
+    assert event.actor == supervisor
+    assert REASON in event.payload
+
+
+def test_a_corrected_hand_can_be_corrected_again_and_history_shows_every_entry(
+    settled, dp_table, supervisor
+):
+    hand, before = settled
+    services.hand_correct(hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62})
+    # The supervisor finds it was the dealer's hand that was misread as well.
+    last = services.hand_correct(
+        hand=hand,
+        by=supervisor,
+        reason="The dealer's 7h was a 6h.",
+        dealer_cards=DEALER_K94.replace("7h", "6s"),
+        spot_cards={2: THREE_HEARTS_QJ3},
+    )
+    history = list(settlement_history(hand))
+    assert [s.kind for s in history] == [
+        "original",
+        "reversal",
+        "correction",
+        "reversal",
+        "correction",
+    ]
+    assert history[3].reverses_id == history[2].pk
+    assert settlement_in_force(hand) == last
+    expected = dict(before)
+    for line in last.result["spots"]:
+        expected[line["seat"]] += D(line["net"])
+    expected[4] += D(last.result["dealer"]["net"])
+    assert stacks(dp_table) == expected
+    assert total(FeeEntry.objects.filter(hand=hand), "amount") == last.house_rake
+
+
+@pytest.mark.parametrize("role", ["dealer", "auditor"])
+def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request):
+    hand, _ = settled
+    books = Books.now()
+    with pytest.raises(PermissionDenied):
+        services.hand_correct(
+            hand=hand,
+            by=request.getfixturevalue(role),
+            reason=REASON,
+            spot_cards={2: FOUR_HEARTS_AT62},
+        )
+    assert Books.now() == books
+
+
+def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_nothing(
+    settled, dp_table, dealer, supervisor
+):
+    """Seat 1 won and coloured up; the corrected cards make it a loser, so $40 would come
+    off an empty stack: the $39 it was paid back, and the $1 fee its losing hand owes."""
+    hand, _ = settled
+    table_services.stack_cash_out(seating=seating_at(dp_table, 1), by=dealer)
+    books, table_stacks = Books.now(), stacks(dp_table)
+    events = AuditEvent.objects.count()
+    with pytest.raises(DomainError) as refused:
+        services.hand_correct(
+            hand=hand,
+            by=supervisor,
+            reason="Seat 1's clubs were misread.",
+            spot_cards={1: "Kc 6c 4c 5h 8h Ts 2d"},  # clubs K-6-4: loses to spades K-9-4
+        )
+    error = refused.value
+    assert error.field == "stack"
+    assert "seat 1" in error.message and "$40.00 would come off" in error.message
+    assert Books.now() == books
+    assert stacks(dp_table) == table_stacks
+    assert AuditEvent.objects.count() == events
+    assert [s.kind for s in settlement_history(hand)] == ["original"]
+
+
+def test_a_correction_needs_a_reason_a_settled_hand_and_a_change(
+    settled, dp_table, dp_players, dealer, supervisor
+):
+    hand, _ = settled
+    books = Books.now()
+
+    def correct(**kwargs):
+        with pytest.raises(DomainError) as refused:
+            services.hand_correct(hand=hand, by=supervisor, **kwargs)
+        return refused.value
+
+    assert correct(reason=" ", spot_cards={2: FOUR_HEARTS_AT62}).field == "reason"
+    error = correct(reason=REASON, spot_cards={2: THREE_HEARTS_QJ3})
+    assert (error.field, "changes no result" in error.message) == ("cards", True)
+    assert correct(reason=REASON, spot_cards={5: FOUR_HEARTS_AT62}).field == "cards.5"
+    # Refusals name the correction's own input, as hand_cards_enter does (R1).
+    error = correct(reason=REASON, spot_cards={2: FOUR_CLUBS_KQJ4})  # seat 1's cards
+    assert (error.field, "a card is dealt once" in error.message) == ("cards.2", True)
+    assert correct(reason=REASON, spot_cards={1: "Kc 6c 4c 5h 8h Ts Xx"}).field == "cards.1"
+    error = correct(reason=REASON, dealer_cards="Ks 9s 4s 2c 7h 8c")
+    assert (error.field, "exactly 7 cards" in error.message) == ("dealer_cards", True)
+    assert Books.now() == books
+
+    in_progress = services.hand_start(table=dp_table, by=dealer)
+    with pytest.raises(Conflict):
+        services.hand_correct(
+            hand=in_progress, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+        )
+
+
+def test_the_fee_report_stays_in_exact_cents_when_a_reversal_cancels_fees(
+    make_table, seat, dealer, supervisor
+):
+    """Fees of $0.10 (not a binary fraction): three booked, then reversed by a correction
+    that leaves every spot dead, so that the day's fees are exactly $0.00 — not the float
+    residue 2.8E-17 that SQLite's SUM leaves (it adds decimals as floating point)."""
+    table = make_table(
+        "Dime fee", settings={"chip_unit": "0.10", "rake_amount": "0.10", "ante_min": "3"}
+    )
+    for number in (1, 2, 4):
+        seat(table, number)
+    hand = start(table, dealer, dp=4, bank="5.10")  # $5 to pay winners after its fee
+    wager(hand, table, 1, "5", by=dealer)
+    wager(hand, table, 2, "5", by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: THREE_HEARTS_QJ3, 2: "Qd 8d 5d As 6c 4h 3s"},
+        by=dealer,
+    )
+    for number in (1, 2):
+        services.spot_decide(hand=hand, seat=number, decision="raise", raise_amount="5", by=dealer)
+    assert services.hand_settle(hand=hand, by=dealer).house_rake == D("0.30")
+    # Read right, both hands win $10, more than the $5 bank: both dead (R13), and with every
+    # spot dead the DP's fee comes back too (R12).
+    correction = services.hand_correct(
+        hand=hand,
+        by=supervisor,
+        reason="Both hands misread.",
+        spot_cards={1: FOUR_CLUBS_KQJ4, 2: FOUR_HEARTS_AT62},
+    )
+    assert correction.house_rake == D("0.00")
+    day = FeeEntry.objects.filter(hand=hand).values_list("gaming_day", flat=True).first()
+    assert FeeEntry.objects.filter(hand=hand).count() == 6
+    assert total(FeeEntry.objects.filter(hand=hand), "amount") == D("0.00")
+    assert fees_total(table, day, day) == D("0.00")
+    assert fees_by_mode(table, day, day) == {day: {"all_players": D("0.00")}}
+    for value in [fees_total(table, day, day), *fees_by_mode(table, day, day)[day].values()]:
+        assert value.as_tuple().exponent == -2, value  # cents, as money is everywhere

@@ -1,0 +1,613 @@
+"""Every refusal of a hand's services names the field or the state at fault, and changes
+nothing: steps out of order, bad or repeated cards (R1), wagers off the limits (R5–R7), raises
+above the cap or the stack (R8), the DP's own wagers (R16), staff who are not on duty, closed
+tables, and a second settlement."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from audit.models import AuditEvent
+from cardroom.errors import Conflict, DomainError, PermissionDenied
+from tables import services as table_services
+from tables.selectors import open_session
+from wagers import services
+from wagers.engine.cards import parse_hand
+from wagers.engine.hands import flush_key
+from wagers.models import Hand, Spot
+
+from .support import (
+    DEALER_K94,
+    FOUR_CLUBS_KQJ4,
+    FOUR_HEARTS_AT62,
+    THREE_DIAMONDS_Q85,
+    Books,
+    seating_at,
+    stacks,
+    start,
+    wager,
+)
+
+pytestmark = pytest.mark.django_db
+
+D = Decimal
+
+# Four hands that share no card: a dealer below 9-3-2 and flushes of 6, 5 and 4 cards.
+LOW_DEALER = "2c 3c 4c 5d 6d 7s 8s"
+SIX_HEARTS = "Ah Kh Qh Jh 9h 7h 2d"
+FIVE_SPADES = "As Ks Qs Js 9s 3d 4d"
+FOUR_HEARTS = "Ad Kd 8h 6h 4h 2h Tc"
+
+
+def refusal(kind: type[DomainError], call, *args, **kwargs) -> DomainError:
+    """The error ``call`` raises, which must be exactly of ``kind`` (a Conflict is not taken
+    for a plain DomainError), with a message a dealer can act on; and nothing was written."""
+    books, events = Books.now(), AuditEvent.objects.count()
+    with pytest.raises(DomainError) as raised:
+        call(*args, **kwargs)
+    assert type(raised.value) is kind, f"{type(raised.value).__name__}: {raised.value}"
+    assert len(raised.value.message) > 15
+    assert Books.now() == books
+    assert AuditEvent.objects.count() == events
+    return raised.value
+
+
+@pytest.fixture
+def hand(dp_table, dp_players, dealer) -> Hand:
+    """A DP hand at the table, DP at seat 4: the dealer's next step is to take wagers."""
+    return start(dp_table, dealer, dp=4)
+
+
+def status(hand: Hand) -> str:
+    hand.refresh_from_db()
+    return hand.status
+
+
+# --- steps out of order ----------------------------------------------------------------------
+
+
+def test_a_hand_cannot_be_settled_before_its_cards(hand, dp_table, dealer):
+    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
+    assert error.field == "status"
+    wager(hand, dp_table, 1, "5", by=dealer)
+    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
+    assert error.field == "status"
+    assert "cannot settle yet: the cards are not dealt" in error.message
+    assert status(hand) == "wagering"
+
+
+def test_a_hand_cannot_be_settled_while_a_spot_has_not_decided(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    wager(hand, dp_table, 2, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
+    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
+    assert error.field == "status"
+    assert "waiting for the decision of seat 2" in error.message
+
+
+def test_no_decision_before_the_deal(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    error = refusal(Conflict, services.spot_decide, hand=hand, seat=1, decision="fold", by=dealer)
+    assert error.field == "status"
+
+
+def test_no_deal_before_a_wager(hand, dealer):
+    error = refusal(Conflict, services.hand_deal, hand=hand, by=dealer)
+    assert error.field == "status"
+
+
+def test_cards_are_dealt_once(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    assert refusal(Conflict, services.hand_deal, hand=hand, by=dealer).field == "status"
+    error = refusal(
+        Conflict,
+        services.hand_cards_enter,
+        hand=hand,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: FOUR_HEARTS_AT62},
+        by=dealer,
+    )
+    assert error.field == "status"
+
+
+def test_no_wager_after_the_deal(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    error = refusal(Conflict, wager, hand, dp_table, 2, "5", by=dealer)
+    assert error.field == "status"
+    assert status(hand) == "dealt"
+
+
+def test_a_decision_is_final(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
+    error = refusal(
+        Conflict,
+        services.spot_decide,
+        hand=hand,
+        seat=1,
+        decision="raise",
+        raise_amount="5",
+        by=dealer,
+    )
+    assert error.field == "decision"
+
+
+def test_a_decision_is_raise_fold_or_walked_away_and_only_a_raise_has_an_amount(
+    hand, dp_table, dealer
+):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    error = refusal(
+        DomainError, services.spot_decide, hand=hand, seat=1, decision="check", by=dealer
+    )
+    assert error.field == "decision"
+    error = refusal(
+        DomainError,
+        services.spot_decide,
+        hand=hand,
+        seat=1,
+        decision="fold",
+        raise_amount="5",
+        by=dealer,
+    )
+    assert error.field == "raise_amount"
+    error = refusal(
+        DomainError, services.spot_decide, hand=hand, seat=3, decision="fold", by=dealer
+    )
+    assert error.field == "seat"  # no spot there
+
+
+def test_a_settled_hand_takes_no_more_actions(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
+    services.hand_settle(hand=hand, by=dealer)
+    assert refusal(Conflict, wager, hand, dp_table, 2, "5", by=dealer).field == "status"
+    assert refusal(Conflict, services.hand_deal, hand=hand, by=dealer).field == "status"
+    error = refusal(Conflict, services.spot_declare_dead, hand=hand, seat=1, by=dealer)
+    assert error.field == "status"
+    error = refusal(
+        Conflict, services.hand_declare_misdeal, hand=hand, reason="shuffler_fault", by=dealer
+    )
+    assert error.field == "status"
+
+
+@pytest.mark.parametrize("current", [status.value for status in Hand.Status])
+def test_one_transition_function_refuses_every_move_the_state_machine_does_not_have(
+    current,
+):
+    """open → wagering → dealt → decisions → settled, or dead; nothing else (design.md)."""
+    allowed = {
+        "open": {"wagering", "dead"},
+        "wagering": {"wagering", "dealt", "dead"},
+        "dealt": {"decisions", "settled", "dead"},
+        "decisions": {"decisions", "settled", "dead"},
+        "settled": set(),
+        "dead": set(),
+    }[current]
+    for target in Hand.Status:
+        hand = Hand(number=1, status=current)
+        if target in allowed:
+            services.hand_transition(hand, target)
+            assert hand.status == target
+        else:
+            with pytest.raises(Conflict) as refused:
+                services.hand_transition(hand, target)
+            assert (refused.value.field, hand.status) == ("status", current)
+            assert current in refused.value.message
+
+
+# --- cards (R1) ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def wagered(hand, dp_table, dealer) -> Hand:
+    """The hand with spots at seats 1 and 2, waiting for its cards."""
+    wager(hand, dp_table, 1, "5", by=dealer)
+    wager(hand, dp_table, 2, "5", by=dealer)
+    return hand
+
+
+def enter(hand, dealer, *, dealer_cards=DEALER_K94, seat_1=FOUR_HEARTS_AT62, seat_2=None):
+    cards = {1: seat_1, 2: seat_2 or THREE_DIAMONDS_Q85}
+    return services.hand_cards_enter(
+        hand=hand, dealer_cards=dealer_cards, spot_cards=cards, by=dealer
+    )
+
+
+@pytest.mark.parametrize(
+    ("cards", "field", "says"),
+    [
+        ({"seat_2": "Qd 8d 5d As 6c 4h Xs"}, "cards.2", "'Xs' is not a card"),
+        ({"dealer_cards": "Ks 9s 4s 2c 7h 8c 1c"}, "dealer_cards", "'1c' is not a card"),
+        ({"seat_1": "Ah Th 6h 2h Jd 5c Ah"}, "cards.1", "Ah is entered twice"),
+        ({"dealer_cards": "Ks 9s 4s 2c 7h 8c"}, "dealer_cards", "exactly 7 cards; 6"),
+        ({"seat_2": "Qd 8d 5d As 6c 4h 3s 2s"}, "cards.2", "exactly 7 cards; 8"),
+        # A card in two hands of the round: the spot's Ks is the dealer's (R1).
+        ({"seat_1": "Ah Th 6h 2h Jd 5c Ks"}, "cards.1", "Ks is in another hand"),
+        ({"seat_2": "Qd 8d 5d As 6c 4h 9c"}, "cards.2", "9c is in another hand"),
+    ],
+)
+def test_r1_a_bad_repeated_or_miscounted_card_is_refused_naming_the_hand(
+    wagered, dealer, cards, field, says
+):
+    error = refusal(DomainError, enter, wagered, dealer, **cards)
+    assert error.field == field
+    assert says in error.message
+    wagered.refresh_from_db()
+    assert (wagered.status, wagered.dealer_cards) == ("wagering", "")
+    assert set(Spot.objects.filter(hand=wagered).values_list("cards", flat=True)) == {""}
+
+
+def test_every_live_spot_gets_its_cards_and_only_live_spots_do(wagered, dealer):
+    error = refusal(
+        DomainError,
+        services.hand_cards_enter,
+        hand=wagered,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: FOUR_HEARTS_AT62},
+        by=dealer,
+    )
+    assert error.field == "cards.2"
+    error = refusal(
+        DomainError,
+        services.hand_cards_enter,
+        hand=wagered,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: FOUR_HEARTS_AT62, 2: THREE_DIAMONDS_Q85, 5: FOUR_CLUBS_KQJ4},
+        by=dealer,
+    )
+    assert error.field == "cards.5"
+
+
+def test_r1_each_hand_is_a_new_deck_so_last_hands_cards_come_again(wagered, dp_table, dealer):
+    enter(wagered, dealer)
+    for seat in (1, 2):
+        services.spot_decide(hand=wagered, seat=seat, decision="fold", by=dealer)
+    services.hand_settle(hand=wagered, by=dealer)
+    following = services.hand_start(table=dp_table, by=dealer)  # the DP is seat 5 now
+    wager(following, dp_table, 1, "5", by=dealer)
+    wager(following, dp_table, 2, "5", by=dealer)
+    enter(following, dealer)  # the very same cards
+    following.refresh_from_db()
+    wagered.refresh_from_db()
+    assert following.dealer_cards == wagered.dealer_cards != ""
+
+
+def test_r1_a_miscount_is_not_entered_it_is_declared(wagered, dealer):
+    """The refusal tells the dealer what to do instead (R14)."""
+    error = refusal(DomainError, enter, wagered, dealer, seat_2="Qd 8d 5d As 6c 4h")
+    assert "declare the spot dead or the round a misdeal" in error.message
+
+
+# --- wagers (R5–R7) --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("amounts", "field"),
+    [
+        ({"ante": "4"}, "ante"),  # below the $5 minimum (R5)
+        ({"ante": "101"}, "ante"),  # above the $100 maximum
+        ({"ante": "5.50"}, "ante"),  # not a whole $1 chip
+        ({"ante": 5.0}, "ante"),  # never a float
+        ({"ante": "five"}, "ante"),
+        ({"ante": "5", "flush_bonus": "26"}, "flush_bonus"),  # above the $25 bonus maximum
+        ({"ante": "5", "flush_bonus": "0.50"}, "flush_bonus"),
+        ({"ante": "5", "straight_flush_bonus": "30"}, "straight_flush_bonus"),
+        ({"ante": "5", "straight_flush_bonus": "2.25"}, "straight_flush_bonus"),
+    ],
+)
+def test_r5_a_wager_off_the_limits_or_off_the_chip_unit_is_refused(
+    hand, dp_table, dealer, amounts, field
+):
+    error = refusal(
+        DomainError,
+        services.wager_place,
+        hand=hand,
+        seating=seating_at(dp_table, 1),
+        by=dealer,
+        **amounts,
+    )
+    assert error.field == field
+    assert status(hand) == "open"
+
+
+def test_r5_the_limits_are_the_tables_own(make_table, seat, dealer):
+    """A $25 minimum, bonuses from $5 to $10 and $5 chips."""
+    table = make_table(
+        "High limit",
+        settings={
+            "ante_min": "25",
+            "ante_max": "100",
+            "bonus_min": "5",
+            "bonus_max": "10",
+            "chip_unit": "5",
+            "rake_amount": "5",
+        },
+    )
+    for number in (1, 2):
+        seat(table, number)
+    hand = start(table, dealer, dp=2)
+    assert refusal(DomainError, wager, hand, table, 1, "20", by=dealer).field == "ante"
+    assert refusal(DomainError, wager, hand, table, 1, "27", by=dealer).field == "ante"
+    error = refusal(DomainError, wager, hand, table, 1, "25", flush_bonus="15", by=dealer)
+    assert error.field == "flush_bonus"
+    error = refusal(DomainError, wager, hand, table, 1, "25", flush_bonus="7", by=dealer)
+    assert error.field == "flush_bonus"
+    spot = wager(hand, table, 1, "25", flush_bonus="5", straight_flush_bonus="10", by=dealer)
+    assert (spot.ante, spot.flush_bonus, spot.straight_flush_bonus) == (D(25), D(5), D(10))
+
+
+def test_r6_a_player_plays_at_most_two_spots(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "10", by=dealer)
+    wager(hand, dp_table, 1, "10", at=3, by=dealer)
+    error = refusal(DomainError, wager, hand, dp_table, 1, "10", at=7, by=dealer)
+    assert error.field == "seat"
+    assert "third" in error.message
+
+
+def test_r6_a_second_spot_needs_double_the_minimum_ante_on_each_spot(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    # The second spot's own ante is below $10 …
+    error = refusal(DomainError, wager, hand, dp_table, 1, "9", at=3, by=dealer)
+    assert error.field == "ante"
+    assert "double" in error.message or "two spots" in error.message
+    # … and so is the first spot's $5.
+    error = refusal(DomainError, wager, hand, dp_table, 1, "10", at=3, by=dealer)
+    assert error.field == "ante"
+    # A player who antes $10 can add a second spot of $10.
+    wager(hand, dp_table, 2, "10", by=dealer)
+    assert wager(hand, dp_table, 2, "10", at=3, by=dealer).seat == 3
+
+
+def test_r6_a_second_spot_goes_on_an_empty_seat_never_the_dps_or_anothers(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "10", by=dealer)
+    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=2, by=dealer).field == "seat"
+    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=4, by=dealer).field == "seat"
+    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=8, by=dealer).field == "seat"
+    assert refusal(Conflict, wager, hand, dp_table, 1, "10", at=1, by=dealer).field == "seat"
+
+
+def test_r1_a_round_has_at_most_six_spots_even_at_a_seven_seat_house_table(
+    house_table, house_players, seat, dealer
+):
+    """Seven hands of 7 and the dealer's would need 56 cards: the seventh spot is refused,
+    instead of a short deal and a hand that neither settles nor misdeals."""
+    for number in (5, 6, 7):
+        seat(house_table, number)
+    hand = start(house_table, dealer)
+    for number in range(1, 7):
+        wager(hand, house_table, number, "5", by=dealer)
+    error = refusal(Conflict, wager, hand, house_table, 7, "5", by=dealer)
+    assert error.field == "seat"
+    services.hand_deal(hand=hand, by=dealer)
+    assert all(len(spot.cards.split()) == 7 for spot in hand.spots.all())
+
+
+def test_r16_the_designated_player_places_no_wager(hand, dp_table, dealer):
+    error = refusal(DomainError, wager, hand, dp_table, 4, "5", by=dealer)
+    assert error.field == "seat"
+    assert "designated player" in error.message
+
+
+@pytest.mark.parametrize(
+    ("buy_in", "amounts", "allowed"),
+    [
+        # ante 10 + a 1× raise 10 + the $1 fee (R7, R12)
+        ("20", {"ante": "10"}, False),
+        ("21", {"ante": "10"}, True),
+        ("25", {"ante": "10", "flush_bonus": "5"}, False),
+        ("26", {"ante": "10", "flush_bonus": "5"}, True),
+    ],
+)
+def test_r7_the_stack_must_cover_the_hand_with_a_raise_and_the_fee(
+    dp_table, dp_players, seat, dealer, buy_in, amounts, allowed
+):
+    seat(dp_table, 7, buy_in=buy_in)
+    hand = start(dp_table, dealer, dp=4)
+    place = {"hand": hand, "seating": seating_at(dp_table, 7), "by": dealer, **amounts}
+    if allowed:
+        services.wager_place(**place)
+        assert seating_at(dp_table, 7).stack == D(buy_in) - sum(D(v) for v in amounts.values())
+    else:
+        error = refusal(DomainError, services.wager_place, **place)
+        assert error.field == "ante"
+        assert "R7" in error.message
+
+
+def test_r7_two_spots_must_both_be_covered(dp_table, dp_players, seat, dealer):
+    """Two $10 spots need 10 + 10 in wagers and 2 × (10 + 1) more: $42."""
+    seat(dp_table, 7, buy_in="41")
+    hand = start(dp_table, dealer, dp=4)
+    wager(hand, dp_table, 7, "10", by=dealer)
+    error = refusal(DomainError, wager, hand, dp_table, 7, "10", at=3, by=dealer)
+    assert error.field == "ante"
+
+
+# --- raises (R8) -----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dealt(hand, dp_table, dealer) -> Hand:
+    """Spots of $10 at seats 1, 2 and 5 with flushes of 6, 5 and 4 cards."""
+    for number in (1, 2, 5):
+        wager(hand, dp_table, number, "10", by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=LOW_DEALER,
+        spot_cards={1: SIX_HEARTS, 2: FIVE_SPADES, 5: FOUR_HEARTS},
+        by=dealer,
+    )
+    sizes = {s.seat: flush_key(parse_hand(s.cards, field="c")) >> 13 for s in hand.spots.all()}
+    assert sizes == {1: 6, 2: 5, 5: 4}
+    return hand
+
+
+@pytest.mark.parametrize(("number", "cap"), [(1, 30), (2, 20), (5, 10)])
+def test_r8_a_raise_is_from_the_ante_to_the_cap_of_the_spots_flush(dealt, dealer, number, cap):
+    messages = []
+    for amount in ("9", str(cap + 1), "10.50"):
+        error = refusal(
+            DomainError,
+            services.spot_decide,
+            hand=dealt,
+            seat=number,
+            decision="raise",
+            raise_amount=amount,
+            by=dealer,
+        )
+        assert error.field == "raise_amount"
+        messages.append(error.message)
+    # $10.50 is within a cap above $10, but no whole chip (R5)
+    assert [m.endswith("(R8).") for m in messages] == [True, True, cap == 10]
+    assert f"{cap // 10}× the ante" in messages[1]
+    spot = services.spot_decide(
+        hand=dealt, seat=number, decision="raise", raise_amount=str(cap), by=dealer
+    )
+    assert spot.raise_amount == cap
+
+
+def test_r8_a_raise_without_an_amount_is_refused(dealt, dealer):
+    error = refusal(
+        DomainError, services.spot_decide, hand=dealt, seat=1, decision="raise", by=dealer
+    )
+    assert error.field == "raise_amount"
+
+
+def test_r7_r8_a_raise_above_what_the_stack_covers_with_the_fee_is_refused(
+    dp_table, dp_players, seat, dealer
+):
+    seat(dp_table, 7, buy_in="35")  # after the $10 ante: $25, of which $1 is the fee
+    hand = start(dp_table, dealer, dp=4)
+    wager(hand, dp_table, 7, "10", by=dealer)
+    services.hand_cards_enter(
+        hand=hand, dealer_cards=LOW_DEALER, spot_cards={7: SIX_HEARTS}, by=dealer
+    )
+    error = refusal(
+        DomainError,
+        services.spot_decide,
+        hand=hand,
+        seat=7,
+        decision="raise",
+        raise_amount="25",
+        by=dealer,
+    )
+    assert (error.field, "stack" in error.message) == ("raise_amount", True)
+    services.spot_decide(hand=hand, seat=7, decision="raise", raise_amount="24", by=dealer)
+    assert seating_at(dp_table, 7).stack == D("1")  # what the fee needs
+
+
+# --- who may act, and where ------------------------------------------------------------------
+
+
+def test_a_dealer_not_on_duty_at_the_table_is_refused_every_step(
+    hand, dp_table, dealer, other_dealer, auditor
+):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    for outsider in (other_dealer, auditor):
+        steps = [
+            lambda by: services.hand_start(table=dp_table, by=by),
+            lambda by: wager(hand, dp_table, 2, "5", by=by),
+            lambda by: services.hand_deal(hand=hand, by=by),
+            lambda by: services.spot_declare_dead(hand=hand, seat=1, by=by),
+            lambda by: services.hand_declare_misdeal(hand=hand, reason="shuffler_fault", by=by),
+            lambda by: services.hand_settle(hand=hand, by=by),
+        ]
+        for step in steps:
+            refusal(PermissionDenied, step, outsider)
+    services.hand_deal(hand=hand, by=dealer)
+    error = refusal(
+        PermissionDenied,
+        services.spot_decide,
+        hand=hand,
+        seat=1,
+        decision="fold",
+        by=other_dealer,
+    )
+    assert "dealer on duty" in error.message
+
+
+def test_a_floor_supervisor_may_run_a_hand(hand, dp_table, supervisor):
+    wager(hand, dp_table, 1, "5", by=supervisor)
+    services.hand_deal(hand=hand, by=supervisor)
+    services.spot_decide(hand=hand, seat=1, decision="fold", by=supervisor)
+    assert services.hand_settle(hand=hand, by=supervisor).created_by == supervisor
+
+
+def test_no_hand_on_a_closed_table(dp_table, dp_players, supervisor, dealer):
+    table_services.table_close(table=dp_table, by=supervisor)
+    error = refusal(Conflict, services.hand_start, table=dp_table, by=supervisor)
+    assert "closed" in error.message
+    # Nobody is on duty at a closed table, so its former dealer may not start one either.
+    refusal(PermissionDenied, services.hand_start, table=dp_table, by=dealer)
+    assert not Hand.objects.filter(table=dp_table).exists()
+
+
+def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    before = stacks(dp_table)
+    error = refusal(Conflict, table_services.table_close, table=dp_table, by=supervisor)
+    assert "hand in progress" in error.message
+    assert open_session(dp_table) is not None
+    assert stacks(dp_table) == before
+
+
+# --- books that do not balance (R15) --------------------------------------------------------
+
+
+def test_r15_a_settlement_whose_books_do_not_balance_is_refused_and_nothing_is_saved(
+    hand, dp_table, dealer, monkeypatch
+):
+    """Were the engine's answer ever off by a cent, the books would not balance: the
+    settlement is refused and the hand stays where it was."""
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
+    real = services.settlement_to_json
+
+    def a_cent_off(settlement):
+        result = real(settlement)
+        result["spots"][0]["net"] = str(Decimal(result["spots"][0]["net"]) + Decimal("0.01"))
+        return result
+
+    monkeypatch.setattr(services, "settlement_to_json", a_cent_off)
+    books, events, before = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
+    with pytest.raises(AssertionError, match="R15"):
+        services.hand_settle(hand=hand, by=dealer)
+    assert (Books.now(), AuditEvent.objects.count(), stacks(dp_table)) == (books, events, before)
+    assert status(hand) == "decisions"
+    monkeypatch.undo()
+    assert services.hand_settle(hand=hand, by=dealer).entry == 1
+
+
+# --- settling twice --------------------------------------------------------------------------
+
+
+def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(hand, dp_table, dealer):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    wager(hand, dp_table, 2, "5", by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=DEALER_K94,
+        spot_cards={1: FOUR_HEARTS_AT62, 2: THREE_DIAMONDS_Q85},
+        by=dealer,
+    )
+    services.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="5", by=dealer)
+    services.spot_decide(hand=hand, seat=2, decision="raise", raise_amount="5", by=dealer)
+    first = services.hand_settle(hand=hand, by=dealer)
+    books, events, table_stacks = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
+    assert books.fee_entries == 3 and books.settlements == 1
+
+    again = services.hand_settle(hand=hand, by=dealer)
+
+    assert again.pk == first.pk
+    assert again.result == first.result
+    assert Books.now() == books  # stack entries, fee entries and settlements unchanged
+    assert stacks(dp_table) == table_stacks
+    assert AuditEvent.objects.count() == events

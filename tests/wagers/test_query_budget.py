@@ -1,0 +1,65 @@
+"""Settling a hand runs a fixed number of SQL queries, whatever the number of spots: a full
+table (6 spots) costs what a single spot costs."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from wagers import services
+
+from .support import SEVEN_HANDS, start, wager
+
+pytestmark = pytest.mark.django_db
+
+# The SQL statements of one hand_settle, by kind of table, the same on SQLite and PostgreSQL:
+# lock the hand, the session and the actor's role (who may settle), the spots; the hand's
+# status; the settlement, its spot lines, its wager lines and (at a DP table) its fees, each
+# in one INSERT; the stacks locked, moved in one UPDATE and logged in one INSERT; the audit
+# chain's head, the event, the new head. A house-banked table takes no fee: one INSERT fewer.
+BUDGET = {"designated_player": 16, "house": 15}
+SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
+
+
+def settle_counting(make_table, seat, dealer, banking: str, spots: int) -> list[str]:
+    """A fresh table of the kind with 7 players; a hand with ``spots`` spots, every one of them
+    raising (so that every stack moves and, at a DP table, every spot pays its fee), settled
+    while the queries are counted."""
+    table = make_table(f"{banking} {spots}", banking=banking)
+    for number in range(1, 8):
+        seat(table, number)
+    dp = 7 if banking == "designated_player" else None
+    hand = start(table, dealer, dp=dp)
+    seats = list(range(1, spots + 1))
+    for number in seats:
+        wager(hand, table, number, "10", flush_bonus="5", straight_flush_bonus="5", by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=SEVEN_HANDS[0],
+        spot_cards={number: SEVEN_HANDS[number] for number in seats},
+        by=dealer,
+    )
+    for number in seats:
+        services.spot_decide(hand=hand, seat=number, decision="raise", raise_amount="10", by=dealer)
+    with CaptureQueriesContext(connection) as queries:
+        settlement = services.hand_settle(hand=hand, by=dealer)
+    assert settlement.spots.count() == spots
+    # The test runs inside a transaction, so the service's atomic block is a savepoint here;
+    # in production it is the transaction itself. Only the statements are counted.
+    statements = [query["sql"] for query in queries.captured_queries]
+    return [sql for sql in statements if not sql.startswith(SAVEPOINTS)]
+
+
+@pytest.mark.parametrize("banking", ["designated_player", "house"])
+def test_settling_six_spots_runs_exactly_the_queries_of_one_spot(make_table, seat, dealer, banking):
+    one = settle_counting(make_table, seat, dealer, banking, 1)
+    six = settle_counting(make_table, seat, dealer, banking, 6)
+    listing = "\n".join(six)
+    assert len(six) == len(one), (
+        f"{banking}: 1 spot settles in {len(one)} queries, 6 spots in {len(six)}:\n{listing}"
+    )
+    assert len(six) == BUDGET[banking], (
+        f"{banking}: hand_settle runs {len(six)} queries for 1 and for 6 spots "
+        f"(budget {BUDGET[banking]}):\n{listing}"
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date
 
 import django_filters
 from django.http import FileResponse
@@ -12,12 +12,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from cardroom.api.fields import MoneyField, ServiceView
+from cardroom.api.fields import MoneyField, ServiceView, SignedMoneyField
+from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.errors import DomainError
 from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from tables.api import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
 from tables.models import Player, Table
+from tables.selectors import gaming_day_bounds
 
 from . import exports, reports
 from .models import AuditEvent, Checkpoint, Export
@@ -44,10 +46,10 @@ class EventOut(serializers.ModelSerializer):
 
 
 class EventFilter(django_filters.FilterSet):
-    actor = django_filters.NumberFilter(field_name="actor_id")
+    actor = IdFilter(field_name="actor_id")
     action = django_filters.CharFilter(lookup_expr="startswith")
-    occurred_after = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
-    occurred_before = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="lt")
+    occurred_after = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+    occurred_before = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="lt")
 
     class Meta:
         model = AuditEvent
@@ -102,8 +104,9 @@ class TableDayOut(serializers.Serializer):
     day = serializers.DateField()
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
-    fees_by_mode = serializers.DictField(child=MoneyField())
-    fees_total = MoneyField()
+    # A correction books its reversal's (negative) fees on the day it is made.
+    fees_by_mode = serializers.DictField(child=SignedMoneyField())
+    fees_total = SignedMoneyField()
     hands_played = serializers.IntegerField()
     dead_spots_by_reason = serializers.DictField(child=serializers.IntegerField())
     misdeals = serializers.DictField(child=serializers.IntegerField())
@@ -125,6 +128,11 @@ class TableDayReport(ServiceView):
         except ValueError:
             raise DomainError(f"'{day}' is not a date (YYYY-MM-DD).", field="day") from None
         table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+        try:  # the day's bounds, in UTC as the database keeps them, must exist (not 9999-12-31)
+            for moment in gaming_day_bounds(table.cardroom, gaming_day):
+                moment.astimezone(UTC)
+        except OverflowError:
+            raise DomainError(f"{day} is outside the calendar kept.", field="day") from None
         return Response(TableDayOut(reports.table_day_report(table, gaming_day)).data)
 
 
@@ -132,9 +140,9 @@ class MovementOut(serializers.Serializer):
     id = serializers.IntegerField()
     table = serializers.CharField(source="seating.table.name")
     seat = serializers.IntegerField(source="seating.seat")
-    amount = MoneyField()
+    amount = SignedMoneyField()
     reason = serializers.CharField()
-    actor = serializers.CharField(source="actor.username", default=None)
+    actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
     created_at = serializers.DateTimeField()
 
 

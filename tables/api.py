@@ -5,7 +5,7 @@ Views only parse, call one service and answer; the services check the rules (R16
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import django_filters
 from django.contrib.auth import get_user_model
@@ -15,7 +15,16 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from cardroom.api.fields import MoneyField, ServiceView
+from cardroom.api.fields import (
+    IdField,
+    MoneyField,
+    RowField,
+    SeatField,
+    ServiceView,
+    SignedMoneyField,
+    WallClockField,
+    seat_keys,
+)
 from cardroom.api.idempotency import idempotent
 from cardroom.errors import DomainError
 from cardroom.roles import DEALER, FLOOR_SUPERVISOR
@@ -41,6 +50,8 @@ TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 
 
 class CardroomOut(serializers.ModelSerializer):
+    gaming_day_starts_at = WallClockField()
+
     class Meta:
         model = Cardroom
         fields = ["id", "name", "time_zone", "gaming_day_starts_at", "self_approval_allowed"]
@@ -115,7 +126,9 @@ class TableDetailOut(TableOut):
 
 
 class SettingChangeOut(serializers.ModelSerializer):
-    version = serializers.IntegerField(source="result.version", default=None, read_only=True)
+    version = serializers.IntegerField(
+        source="result.version", default=None, allow_null=True, read_only=True
+    )
 
     class Meta:
         model = SettingChange
@@ -142,7 +155,7 @@ class PlayerOut(serializers.ModelSerializer):
 
 
 class StackEntryOut(serializers.ModelSerializer):
-    amount = MoneyField()
+    amount = SignedMoneyField()
 
     class Meta:
         model = StackEntry
@@ -173,12 +186,12 @@ class RotationOut(serializers.ModelSerializer):
 class CardroomIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     time_zone = serializers.CharField(max_length=64, default="UTC")
-    gaming_day_starts_at = serializers.TimeField(default="06:00")
+    gaming_day_starts_at = WallClockField(default="06:00")
     self_approval_allowed = serializers.BooleanField(default=False)
 
 
 class TableIn(serializers.Serializer):
-    cardroom = serializers.PrimaryKeyRelatedField(queryset=Cardroom.objects.all())
+    cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
     banking = serializers.ChoiceField(choices=Table._meta.get_field("banking").choices)
     seat_count = serializers.IntegerField(default=7)
@@ -195,17 +208,17 @@ class ReasonIn(serializers.Serializer):
 
 
 class DealerIn(serializers.Serializer):
-    dealer = serializers.IntegerField()
+    dealer = IdField()
 
 
 class PlayerIn(serializers.Serializer):
-    cardroom = serializers.PrimaryKeyRelatedField(queryset=Cardroom.objects.all())
+    cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
 
 
 class SeatIn(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    seat = serializers.IntegerField()
+    player = RowField(Player.objects.all())
+    seat = SeatField()
     buy_in = MoneyField(required=False, default="0")
 
 
@@ -222,7 +235,7 @@ class FlagIn(serializers.Serializer):
 
 
 class RotationIn(serializers.Serializer):
-    refusals = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
     draw_cards = serializers.DictField(
         child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
     )
@@ -522,7 +535,7 @@ class RotationLog(generics.ListAPIView, ServiceView):
             table=get_object_or_404(Table, pk=pk),
             by=request.user,
             refusals=data["refusals"],
-            draw_cards={int(k): v for k, v in (data["draw_cards"] or {}).items()} or None,
+            draw_cards=seat_keys(data["draw_cards"], field="draw_cards") or None,
         )
         return Response(RotationOut(record).data, status=201)
 
@@ -547,7 +560,10 @@ class RotationCompliance(ServiceView):
 def period(request) -> tuple[datetime, datetime]:
     """``from``/``to`` query parameters (ISO 8601); the last 24 hours by default."""
     end = _moment(request, "to") or timezone.now()
-    start = _moment(request, "from") or end - timezone.timedelta(days=1)
+    try:
+        start = _moment(request, "from") or end - timezone.timedelta(days=1)
+    except OverflowError:
+        raise DomainError("The period starts before the year 1.", field="to") from None
     if start >= end:
         raise DomainError("The period must end after it starts.", field="to")
     return start, end
@@ -559,9 +575,12 @@ def _moment(request, name: str) -> datetime | None:
         return None
     try:
         moment = datetime.fromisoformat(text)
-    except ValueError:
+        moment = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+        # The database is asked in UTC (PostgreSQL takes no offset beyond ±15:59), and
+        # 0001-01-01T00:00+14:00 has no UTC equivalent.
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError):
         raise DomainError(f"'{text}' is not an ISO 8601 date and time.", field=name) from None
-    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
 
 
 def _user(pk: int):

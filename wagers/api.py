@@ -11,9 +11,17 @@ from rest_framework import generics, serializers
 from rest_framework.response import Response
 
 from cardroom.api.errors import error_response
-from cardroom.api.fields import CardsField, MoneyField, ServiceView
+from cardroom.api.fields import (
+    CardsField,
+    IdField,
+    MoneyField,
+    SeatField,
+    ServiceView,
+    SignedMoneyField,
+    seat_keys,
+)
+from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.errors import DomainError
 from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables.models import Seating, Table
 
@@ -53,8 +61,8 @@ class SettlementOut(serializers.ModelSerializer):
     """One settlement entry; ``result`` is exactly what ``settle_round`` answers for
     ``round``."""
 
-    house_rake = MoneyField()
-    dealer_net = MoneyField()
+    house_rake = SignedMoneyField()  # negative on a reversal
+    dealer_net = SignedMoneyField()
 
     class Meta:
         model = Settlement
@@ -77,7 +85,9 @@ class SettlementOut(serializers.ModelSerializer):
 class HandOut(serializers.ModelSerializer):
     dp_bank = MoneyField(allow_null=True)
     settings_version = serializers.IntegerField(source="settings.version", read_only=True)
-    dp_seat = serializers.IntegerField(source="dp_seating.seat", default=None, read_only=True)
+    dp_seat = serializers.IntegerField(
+        source="dp_seating.seat", default=None, allow_null=True, read_only=True
+    )
 
     class Meta:
         model = Hand
@@ -113,15 +123,15 @@ class HandDetailOut(HandOut):
 
 class HandStartIn(serializers.Serializer):
     dp_bank = MoneyField(required=False, allow_null=True, default=None)
-    refusals = serializers.ListField(child=serializers.IntegerField(), required=False, default=list)
+    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
     draw_cards = serializers.DictField(
         child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
     )
 
 
 class WagerIn(serializers.Serializer):
-    seating = serializers.IntegerField()
-    seat = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seating = IdField()
+    seat = SeatField(required=False, allow_null=True, default=None)
     ante = MoneyField()
     flush_bonus = MoneyField(required=False, default="0")
     straight_flush_bonus = MoneyField(required=False, default="0")
@@ -133,13 +143,13 @@ class CardsIn(serializers.Serializer):
 
 
 class DecisionIn(serializers.Serializer):
-    seat = serializers.IntegerField()
+    seat = SeatField()
     decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
     raise_amount = MoneyField(required=False, allow_null=True, default=None)
 
 
 class SpotSeatIn(serializers.Serializer):
-    seat = serializers.IntegerField()
+    seat = SeatField()
 
 
 class MisdealIn(serializers.Serializer):
@@ -156,8 +166,8 @@ class CorrectionIn(serializers.Serializer):
 
 
 class HandFilter(django_filters.FilterSet):
-    started_after = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="gte")
-    started_before = django_filters.IsoDateTimeFilter(field_name="started_at", lookup_expr="lt")
+    started_after = UtcDateTimeFilter(field_name="started_at", lookup_expr="gte")
+    started_before = UtcDateTimeFilter(field_name="started_at", lookup_expr="lt")
 
     class Meta:
         model = Hand
@@ -187,7 +197,7 @@ class HandStart(ServiceView):
             by=request.user,
             dp_bank=data["dp_bank"],
             refusals=tuple(data["refusals"]),
-            draw_cards={int(k): v for k, v in (data["draw_cards"] or {}).items()} or None,
+            draw_cards=seat_keys(data["draw_cards"], field="draw_cards") or None,
         )
         return Response(_detail(hand), status=201)
 
@@ -241,7 +251,7 @@ class HandCards(HandStep):
     input_serializer = CardsIn
 
     def run(self, hand, data, by):
-        spot_cards = {_seat(k): v for k, v in data["spot_cards"].items()}
+        spot_cards = seat_keys(data["spot_cards"], field="spot_cards")
         services.hand_cards_enter(
             hand=hand, dealer_cards=data["dealer_cards"], spot_cards=spot_cards, by=by
         )
@@ -312,7 +322,7 @@ class HandCorrect(ServiceView):
             by=request.user,
             reason=data["reason"],
             dealer_cards=data["dealer_cards"],
-            spot_cards={_seat(k): v for k, v in data["spot_cards"].items()},
+            spot_cards=seat_keys(data["spot_cards"], field="spot_cards"),
         )
         return Response(SettlementOut(settlement).data, status=201)
 
@@ -334,9 +344,3 @@ class SettlePreview(ServiceView):
 
 def _detail(hand: Hand) -> dict:
     return HandDetailOut(HandDetail.queryset.get(pk=hand.pk)).data
-
-
-def _seat(key: str) -> int:
-    if not str(key).isdigit():
-        raise DomainError(f"'{key}' is not a seat number.", field="spot_cards")
-    return int(key)

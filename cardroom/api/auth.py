@@ -4,6 +4,7 @@ Failed logins count towards django-axes' lockout like any other login."""
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
 from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import serializers
@@ -45,11 +46,24 @@ class TokenLogin(ServiceView):
     @extend_schema(request=LoginIn, responses={201: TokenOut})
     def post(self, request):
         data = self.parse(request)
-        user = authenticate(request._request, **data)  # the Django request, for django-axes
+        django_request = request._request  # django-axes watches the Django request
+        user = authenticate(django_request, **data)
+        if getattr(django_request, "axes_locked_out", False):
+            # django-axes refused (or just locked) the account. Its middleware would replace
+            # any answer with its own HTML page; the API answers in its own shape instead.
+            django_request.axes_locked_out = False
+            return error_response(
+                403,
+                "locked_out",
+                "Too many failed logins: this account is locked for a while.",
+                "username",
+            )
         if user is None:
             return error_response(
                 401, "authentication_failed", "The username or password is wrong.", "password"
             )
+        # As a session login does: the audit log records it, django-axes resets the failures.
+        user_logged_in.send(sender=user.__class__, request=django_request, user=user)
         instance, token = AuthToken.objects.create(user)
         body = {
             "token": token,

@@ -68,6 +68,8 @@ def _first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
     """The first message in DRF's nested error detail, with the JSON path to its field."""
     if isinstance(detail, dict):
         for key, value in detail.items():
+            if isinstance(key, int):  # a ListField's errors are keyed by the item's index
+                return _first_error(value, f"{path}[{key}]")
             name = None if key in ("non_field_errors", "detail") else key
             sub = f"{path}.{name}" if path and name else (name or path)
             return _first_error(value, sub)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
@@ -11,6 +12,8 @@ from rest_framework.views import APIView
 
 from cardroom.errors import DomainError
 from cardroom.money import money, money_text
+
+from .parsers import PARSERS
 
 
 @extend_schema_field({"type": "string", "pattern": r"^\d{1,10}(\.\d{1,2})?$", "example": "25.00"})
@@ -27,6 +30,60 @@ class MoneyField(serializers.Field):
         return money_text(value)
 
 
+@extend_schema_field({"type": "string", "pattern": r"^-?\d{1,10}\.\d{2}$", "example": "-401.00"})
+class SignedMoneyField(MoneyField):
+    """Money that may be negative, out only: a net, a reversal, a stack movement ("-5.00")."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$",
+        "example": "06:00",
+    }
+)
+class WallClockField(serializers.TimeField):
+    """A time of day on the cardroom's wall clock ("06:00"): no date and no UTC offset, so not
+    the RFC 3339 ``time`` format the schema would otherwise claim."""
+
+
+#: The largest id a database keeps (SQLite's INTEGER, PostgreSQL's bigint: signed 64 bits).
+#: A larger number names nothing; SQLite cannot even be asked about it.
+MAX_ID = 2**63 - 1
+#: Seats are small numbers (R1: at most 7); the services say which are valid.
+MAX_SEAT = 32767
+
+
+def IdField(**kwargs: Any) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
+    """The id of a row, in a body."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+def SeatField(**kwargs: Any) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
+    """A seat number, in a body (bounded only so that a database can be asked about it)."""
+    return serializers.IntegerField(min_value=-MAX_SEAT, max_value=MAX_SEAT, **kwargs)
+
+
+def RowField(queryset: Any, **kwargs: Any) -> serializers.PrimaryKeyRelatedField:  # noqa: N802
+    """A row named by its id, in a body."""
+    return serializers.PrimaryKeyRelatedField(queryset=queryset, pk_field=IdField(), **kwargs)
+
+
+def seat_keys(mapping: dict[str, Any] | None, *, field: str) -> dict[int, Any]:
+    """``{"3": …}`` (JSON keys are strings) as ``{3: …}``; a key that is not a seat number is
+    refused naming ``field``."""
+    seats = {}
+    for key, value in (mapping or {}).items():
+        if not re.fullmatch(r"[0-9]{1,5}", str(key)):
+            raise DomainError(f"'{key}' is not a seat number.", field=field)
+        seats[int(key)] = value
+    return seats
+
+
 @extend_schema_field(OpenApiTypes.STR)
 class CardsField(serializers.CharField):
     """Cards in R1 notation, as the dealer types them: ``"As Td 9h 8c 7d 3s 2h"``."""
@@ -40,6 +97,7 @@ class ServiceView(APIView):
     """A view that parses with ``input_serializer``, calls one service, and answers."""
 
     input_serializer: type[serializers.Serializer] | None = None
+    parser_classes = PARSERS  # JSON (bounded in depth), forms, multipart
 
     def parse(self, request: Any) -> dict[str, Any]:
         serializer = self.input_serializer(data=request.data)

@@ -76,6 +76,17 @@ def _replay(user: Any, key: str, fingerprint: str) -> Response:
 
 
 def _fingerprint(request: Any) -> str:
-    body = request.data if hasattr(request.data, "keys") else dict(request.data or {})
+    """The request's method, path and parsed body, whatever JSON the body is (an object, but
+    also a list, a string, a number or null: those are refused by the view, and remembered)."""
+    body = request.data
+    if hasattr(body, "lists"):  # a form or multipart QueryDict: every value of every key
+        body = {key: [_text(value) for value in values] for key, values in body.lists()}
     text = canonical_json([request.method, request.path, body])
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _text(value: Any) -> str:
+    """A form value as text; an uploaded file by its name and size."""
+    if isinstance(value, str):
+        return value
+    return f"{getattr(value, 'name', '')}:{getattr(value, 'size', '')}:{type(value).__name__}"

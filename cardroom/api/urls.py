@@ -1,13 +1,19 @@
 """``/api/v1/``: every capability of tables, hands, audit and reports; schema and docs."""
 
+from functools import wraps
+
+from django.http import JsonResponse
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.permissions import IsAuthenticated
 
 from audit import api as audit
 from tables import api as tables
 from wagers import api as wagers
 
 from . import auth
+from .fields import MAX_ID
+from .permissions import RolePermission
 
 urlpatterns = [
     path("auth/token/", auth.TokenLogin.as_view(), name="api-token"),
@@ -64,7 +70,38 @@ urlpatterns = [
     path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),
 ]
 
+
+def _known_ids_only(view):
+    """An id in the path past MAX_ID names nothing: 404, before any database is asked (SQLite
+    cannot even be: its driver raises OverflowError, which would be a 500)."""
+
+    @wraps(view)  # keeps DRF's cls/initkwargs, which drf-spectacular reads
+    def checked(request, *args, **kwargs):
+        if any(isinstance(value, int) and value > MAX_ID for value in kwargs.values()):
+            error = {"code": "not_found", "message": "Not found.", "field": None}
+            return JsonResponse({"error": error}, status=404)
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+for _pattern in urlpatterns:
+    if "<int:" in str(_pattern.pattern):
+        _pattern.callback = _known_ids_only(_pattern.callback)
+
+# drf-spectacular serves its views to anybody by default (SERVE_PERMISSIONS: AllowAny); here,
+# as everywhere in the API, only a signed-in user with a role reads them (deny by default).
+_SIGNED_IN = [IsAuthenticated, RolePermission]
+
 schema_urlpatterns = [
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "schema/",
+        SpectacularAPIView.as_view(permission_classes=_SIGNED_IN),
+        name="api-schema",
+    ),
+    path(
+        "docs/",
+        SpectacularSwaggerView.as_view(url_name="api-schema", permission_classes=_SIGNED_IN),
+        name="api-docs",
+    ),
 ]

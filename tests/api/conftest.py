@@ -1,0 +1,249 @@
+"""The world the API tests talk to: a cardroom, a designated-player table and house-banked
+tables open with the dealer persona on duty, players seated with chips, and hands in each
+state — all made through the services, as the floor supervisor and the dealer would make them.
+
+Everything is built lazily, on first use, so a test pays only for what it touches: the
+authorization matrix builds a fresh world for each of its rows.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import cached_property
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from knox.models import AuthToken
+from rest_framework.test import APIClient
+
+from audit import exports
+from audit.models import Export
+from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from tables import services as tables
+from tables.models import Seating, SettingChange, Table
+from wagers import services as wagers
+from wagers.models import Hand
+
+BUY_IN = "1000"
+DP_SEATS = (1, 2, 4)  # seat 3 and seats 5-7 stay empty
+HOUSE_SEATS = (1, 2)
+
+# Hands that never share a card (R1).
+DEALER_CARDS = "Ks 9s 4s 2c 7h 8c 3c"  # spades K-9-4: qualifies (R4)
+WINNER_CARDS = "Ah Th 6h 2h Jd 5c 9c"  # hearts A-T-6-2: beats the dealer
+LOSER_CARDS = "Qd 8d 5d As 6c 4h 3s"  # diamonds Q-8-5: loses to the dealer
+# The dealer's hand as corrected: 4d for 4s leaves a two-card flush, which does not qualify.
+CORRECTED_DEALER_CARDS = "Ks 9s 4d 2c 7h 8c 3c"
+
+#: A hand's states, in the order a hand goes through them ("ready": every spot has decided).
+STATES = ("open", "wagering", "dealt", "ready", "settled")
+
+
+class World:
+    """Lazily built objects, by name. ``world["dp_table"]`` is an id, for URLs and bodies."""
+
+    def __init__(self, **people: User) -> None:
+        self.supervisor = people["supervisor"]
+        self.second_supervisor = people["second_supervisor"]
+        self.dealer = people["dealer"]
+        self.other_dealer = people["other_dealer"]
+        self.auditor = people["auditor"]
+
+    def __getitem__(self, name: str) -> Any:
+        value = getattr(self, name)
+        return value.pk if hasattr(value, "pk") else value
+
+    # --- tables, seats, players -------------------------------------------------------------
+
+    @cached_property
+    def cardroom(self):
+        return tables.cardroom_create(name="API Cardroom", by=self.supervisor)
+
+    def table(
+        self, name: str, *, banking: str = "designated_player", seats=DP_SEATS, open_it=True
+    ) -> Table:
+        table = tables.table_create(
+            cardroom=self.cardroom, name=name, banking=banking, by=self.supervisor
+        )
+        if open_it:
+            tables.table_open(table=table, dealer=self.dealer, by=self.supervisor)
+        for number in seats:
+            self.seat(table, number)
+        return table
+
+    def seat(self, table: Table, number: int, *, buy_in: str = BUY_IN) -> Seating:
+        player = tables.player_create(
+            cardroom=self.cardroom, name=f"{table.name} player {number}", by=self.dealer
+        )
+        return tables.seat_player(
+            table=table, seat=number, player=player, buy_in=buy_in, by=self.dealer
+        )
+
+    @cached_property
+    def dp_table(self) -> Table:
+        """A designated-player table, open, players at seats 1, 2 and 4; no hand yet."""
+        return self.table("DP table")
+
+    @cached_property
+    def house_table(self) -> Table:
+        """A house-banked table, open, players at seats 1 and 2; no hand yet."""
+        return self.table("House table", banking="house", seats=HOUSE_SEATS)
+
+    @cached_property
+    def closed_table(self) -> Table:
+        return self.table("Closed table", seats=(), open_it=False)
+
+    @cached_property
+    def seating(self) -> Seating:
+        """The player at seat 1 of the DP table (in no hand)."""
+        return Seating.objects.get(table=self.dp_table, seat=1, left_at=None)
+
+    @cached_property
+    def player(self):
+        return self.seating.player
+
+    @cached_property
+    def new_player(self):
+        """A player of the cardroom who sits nowhere yet."""
+        return tables.player_create(cardroom=self.cardroom, name="Walk-in", by=self.dealer)
+
+    # --- setting changes --------------------------------------------------------------------
+
+    @cached_property
+    def change(self) -> SettingChange:
+        """Pending, proposed by the *second* supervisor: the supervisor may decide it."""
+        return tables.setting_change_propose(
+            table=self.dp_table,
+            values={"ante_max": "50"},
+            reason="Quiet night",
+            by=self.second_supervisor,
+        )
+
+    @cached_property
+    def own_change(self) -> SettingChange:
+        """Pending, proposed by the supervisor: only they may withdraw it, and only another
+        supervisor may approve it (R17 dual control)."""
+        return tables.setting_change_propose(
+            table=self.dp_table, values={"ante_max": "60"}, reason="Busy night", by=self.supervisor
+        )
+
+    # --- hands, one per state, each at its own house-banked table ----------------------------
+
+    def hand(self, state: str) -> Hand:
+        """A hand in ``state`` (one of STATES) at a new house-banked table: seat 1 antes 10
+        with a flush bonus and raises 10 on a winning hand; seat 2 antes 10 and folds."""
+        table = self.table(f"House table ({state})", banking="house", seats=HOUSE_SEATS)
+        hand = wagers.hand_start(table=table, by=self.dealer)
+        steps = STATES[1 : STATES.index(state) + 1]
+        if "wagering" in steps:
+            for number, bonus in ((1, "5"), (2, "0")):
+                wagers.wager_place(
+                    hand=hand,
+                    seating=table.seatings.get(seat=number, left_at=None),
+                    ante="10",
+                    flush_bonus=bonus,
+                    by=self.dealer,
+                )
+        if "dealt" in steps:
+            wagers.hand_cards_enter(
+                hand=hand,
+                dealer_cards=DEALER_CARDS,
+                spot_cards={1: WINNER_CARDS, 2: LOSER_CARDS},
+                by=self.dealer,
+            )
+        if "ready" in steps:
+            wagers.spot_decide(
+                hand=hand, seat=1, decision="raise", raise_amount="10", by=self.dealer
+            )
+            wagers.spot_decide(hand=hand, seat=2, decision="fold", by=self.dealer)
+        if "settled" in steps:
+            wagers.hand_settle(hand=hand, by=self.dealer)
+        hand.refresh_from_db()
+        return hand
+
+    @cached_property
+    def hand_open(self) -> Hand:
+        return self.hand("open")
+
+    @cached_property
+    def hand_open_seating(self) -> Seating:
+        """A player at the open hand's table, who has not wagered yet."""
+        return self.hand_open.table.seatings.get(seat=1, left_at=None)
+
+    @cached_property
+    def hand_wagering(self) -> Hand:
+        return self.hand("wagering")
+
+    @cached_property
+    def hand_dealt(self) -> Hand:
+        return self.hand("dealt")
+
+    @cached_property
+    def hand_ready(self) -> Hand:
+        """Every spot has decided: the hand can settle."""
+        return self.hand("ready")
+
+    @cached_property
+    def hand_settled(self) -> Hand:
+        return self.hand("settled")
+
+    # --- exports ----------------------------------------------------------------------------
+
+    @cached_property
+    def export(self) -> Export:
+        """A finished audit-log export (built here: tests do not run on-commit tasks)."""
+        now = timezone.now()
+        export = exports.export_request(
+            kind=Export.Kind.AUDIT_LOG,
+            start=now - timedelta(days=1),
+            end=now + timedelta(days=1),
+            by=self.auditor,
+        )
+        return exports.export_build(export.pk)
+
+
+@pytest.fixture
+def second_supervisor(make_user):
+    """The other floor supervisor on duty (R17 dual control)."""
+    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+
+
+@pytest.fixture
+def other_dealer(make_user):
+    """A dealer who is not on duty at any of the world's tables."""
+    return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
+
+
+@pytest.fixture
+def world(supervisor, second_supervisor, dealer, other_dealer, auditor) -> World:
+    return World(
+        supervisor=supervisor,
+        second_supervisor=second_supervisor,
+        dealer=dealer,
+        other_dealer=other_dealer,
+        auditor=auditor,
+    )
+
+
+def token_for(user: User) -> str:
+    """A new knox token for the user, as a device gets at login."""
+    return AuthToken.objects.create(user)[1]
+
+
+def token_client(user: User) -> APIClient:
+    """A client that authenticates as a device does: ``Authorization: Token …`` (knox)."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
+    return client
+
+
+@pytest.fixture
+def api():
+    """``api(user)``: a token-authenticated client; ``api(None)``: an anonymous one."""
+
+    def make(user: User | None) -> APIClient:
+        return APIClient() if user is None else token_client(user)
+
+    return make

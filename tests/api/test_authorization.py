@@ -1,0 +1,348 @@
+"""The authorization matrix: every role (and anonymous) × every endpoint × every method it
+serves, plus one it does not → the expected status. Deny by default (issue 6, design.md).
+
+The policy, as the table below spells it out:
+
+- anonymous: 401 everywhere except the token login;
+- compliance auditor: reads everything, writes nothing except the chain verification, exports
+  and the settle preview (which touches nothing);
+- dealer: seats players and runs hands at the table where they are on duty — a dealer who is
+  not on duty there is refused (403) — and cannot change settings, open or close tables or
+  correct hands; dealers do not read the audit log, reports or exports;
+- floor supervisor: everything, except what the services refuse (approving one's own change
+  under dual control, withdrawing someone else's, R17).
+
+Every request sends a valid body, so that a status shows the permission, not validation. Each
+row runs in a savepoint rolled back after it, so that every row meets the same world
+(tests/api/conftest.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from rest_framework.permissions import AllowAny
+
+from cardroom.api import urls as api_urls
+from cardroom.api.auth import TokenLogin
+from cardroom.api.permissions import RolePermission
+from tests.conftest import PASSWORD
+
+from .conftest import CORRECTED_DEALER_CARDS, DEALER_CARDS, LOSER_CARDS, WINNER_CARDS, World
+
+pytestmark = pytest.mark.django_db
+
+ACTORS = ("anonymous", "supervisor", "dealer", "other_dealer", "auditor")
+
+# The worked example of settle-json.md.
+ROUND = {
+    "table": {"banking": "designated_player"},
+    "dealer": {"seat": 4, "bank": "500.00", "cards": "Ks 9s 4s 2c 7h 8c 3c"},
+    "spots": [
+        {
+            "seat": 5,
+            "player": "p5",
+            "ante": "10",
+            "flush_bonus": "5",
+            "cards": "Ah Th 6h 2h Jd 5c 9c",
+            "decision": "raise",
+            "raise": "10",
+        },
+        {
+            "seat": 1,
+            "player": "p1",
+            "ante": "5",
+            "cards": "Qh 8h 3d 4c Td 6s Js",
+            "decision": "fold",
+        },
+    ],
+    "misdeal": None,
+}
+
+V = "/api/v1"
+# fmt: off
+# "other_dealer" is a dealer who is not on duty at the world's tables; "dealer" is on duty at
+# every one of them. {names} are objects of the world, made on first use.
+#      method    url                                              anon sup  deal other audit
+MATRIX = [
+    # authentication
+    ("POST",   f"{V}/auth/token/",                                201, 201, 201, 201, 201),
+    ("GET",    f"{V}/auth/token/",                                405, 405, 405, 405, 405),
+    ("POST",   f"{V}/auth/token/revoke/",                         401, 204, 204, 204, 204),
+    ("GET",    f"{V}/auth/token/revoke/",                         401, 405, 405, 405, 405),
+    ("GET",    f"{V}/auth/me/",                                   401, 200, 200, 200, 200),
+    ("POST",   f"{V}/auth/me/",                                   401, 405, 405, 405, 405),
+    # cardrooms and tables: supervisors configure, everyone reads
+    ("GET",    f"{V}/cardrooms/",                                 401, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/",                                 401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/",                                 401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/",                                    401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/",                                    401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/tables/",                                    401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{dp_table}}/",                       401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/",                       401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{dp_table}}/settings/",              401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/settings/",              401, 405, 405, 405, 405),
+    ("POST",   f"{V}/tables/{{closed_table}}/open/",              401, 201, 403, 403, 403),
+    ("GET",    f"{V}/tables/{{closed_table}}/open/",              401, 405, 405, 405, 405),
+    ("POST",   f"{V}/tables/{{dp_table}}/close/",                 401, 200, 403, 403, 403),
+    ("GET",    f"{V}/tables/{{dp_table}}/close/",                 401, 405, 405, 405, 405),
+    ("POST",   f"{V}/tables/{{dp_table}}/dealer/",                401, 200, 403, 403, 403),
+    ("GET",    f"{V}/tables/{{dp_table}}/dealer/",                401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{dp_table}}/setting-changes/",       401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/setting-changes/",       401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/tables/{{dp_table}}/setting-changes/",       401, 405, 405, 405, 405),
+    # R17: the supervisor decides another's change; the service refuses approving one's own
+    # (dual control) and withdrawing another's.
+    ("POST",   f"{V}/setting-changes/{{change}}/approve/",        401, 200, 403, 403, 403),
+    ("POST",   f"{V}/setting-changes/{{own_change}}/approve/",    401, 403, 403, 403, 403),
+    ("GET",    f"{V}/setting-changes/{{change}}/approve/",        401, 405, 405, 405, 405),
+    ("POST",   f"{V}/setting-changes/{{change}}/reject/",         401, 200, 403, 403, 403),
+    ("GET",    f"{V}/setting-changes/{{change}}/reject/",         401, 405, 405, 405, 405),
+    ("POST",   f"{V}/setting-changes/{{own_change}}/withdraw/",   401, 200, 403, 403, 403),
+    ("POST",   f"{V}/setting-changes/{{change}}/withdraw/",       401, 403, 403, 403, 403),
+    ("GET",    f"{V}/setting-changes/{{change}}/withdraw/",       401, 405, 405, 405, 405),
+    # players, seats and stacks: the staff of the table (any dealer may register a player)
+    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200),
+    ("POST",   f"{V}/players/",                                   401, 201, 201, 201, 403),
+    ("DELETE", f"{V}/players/",                                   401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{dp_table}}/seatings/",              401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/seatings/",              401, 201, 201, 403, 403),
+    ("DELETE", f"{V}/tables/{{dp_table}}/seatings/",              401, 405, 405, 405, 405),
+    ("GET",    f"{V}/seatings/{{seating}}/",                      401, 200, 200, 200, 200),
+    ("POST",   f"{V}/seatings/{{seating}}/",                      401, 405, 405, 405, 405),
+    ("GET",    f"{V}/seatings/{{seating}}/stack/",                401, 200, 200, 200, 200),
+    ("POST",   f"{V}/seatings/{{seating}}/stack/",                401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/add-chips/",            401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/add-chips/",            401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/cash-out/",             401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/cash-out/",             401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/sit-out/",              401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/sit-out/",              401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/come-back/",            401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/come-back/",            401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/leave/",                401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/leave/",                401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/dp-waiver/",            401, 200, 200, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/dp-waiver/",            401, 405, 405, 405, 405),
+    ("POST",   f"{V}/seatings/{{seating}}/proposition/",          401, 200, 403, 403, 403),
+    ("GET",    f"{V}/seatings/{{seating}}/proposition/",          401, 405, 405, 405, 405),
+    # the designated-player rotation (R16)
+    ("GET",    f"{V}/tables/{{dp_table}}/rotation/",              401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/rotation/",              401, 201, 201, 403, 403),
+    ("DELETE", f"{V}/tables/{{dp_table}}/rotation/",              401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{dp_table}}/rotation/compliance/",   401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/rotation/compliance/",   401, 405, 405, 405, 405),
+    # hands: the dealer on duty (or a supervisor) runs them; only a supervisor corrects
+    ("POST",   f"{V}/tables/{{dp_table}}/hands/",                 401, 201, 201, 403, 403),
+    ("GET",    f"{V}/tables/{{dp_table}}/hands/",                 401, 405, 405, 405, 405),
+    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200),
+    ("POST",   f"{V}/hands/",                                     401, 405, 405, 405, 405),
+    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200),
+    ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_wagering}}/deal/",              401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_wagering}}/deal/",              401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_wagering}}/cards/",             401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_wagering}}/cards/",             401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_dealt}}/decisions/",            401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_dealt}}/decisions/",            401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_wagering}}/dead-spots/",        401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_wagering}}/dead-spots/",        401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_wagering}}/misdeal/",           401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_wagering}}/misdeal/",           401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_open}}/cancel/",                401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_open}}/cancel/",                401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_ready}}/settle/",               401, 200, 200, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_ready}}/settle/",               401, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_settled}}/corrections/",        401, 201, 403, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_settled}}/corrections/",        401, 405, 405, 405, 405),
+    # the settle preview changes nothing: every role may run it
+    ("POST",   f"{V}/settle-preview/",                            401, 200, 200, 200, 200),
+    ("GET",    f"{V}/settle-preview/",                            401, 405, 405, 405, 405),
+    # audit, reports, exports: compliance (and supervisors), never dealers
+    ("GET",    f"{V}/audit/events/",                              401, 200, 403, 403, 200),
+    ("POST",   f"{V}/audit/events/",                              401, 405, 405, 405, 405),
+    ("POST",   f"{V}/audit/verify/",                              401, 200, 403, 403, 200),
+    ("GET",    f"{V}/audit/verify/",                              401, 405, 405, 405, 405),
+    ("GET",    f"{V}/audit/checkpoints/",                         401, 200, 403, 403, 200),
+    ("POST",   f"{V}/audit/checkpoints/",                         401, 405, 405, 405, 405),
+    ("GET",    f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 200, 403, 403, 200),
+    ("POST",   f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 405, 405, 405, 405),
+    ("GET",    f"{V}/reports/players/{{player}}/",                401, 200, 403, 403, 200),
+    ("POST",   f"{V}/reports/players/{{player}}/",                401, 405, 405, 405, 405),
+    ("GET",    f"{V}/exports/",                                   401, 200, 403, 403, 200),
+    ("POST",   f"{V}/exports/",                                   401, 202, 403, 403, 202),
+    ("DELETE", f"{V}/exports/",                                   401, 405, 405, 405, 405),
+    ("GET",    f"{V}/exports/{{export}}/",                        401, 200, 403, 403, 200),
+    ("POST",   f"{V}/exports/{{export}}/",                        401, 405, 405, 405, 405),
+    ("GET",    f"{V}/exports/{{export}}/download/",               401, 200, 403, 403, 200),
+    ("POST",   f"{V}/exports/{{export}}/download/",               401, 405, 405, 405, 405),
+    # the schema and its docs
+    ("GET",    "/api/schema/",                                    401, 200, 200, 200, 200),
+    ("POST",   "/api/schema/",                                    401, 405, 405, 405, 405),
+    ("GET",    "/api/docs/",                                      401, 200, 200, 200, 200),
+    ("POST",   "/api/docs/",                                      401, 405, 405, 405, 405),
+]
+# fmt: on
+
+#: Each row, one by one: (method, url, actor, expected status).
+ROWS = [
+    (method, url, actor, status)
+    for method, url, *statuses in MATRIX
+    for actor, status in zip(ACTORS, statuses, strict=True)
+]
+
+
+def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
+    """A valid body for the request, whoever sends it."""
+    if method != "POST":
+        return None
+    w = world
+    bodies = {
+        f"{V}/auth/token/": lambda: {
+            "username": (w.supervisor if actor == "anonymous" else getattr(w, actor)).username,
+            "password": PASSWORD,
+        },
+        f"{V}/cardrooms/": lambda: {"name": "Second Cardroom"},
+        f"{V}/tables/": lambda: {
+            "cardroom": w["cardroom"],
+            "name": "New table",
+            "banking": "house",
+        },
+        f"{V}/tables/{{closed_table}}/open/": lambda: {"dealer": w["dealer"]},
+        f"{V}/tables/{{dp_table}}/dealer/": lambda: {"dealer": w["other_dealer"]},
+        f"{V}/tables/{{dp_table}}/setting-changes/": lambda: {
+            "values": {"ante_max": "80"},
+            "reason": "Busy night",
+        },
+        f"{V}/setting-changes/{{change}}/reject/": lambda: {"reason": "Not tonight"},
+        f"{V}/players/": lambda: {"cardroom": w["cardroom"], "name": "New player"},
+        f"{V}/tables/{{dp_table}}/seatings/": lambda: {
+            "player": w["new_player"],
+            "seat": 3,
+            "buy_in": "500",
+        },
+        f"{V}/seatings/{{seating}}/add-chips/": lambda: {"amount": "100"},
+        f"{V}/seatings/{{seating}}/dp-waiver/": lambda: {"value": True},
+        f"{V}/seatings/{{seating}}/proposition/": lambda: {"value": True},
+        f"{V}/hands/{{hand_open}}/wagers/": lambda: {
+            "seating": w["hand_open_seating"],
+            "ante": "10",
+        },
+        f"{V}/hands/{{hand_wagering}}/cards/": lambda: {
+            "dealer_cards": DEALER_CARDS,
+            "spot_cards": {"1": WINNER_CARDS, "2": LOSER_CARDS},
+        },
+        f"{V}/hands/{{hand_dealt}}/decisions/": lambda: {"seat": 2, "decision": "fold"},
+        f"{V}/hands/{{hand_wagering}}/dead-spots/": lambda: {"seat": 2},
+        f"{V}/hands/{{hand_wagering}}/misdeal/": lambda: {"reason": "shuffler_fault"},
+        f"{V}/hands/{{hand_settled}}/corrections/": lambda: {
+            "reason": "The dealer's 4s was the 4d",
+            "dealer_cards": CORRECTED_DEALER_CARDS,
+        },
+        f"{V}/settle-preview/": lambda: ROUND,
+        f"{V}/exports/": lambda: {
+            "kind": "settlements",
+            "start": "2024-03-01T00:00:00Z",
+            "end": "2024-03-02T00:00:00Z",
+        },
+    }
+    return bodies.get(url, dict)()
+
+
+def test_each_role_gets_the_status_the_policy_gives_it(api, world):
+    """Every row of the matrix, each in a savepoint rolled back after it: every request meets
+    the same world (built once, first), whatever the rows before it changed. Every row that
+    answers otherwise than the matrix says is reported."""
+    for method, url, actor, _ in ROWS:  # build every object the rows name, before any row
+        url.format_map(world)
+        body_for(method, url, world, actor)
+    clients = {
+        actor: api(None if actor == "anonymous" else getattr(world, actor)) for actor in ACTORS
+    }
+    wrong: list[str] = []
+
+    for method, url, actor, expected in ROWS:
+        path = url.format_map(world)
+        body = body_for(method, url, world, actor)
+        with transaction.atomic():
+            try:
+                response = getattr(clients[actor], method.lower())(path, body, format="json")
+                status, detail = response.status_code, getattr(response, "data", "")
+            except Exception as error:  # noqa: BLE001 - a 500, reported with the others
+                status, detail = 500, repr(error)
+            transaction.set_rollback(True)
+        if status != expected:
+            wrong.append(f"{method} {url} as {actor}: {status}, not {expected} ({detail})")
+
+    assert len(ROWS) == len(MATRIX) * len(ACTORS)
+    assert not wrong, "\n".join(wrong)
+
+
+# --- the matrix is complete, and the views deny by default -----------------------------------
+
+
+def _api_patterns() -> list[tuple[str, URLPattern]]:
+    """Every route of the API (cardroom/api/urls.py and the schema routes), as Django
+    resolves it: ``("api/v1/tables/<int:pk>/", pattern)``."""
+
+    def walk(patterns, prefix):
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                yield from walk(entry.url_patterns, prefix + str(entry.pattern))
+            else:
+                yield prefix + str(entry.pattern), entry
+
+    api_modules = (api_urls.urlpatterns, api_urls.schema_urlpatterns)
+    return [
+        (route, pattern)
+        for route, pattern in walk(get_resolver().url_patterns, "")
+        if any(pattern in module for module in api_modules)
+    ]
+
+
+SERVED = ("get", "post", "put", "patch", "delete")
+WRITES = ("post", "put", "patch", "delete")
+
+
+def _served(view_class) -> set[str]:
+    return {method for method in SERVED if hasattr(view_class, method)}
+
+
+def test_the_matrix_covers_every_route_with_every_method_it_serves_and_one_it_does_not(world):
+    seen: dict[str, set[str]] = {}
+    for method, url, *_ in MATRIX:
+        match = resolve(url.format_map(world))
+        seen.setdefault(match.route, set()).add(method.lower())
+    for route, pattern in _api_patterns():
+        served = _served(pattern.callback.view_class)
+        assert route in seen, f"{route} is not in the matrix"
+        assert served <= seen[route], f"{route}: {served - seen[route]} not in the matrix"
+        assert seen[route] - served, f"{route}: no method it does not serve in the matrix"
+
+
+def test_every_view_declares_who_may_write_or_serves_no_write_method():
+    undeclared = [
+        route
+        for route, pattern in _api_patterns()
+        if _served(pattern.callback.view_class) & set(WRITES)
+        and not hasattr(pattern.callback.view_class, "write_roles")
+    ]
+    # The token login is the one door anybody may knock on: it takes no credentials but the
+    # username and password it checks.
+    assert undeclared == ["api/v1/auth/token/"]
+    assert TokenLogin.permission_classes == [AllowAny]
+
+
+def test_every_view_but_the_login_checks_the_role():
+    for route, pattern in _api_patterns():
+        view = pattern.callback.view_class
+        permissions = pattern.callback.view_initkwargs.get(
+            "permission_classes", view.permission_classes
+        )
+        if view is TokenLogin:
+            continue
+        assert RolePermission in permissions, f"{route} does not check the role"

@@ -15,6 +15,8 @@ from wagers.engine.errors import RoundError
 from wagers.engine.money import format_amount, parse_amount, to_decimal
 
 ZERO = Decimal("0.00")
+#: Every stored amount is below this: 12 digits, 2 of them cents (``MoneyField``).
+MONEY_LIMIT = Decimal(10**10)
 
 
 def MoneyField(**kwargs) -> models.DecimalField:  # noqa: N802 - reads like a field class

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from audit.services import audit_record
 from cardroom.errors import Conflict, DomainError, PermissionDenied
-from cardroom.money import ZERO, money, money_text
+from cardroom.money import MONEY_LIMIT, ZERO, money, money_text
 from cardroom.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.roles import DEALER, FLOOR_SUPERVISOR
 from wagers.engine.table import MAX_SEATS, Banking
@@ -446,7 +446,7 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
             f"${money_text(-amount)} cannot come off it.",
             field="amount",
         )
-    if seating.stack + amount >= 10**10:  # money is 12 digits, 2 of them cents (MoneyField)
+    if seating.stack + amount >= MONEY_LIMIT:
         raise DomainError(
             f"{seating.player} has ${money_text(seating.stack)} on the table; a stack holds "
             "at most $9999999999.99.",

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from audit.services import audit_record
 from cardroom.errors import Conflict, DomainError
-from cardroom.money import ZERO, cents, money, money_text
+from cardroom.money import MONEY_LIMIT, ZERO, cents, money, money_text
 from cardroom.permissions import require_supervisor, require_table_staff
 from rake.fees import dealer_fee, spot_fee
 from rake.models import FeeEntry
@@ -636,6 +636,12 @@ def _move_stacks(moves: dict[int, Decimal], reason: str, by: Any) -> None:
     locked = {
         s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=moves).order_by("pk")
     }
+    too_big = [s for pk, s in locked.items() if s.stack + moves[pk] >= MONEY_LIMIT]
+    if too_big:
+        raise DomainError(
+            f"{too_big[0].player}'s stack would pass $9999999999.99, the most one can hold.",
+            field="stack",
+        )
     short = [s for pk, s in locked.items() if s.stack + moves[pk] < 0]
     if short:
         raise DomainError(

@@ -611,3 +611,22 @@ def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(hand, dp
     assert Books.now() == books  # stack entries, fee entries and settlements unchanged
     assert stacks(dp_table) == table_stacks
     assert AuditEvent.objects.count() == events
+
+
+def test_a_payout_that_would_take_a_stack_past_the_largest_amount_is_refused(
+    house_table, seat, dealer
+):
+    # Money is 12 digits, 2 of them cents. $9,999,999,990 less a $10 ante and a $10 raise,
+    # then a win against a dealer who does not qualify (ante +10, raise pushes): $30 back
+    # would make $10,000,000,000.
+    rich = seat(house_table, 1, buy_in="9999999990")
+    hand = services.hand_start(table=house_table, by=dealer)
+    services.wager_place(hand=hand, seating=rich, ante="10", by=dealer)
+    services.hand_cards_enter(
+        hand=hand, dealer_cards=LOW_DEALER, spot_cards={1: FOUR_HEARTS}, by=dealer
+    )
+    services.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="10", by=dealer)
+    error = refusal(DomainError, services.hand_settle, hand=hand, by=dealer)
+    assert error.field == "stack"
+    assert "$9999999999.99" in error.message
+    assert status(hand) == "decisions"

@@ -5,6 +5,7 @@ from django.contrib.auth.models import Group, User
 from django.db.backends.base.operations import BaseDatabaseOperations
 
 from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from tables import services as table_services
 
 PASSWORD = "a-test-password"
 
@@ -41,6 +42,109 @@ def dealer(make_user):
 @pytest.fixture
 def auditor(make_user):
     return make_user("auditor", role=COMPLIANCE_AUDITOR, first_name="Ari", last_name="Kim")
+
+
+# --- a world built through the services, shared by the suites (each may override a piece) ----
+
+
+@pytest.fixture
+def second_supervisor(make_user):
+    """The other floor supervisor on duty: the one who approves (R17 dual control)."""
+    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+
+
+@pytest.fixture
+def other_dealer(make_user):
+    """A dealer who is not on duty at the test's tables."""
+    return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
+
+
+@pytest.fixture
+def approve(supervisor, second_supervisor):
+    """A change proposed by one floor supervisor and approved by the other (R17): the new
+    settings version."""
+
+    def change(table, reason: str = "Floor decision", **values):
+        proposed = table_services.setting_change_propose(
+            table=table, values=values, reason=reason, by=supervisor
+        )
+        return table_services.setting_change_approve(change=proposed, by=second_supervisor)
+
+    return change
+
+
+@pytest.fixture
+def cardroom(supervisor):
+    """A cardroom whose gaming day starts at 06:00 in New York."""
+    return table_services.cardroom_create(
+        name="Harbour Cardroom", time_zone="America/New_York", by=supervisor
+    )
+
+
+@pytest.fixture
+def make_table(cardroom, supervisor, dealer):
+    """``make_table("T", banking="house", settings={...})``: a table, open with the dealer."""
+
+    def make(name: str, *, banking: str = "designated_player", **kwargs):
+        table = table_services.table_create(
+            cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs
+        )
+        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        return table
+
+    return make
+
+
+@pytest.fixture
+def dp_table(make_table):
+    """A designated-player table (fee $1.00 from every spot and the DP, R12), open."""
+    return make_table("DP table")
+
+
+@pytest.fixture
+def house_table(make_table):
+    """A house-banked table (paytable bonuses, no fee), open."""
+    return make_table("House table", banking="house")
+
+
+@pytest.fixture
+def make_player(cardroom, dealer):
+    count = iter(range(1, 10_000))
+
+    def make(name: str | None = None):
+        return table_services.player_create(
+            cardroom=cardroom, name=name or f"Player {next(count)}", by=dealer
+        )
+
+    return make
+
+
+@pytest.fixture
+def seat(make_player, dealer):
+    """``seat(table, 3, buy_in="300")``: a new player (or ``player``) sits down and buys in."""
+
+    def sit(table, number: int, *, buy_in: str = "1000", player=None):
+        return table_services.seat_player(
+            table=table, seat=number, player=player or make_player(), buy_in=buy_in, by=dealer
+        )
+
+    return sit
+
+
+DP_SEATS = (1, 2, 4, 5, 6)  # seats 3 and 7 stay empty, for second spots (R6)
+HOUSE_SEATS = (1, 2, 3, 4)
+
+
+@pytest.fixture
+def dp_players(dp_table, seat) -> dict:
+    """Five players at the DP table, $1,000 each."""
+    return {number: seat(dp_table, number) for number in DP_SEATS}
+
+
+@pytest.fixture
+def house_players(house_table, seat) -> dict:
+    """Four players at the house table, $1,000 each."""
+    return {number: seat(house_table, number) for number in HOUSE_SEATS}
 
 
 def _execute_sql_flush_past_append_only(execute_sql_flush):

@@ -9,23 +9,10 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
 
 from .support import T0
-
-
-@pytest.fixture
-def second_supervisor(make_user):
-    """The other floor supervisor on duty: the one who approves (R17 dual control)."""
-    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
-
-
-@pytest.fixture
-def other_dealer(make_user):
-    """A dealer who is not on duty at the test's tables."""
-    return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
 
 
 @pytest.fixture
@@ -97,19 +84,6 @@ def seated(seat) -> dict[int, Seating]:
         number: seat(number, buy_in=buy_in)
         for number, buy_in in ((1, "500"), (3, "300"), (5, "400"))
     }
-
-
-@pytest.fixture
-def approve(second_supervisor, supervisor):
-    """A change proposed by the supervisor and approved by the other one: the new version."""
-
-    def change(table, reason: str = "Floor decision", **values):
-        proposed = services.setting_change_propose(
-            table=table, values=values, reason=reason, by=supervisor
-        )
-        return services.setting_change_approve(change=proposed, by=second_supervisor)
-
-    return change
 
 
 @dataclass

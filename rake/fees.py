@@ -6,7 +6,12 @@ wagers or wins, which is why nothing here takes a wager or a win as input.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from enum import StrEnum
+from typing import TypeVar
+
+# Cents in the engine, Decimal in the database; a fee not due is a zero of the same kind.
+Amount = TypeVar("Amount", int, Decimal)
 
 
 class RakeMode(StrEnum):
@@ -16,11 +21,11 @@ class RakeMode(StrEnum):
     NONE = "none"  # the only mode a house-banked table may use
 
 
-def spot_fee(mode: RakeMode, amount: int) -> int:
+def spot_fee(mode: RakeMode, amount: Amount) -> Amount:
     """What each live spot pays (folded spots are live; dead ones pay nothing, R14)."""
-    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.PLAYERS_NOT_DP) else 0
+    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.PLAYERS_NOT_DP) else amount * 0
 
 
-def dealer_fee(mode: RakeMode, amount: int) -> int:
+def dealer_fee(mode: RakeMode, amount: Amount) -> Amount:
     """What the designated player pays before the deal; returned if every spot ends dead."""
-    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.DP_ONLY) else 0
+    return amount if mode in (RakeMode.ALL_PLAYERS, RakeMode.DP_ONLY) else amount * 0

@@ -34,7 +34,6 @@ from wagers.engine import Decision, Misdeal, RoundError, round_from_json, settle
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
 from wagers.engine.hands import flush_key
-from wagers.engine.money import to_decimal
 from wagers.engine.table import MAX_SPOTS
 
 from . import selectors
@@ -727,11 +726,11 @@ def _rules(hand: Hand):
 
 
 def _spot_fee(hand: Hand) -> Decimal:
-    return to_decimal(spot_fee(hand.settings.rake_mode, cents(hand.settings.rake_amount)))
+    return spot_fee(hand.settings.rake_mode, hand.settings.rake_amount)
 
 
 def _dp_fee(settings: Any) -> Decimal:
-    return to_decimal(dealer_fee(settings.rake_mode, cents(settings.rake_amount)))
+    return dealer_fee(settings.rake_mode, settings.rake_amount)
 
 
 def _stake(spot: Spot, wager: str) -> Decimal:

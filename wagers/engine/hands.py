@@ -74,14 +74,6 @@ def qualifies(flush: int) -> bool:
     return flush >= QUALIFYING_FLUSH_KEY
 
 
-def flush_size(flush: int) -> int:
-    return flush >> 13
-
-
-def straight_flush_length(straight_flush: int) -> int:
-    return straight_flush >> 4
-
-
 class Flush(NamedTuple):
     size: int
     cards: tuple[str, ...]

@@ -6,7 +6,9 @@ so that not even raw SQL through the application's connection can rewrite histor
 
 PostgreSQL's triggers do not fire under ``session_replication_role = replica``, which only a
 superuser may set: the test suite uses it to empty tables between transactional tests; the
-application's production role must not be a superuser.
+application's production role must not be a superuser, nor own the tables (an owner may
+disable triggers). On SQLite, a migration that rebuilds an append-only table (most column
+changes do) drops its triggers with the old table: run ``AppendOnly`` again after it.
 """
 
 from __future__ import annotations

@@ -114,7 +114,6 @@ class Settlement(models.Model):
     # `manage.py settle_round` on ``round`` and compare with ``result``.
     round = models.JSONField()
     result = models.JSONField()
-    sign = models.SmallIntegerField(default=1)  # -1 on a reversal: its money moves back
     house_rake = MoneyField()
     dealer_net = MoneyField()
     reason = models.TextField(blank=True)
@@ -135,7 +134,7 @@ class Settlement(models.Model):
 
 
 class SpotSettlement(models.Model):
-    """A spot's line in a settlement entry. Amounts carry the entry's sign."""
+    """A spot's line in a settlement entry. A reversal's amounts are negated."""
 
     settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="spots")
     spot = models.ForeignKey(Spot, on_delete=models.PROTECT, related_name="settlements")

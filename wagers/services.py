@@ -591,7 +591,6 @@ def _book(
         reverses=reverses,
         round=round_,
         result=result,
-        sign=sign,
         house_rake=sign * house_rake,
         dealer_net=sign * Decimal(dealer["net"]),
         reason=reason,

@@ -147,7 +147,6 @@ class Migration(migrations.Migration):
                 ),
                 ("round", models.JSONField()),
                 ("result", models.JSONField()),
-                ("sign", models.SmallIntegerField(default=1)),
                 ("house_rake", models.DecimalField(decimal_places=2, max_digits=12)),
                 ("dealer_net", models.DecimalField(decimal_places=2, max_digits=12)),
                 ("reason", models.TextField(blank=True)),

@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from cardroom.money import ZERO, MoneyField
-from rake.fees import RakeMode
+from wagers.engine.fees import RakeMode
 from wagers.engine.table import (
     DEFAULT_FLUSH_PAYTABLE,
     DEFAULT_STRAIGHT_FLUSH_PAYTABLE,

@@ -19,9 +19,9 @@ from audit.services import audit_record
 from cardroom.errors import Conflict, DomainError
 from cardroom.money import money_text
 from cardroom.permissions import require_table_staff
-from rake.fees import RakeMode, dealer_fee
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
+from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.engine.table import Banking
 
 from . import selectors

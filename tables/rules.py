@@ -11,9 +11,9 @@ from typing import Any
 
 from cardroom.errors import DomainError
 from cardroom.money import cents, money, money_text
-from rake.fees import RakeMode
 from wagers.engine.cards import SUITS
 from wagers.engine.errors import RoundError
+from wagers.engine.fees import RakeMode
 from wagers.engine.table import Banking, BonusMode, TableRules
 
 from .models import Table, TableSettings

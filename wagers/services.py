@@ -23,7 +23,6 @@ from audit.services import audit_record
 from cardroom.errors import Conflict, DomainError
 from cardroom.money import MONEY_LIMIT, ZERO, cents, money, money_text
 from cardroom.permissions import require_supervisor, require_table_staff
-from rake.fees import dealer_fee, spot_fee
 from rake.models import FeeEntry
 from tables import rules as table_rules
 from tables import selectors as table_selectors
@@ -33,6 +32,7 @@ from tables.services import stack_entry_add
 from wagers.engine import Decision, Misdeal, RoundError, round_from_json, settle, settlement_to_json
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
+from wagers.engine.fees import dealer_fee, spot_fee
 from wagers.engine.hands import flush_key
 from wagers.engine.table import MAX_SPOTS
 

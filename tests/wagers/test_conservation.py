@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardroom.errors import Conflict, DomainError
-from rake.fees import dealer_fee, spot_fee
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import Seating, StackEntry, Table
@@ -32,6 +31,7 @@ from tables.selectors import current_settings
 from wagers import services
 from wagers.engine.cards import CARD_NAMES, DECK, parse_hand
 from wagers.engine.checks import raise_cap_multiple
+from wagers.engine.fees import dealer_fee, spot_fee
 from wagers.engine.hands import flush_key
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_in_force

@@ -7,10 +7,9 @@ settlement, so its common path is a few comparisons per spot and builds no strin
 
 from __future__ import annotations
 
-from rake.fees import dealer_fee
-
 from .cards import HAND_SIZE, card_name
 from .errors import RoundError
+from .fees import dealer_fee
 from .hands import flush_key
 from .money import Cents, format_amount
 from .round import DeadReason, Decision, Misdeal, Round

@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from rake.fees import RakeMode
-
 from .cards import parse_hand
 from .errors import RoundError
+from .fees import RakeMode
 from .money import Cents, format_amount, parse_amount
 from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
 from .settlement import Settlement, SpotResult, WagerResult, settle
@@ -31,7 +30,7 @@ def settle_json(data: object) -> dict[str, Any]:
 
 def round_from_json(data: object) -> Round:
     root = _object(data, "", {"table", "dealer", "spots", "misdeal"}, required=("dealer", "spots"))
-    table = _table(root.get("table", {}))
+    table = table_from_json(root.get("table", {}))
     dealer = _dealer(root["dealer"])
     spots_data = root["spots"]
     if not isinstance(spots_data, list):
@@ -92,7 +91,9 @@ def _wager_json(line: WagerResult | None) -> dict[str, str] | None:
 # --- input -------------------------------------------------------------------------------
 
 
-def _table(data: object) -> TableRules:
+def table_from_json(data: object) -> TableRules:
+    """The ``table`` object of settle-json; missing settings take the contract's defaults for
+    its banking kind (a refusal names ``table.<key>``)."""
     keys = {
         *_TABLE_AMOUNTS,
         "banking",

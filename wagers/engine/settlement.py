@@ -9,9 +9,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
-from rake.fees import dealer_fee, spot_fee
-
 from .checks import check_round
+from .fees import dealer_fee, spot_fee
 from .hands import (
     Flush,
     StraightFlush,

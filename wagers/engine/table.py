@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-from rake.fees import RakeMode
-
 from .errors import RoundError
+from .fees import RakeMode
 from .money import Cents, format_amount
 
 

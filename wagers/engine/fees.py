@@ -1,4 +1,5 @@
-"""R12: who pays the collection fee. Pure rules, no Django: the settlement engine imports them.
+"""R12: who pays the collection fee. Pure rules: the settlement engine applies them, and the
+hand services reserve and book fees with the same functions.
 
 The fee is a fixed amount per hand, set before the hand starts; it is never a percentage of
 wagers or wins, which is why nothing here takes a wager or a win as input.

@@ -2,9 +2,9 @@
 
 from django.contrib import admin
 
-from cardroom.admin import ReadOnlyAdmin
+from cardroom.kernel.admin import ReadOnlyAdmin
 
-from .models import AuditEvent, ChainHead, Checkpoint, Export
+from .models import AuditEvent, ChainHead, Checkpoint
 
 
 @admin.register(AuditEvent)
@@ -25,22 +25,3 @@ class ChainHeadAdmin(ReadOnlyAdmin):
 class CheckpointAdmin(ReadOnlyAdmin):
     list_display = ["seq", "hash", "verified_at", "events"]
     date_hierarchy = "verified_at"
-
-
-@admin.register(Export)
-class ExportAdmin(ReadOnlyAdmin):
-    list_display = [
-        "kind",
-        "start",
-        "end",
-        "requested_by",
-        "requested_at",
-        "status",
-        "progress",
-        "rows",
-        "finished_at",
-    ]
-    list_filter = ["kind", "status"]
-    list_select_related = ["requested_by"]
-    search_fields = ["requested_by__username"]
-    date_hierarchy = "requested_at"

@@ -1,9 +1,9 @@
-"""The audit log: one row per state change, hash-chained, append-only (cardroom.db.AppendOnly)."""
+"""The audit log: one row per state change, hash-chained, append-only (``AppendOnly``)."""
 
 from django.conf import settings
 from django.db import models
 
-GENESIS_HASH = "0" * 64
+from .chain import GENESIS_HASH
 
 
 class AuditEvent(models.Model):
@@ -56,40 +56,3 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint #{self.seq} {self.hash[:12]} at {self.verified_at:%Y-%m-%d %H:%M}"
-
-
-class Export(models.Model):
-    """A CSV export for a period, built by a Celery task that reports its progress; it names
-    the audit chain head it was made from."""
-
-    class Kind(models.TextChoices):
-        SETTLEMENTS = "settlements"
-        AUDIT_LOG = "audit_log"
-
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    start = models.DateTimeField()
-    end = models.DateTimeField()
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
-    )
-    requested_at = models.DateTimeField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    progress = models.PositiveSmallIntegerField(default=0)  # percent
-    rows = models.PositiveIntegerField(default=0)
-    chain_seq = models.PositiveBigIntegerField(null=True, blank=True)
-    chain_hash = models.CharField(max_length=64, blank=True)
-    file = models.FileField(upload_to="exports/", blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    error = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["-requested_at"]
-
-    def __str__(self) -> str:
-        return f"{self.kind} export {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d} ({self.status})"

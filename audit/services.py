@@ -2,49 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from datetime import UTC, datetime
-from decimal import Decimal
 from typing import Any
 
 from django.db import models, transaction
 from django.utils import timezone
 
-from cardroom.money import money_text
-
+from .chain import canonical_json, event_hash
 from .models import AuditEvent, ChainHead, Checkpoint
-
-
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no spaces, money as two-decimal strings, times as ISO 8601 UTC."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_jsonable)
-
-
-def event_hash(
-    *,
-    seq: int,
-    occurred_at: datetime,
-    actor_id: int | None,
-    actor_name: str,
-    action: str,
-    object_type: str,
-    object_id: str,
-    payload: str,
-    prev_hash: str,
-) -> str:
-    record = [
-        seq,
-        occurred_at.astimezone(UTC).isoformat(),
-        actor_id,
-        actor_name,
-        action,
-        object_type,
-        object_id,
-        payload,
-        prev_hash,
-    ]
-    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
+from .verification import verify_chain
 
 
 def audit_record(
@@ -92,24 +57,10 @@ def _locked_head() -> ChainHead:
     return head
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Decimal):
-        return money_text(value)
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).isoformat()
-    if isinstance(value, models.Model):
-        return value.pk
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    raise TypeError(f"{type(value).__name__} is not JSON serialisable in an audit payload")
-
-
 @transaction.atomic
 def audit_checkpoint_record() -> Checkpoint | None:
     """Verify the whole chain; if it holds, record its head as a checkpoint. A broken chain
     records nothing and is reported by the caller (the periodic task logs an error)."""
-    from .verification import verify_chain  # verification reads through this module's hash
-
     report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash").order_by("seq"))
     if not report.ok:
         return None

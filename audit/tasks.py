@@ -17,12 +17,3 @@ def verify_chain_task() -> dict:
         logger.error("The audit chain is broken: run `manage.py verify_audit` for where.")
         return {"ok": False}
     return {"ok": True, "seq": checkpoint.seq, "hash": checkpoint.hash}
-
-
-@shared_task(name="audit.build_export")
-def build_export_task(export_id: int) -> dict:
-    """Build one export file (enqueued on commit by ``export_request``)."""
-    from .exports import export_build
-
-    export = export_build(export_id)
-    return {"export": export.pk, "status": export.status, "rows": export.rows}

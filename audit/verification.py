@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .models import GENESIS_HASH, AuditEvent, ChainHead
-from .services import event_hash
+from .chain import GENESIS_HASH, event_hash
+from .models import AuditEvent, ChainHead
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,23 @@
+"""The project's URLs: the screens, the API and its schema, health, admin."""
+
 from django.contrib import admin
 from django.urls import include, path
 
-from . import views
 from .api.urls import schema_urlpatterns
+from .health import health
+from .screens.urls import compliance_patterns, dealer_patterns, floor_patterns, home_patterns
 
 admin.site.site_header = "Cardroom administration"
 admin.site.site_title = "Cardroom"
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("health/", views.health, name="health"),
+    path("", include(home_patterns)),
+    path("health/", health, name="health"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
-    path("dealer/", include("wagers.urls")),
-    path("floor/", include("tables.urls")),
-    path("compliance/", include("audit.urls")),
+    path("dealer/", include(dealer_patterns)),
+    path("floor/", include(floor_patterns)),
+    path("compliance/", include(compliance_patterns)),
     path("api/v1/", include("cardroom.api.urls")),
     path("api/", include(schema_urlpatterns)),
 ]

@@ -2,9 +2,7 @@
 
 from django.db import models
 
-from cardroom.money import MoneyField
-from tables.models import Table
-from wagers.models import Hand, Settlement
+from cardroom.kernel.money import MoneyField
 
 
 class FeeEntry(models.Model):
@@ -12,10 +10,12 @@ class FeeEntry(models.Model):
         SPOT = "spot"
         DESIGNATED_PLAYER = "designated_player"
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="fees")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="fees")
     gaming_day = models.DateField()  # in the cardroom's time zone, from its day-start hour
-    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="fees")
-    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="fees")
+    hand = models.ForeignKey("wagers.Hand", on_delete=models.PROTECT, related_name="fees")
+    settlement = models.ForeignKey(
+        "wagers.Settlement", on_delete=models.PROTECT, related_name="fees"
+    )
     rake_mode = models.CharField(max_length=20)
     payer = models.CharField(max_length=20, choices=Payer.choices)
     seat = models.PositiveSmallIntegerField()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, setup_role_groups
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, setup_role_groups
 
 from .models import Cardroom, Player, Seating, Table, TableSession
 

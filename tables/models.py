@@ -1,7 +1,7 @@
 """Tables, their versioned settings, sessions, seats, stacks and the designated-player rotation.
 
 Rows the rules say are never edited (settings versions, stack entries, rotation offers) are
-append-only in the database (``cardroom.db.AppendOnly`` in the migrations). Writes go through
+append-only in the database (``cardroom.kernel.db.AppendOnly`` in the migrations). Writes go through
 ``tables.services``; reads through ``tables.selectors``.
 """
 
@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.money import ZERO, MoneyField
+from cardroom.kernel.money import ZERO, MoneyField
 from wagers.engine.fees import RakeMode
 from wagers.engine.table import (
     DEFAULT_FLUSH_PAYTABLE,

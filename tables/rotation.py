@@ -16,9 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import audit_record
-from cardroom.errors import Conflict, DomainError
-from cardroom.money import money_text
-from cardroom.permissions import require_table_staff
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.money import money_text
+from cardroom.kernel.permissions import require_table_staff
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee

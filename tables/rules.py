@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from cardroom.errors import DomainError
-from cardroom.money import cents, money, money_text
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.money import cents, money, money_text
 from wagers.engine.cards import SUITS
 from wagers.engine.errors import RoundError
 from wagers.engine.fees import RakeMode

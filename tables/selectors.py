@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from .models import (
@@ -53,10 +53,17 @@ def seated(table: Table) -> QuerySet[Seating]:
 
 
 def hand_in_progress(table: Table, *, seating: Seating | None = None) -> bool:
-    """Whether a hand at the table (with that seating in it, if given) is not yet over."""
-    from wagers.selectors import hands_in_progress  # wagers builds on tables, not the reverse
+    """Whether a hand at the table (with that seating in it, if given) is not yet over.
 
-    return hands_in_progress(table=table, seating=seating).exists()
+    Hands belong to the layer above (``wagers``); they are reached through the reverse
+    relations ``Table.hands``, ``Seating.spots`` and ``Seating.hands_as_dp``, so that tables
+    import nothing of wagers. A hand is over once it has its ``settled_at`` (settled, dead
+    or cancelled).
+    """
+    hands = table.hands.filter(settled_at__isnull=True)  # type: ignore[attr-defined]
+    if seating is not None:
+        hands = hands.filter(Q(spots__seating=seating) | Q(dp_seating=seating))
+    return bool(hands.exists())
 
 
 def stack_history(seating: Seating) -> QuerySet[StackEntry]:

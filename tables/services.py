@@ -16,10 +16,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import audit_record
-from cardroom.errors import Conflict, DomainError, PermissionDenied
-from cardroom.money import MONEY_LIMIT, ZERO, money, money_text
-from cardroom.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.money import MONEY_LIMIT, ZERO, money, money_text
+from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from wagers.engine.table import MAX_SEATS, Banking
 
 from . import rules, selectors

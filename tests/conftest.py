@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.db.backends.base.operations import BaseDatabaseOperations
 
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services as table_services
 
 PASSWORD = "a-test-password"
@@ -149,7 +149,7 @@ def house_players(house_table, seat) -> dict:
 
 def _execute_sql_flush_past_append_only(execute_sql_flush):
     """Transactional tests empty every table between tests; append-only tables refuse that
-    (cardroom.db). PostgreSQL: as superuser, switch triggers off for the flush
+    (cardroom.kernel.db). PostgreSQL: as superuser, switch triggers off for the flush
     (``session_replication_role``). SQLite has no such switch: drop and re-create them."""
 
     def flush(self, sql_list):

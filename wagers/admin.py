@@ -3,7 +3,7 @@
 
 from django.contrib import admin
 
-from cardroom.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
 from .models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.money import ZERO, MoneyField
+from cardroom.kernel.money import ZERO, MoneyField
 from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
 from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from cardroom.money import money_text
+from cardroom.kernel.money import money_text
 from tables.models import Seating, Table
 from tables.rules import as_json, settings_values
 

@@ -20,9 +20,9 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from audit.services import audit_record
-from cardroom.errors import Conflict, DomainError
-from cardroom.money import MONEY_LIMIT, ZERO, cents, money, money_text
-from cardroom.permissions import require_supervisor, require_table_staff
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.money import MONEY_LIMIT, ZERO, cents, money, money_text
+from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from rake.models import FeeEntry
 from tables import rules as table_rules
 from tables import selectors as table_selectors

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-from cardroom.db import AppendOnly
+from cardroom.kernel.db import AppendOnly
 
 
 class Migration(migrations.Migration):

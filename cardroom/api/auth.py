@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 
-from cardroom.roles import role_of
+from cardroom.kernel.roles import role_of
 
 from .errors import error_response
 from .fields import ServiceView

@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from audit.services import audit_refusal
-from cardroom import errors
+from cardroom.kernel import errors
 
 _DOMAIN_STATUS = {
     errors.PermissionDenied: status.HTTP_403_FORBIDDEN,

@@ -10,8 +10,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.views import APIView
 
-from cardroom.errors import DomainError
-from cardroom.money import money, money_text
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.money import money, money_text
 
 from .parsers import PARSERS
 

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
-from audit.services import canonical_json
+from audit.chain import canonical_json
 
 from .errors import error_response
 from .models import IdempotencyKey

@@ -7,9 +7,9 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from audit import api as audit
-from tables import api as tables
-from wagers import api as wagers
+from cardroom.api import compliance as audit
+from cardroom.api import hands as wagers
+from cardroom.api import tables
 
 from . import auth
 from .fields import MAX_ID

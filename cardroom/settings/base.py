@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "wagers",
     "rake",
     "audit",
+    "compliance",
 ]
 
 MIDDLEWARE = [
@@ -68,10 +69,10 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "cardroom.context_processors.role",
+                "cardroom.screens.context_processors.role",
             ],
             # The project package is not an app; its template tags are named here.
-            "libraries": {"cardroom": "cardroom.templatetags.cardroom"},
+            "libraries": {"cardroom": "cardroom.screens.templatetags.cardroom"},
         },
     },
 ]
@@ -134,8 +135,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "BankingEnum": "wagers.engine.table.Banking",
         "HandStatusEnum": "wagers.models.Hand.Status",
-        "ExportStatusEnum": "audit.models.Export.Status",
-        "ExportKindEnum": "audit.models.Export.Kind",
+        "ExportStatusEnum": "compliance.models.Export.Status",
+        "ExportKindEnum": "compliance.models.Export.Kind",
         "SettlementKindEnum": "wagers.models.Settlement.Kind",
         "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
     },

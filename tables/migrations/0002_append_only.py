@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from cardroom.db import AppendOnly
+from cardroom.kernel.db import AppendOnly
 
 
 class Migration(migrations.Migration):

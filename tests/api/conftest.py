@@ -18,9 +18,10 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from audit import exports
-from audit.models import Export
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from compliance import exports
+from compliance import services as compliance_services
+from compliance.models import Export
 from tables import services as tables
 from tables.models import Seating, SettingChange, Table
 from wagers import services as wagers
@@ -195,7 +196,7 @@ class World:
     def export(self) -> Export:
         """A finished audit-log export (built here: tests do not run on-commit tasks)."""
         now = timezone.now()
-        export = exports.export_request(
+        export = compliance_services.export_request(
             kind=Export.Kind.AUDIT_LOG,
             start=now - timedelta(days=1),
             end=now + timedelta(days=1),

@@ -12,8 +12,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from audit.models import Checkpoint, Export
+from audit.models import Checkpoint
 from audit.services import audit_record
+from compliance.models import Export
 from tables import selectors
 from tables.models import (
     Cardroom,

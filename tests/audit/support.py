@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.errors import DomainError
+from cardroom.kernel.errors import DomainError
 from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
 from wagers import services
@@ -56,7 +56,7 @@ def new_york_gaming_day(at: datetime, starts: int = 6) -> date:
 
 @contextmanager
 def past_append_only() -> Iterator[None]:
-    """Switch the append-only triggers (cardroom.db) off on this connection, and back on.
+    """Switch the append-only triggers (cardroom.kernel.db) off on this connection, and back on.
 
     PostgreSQL: triggers do not fire under ``session_replication_role = replica`` (the test
     role is a superuser). SQLite has no such switch: drop the triggers and re-create them."""

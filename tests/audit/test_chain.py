@@ -16,10 +16,11 @@ from django.db import connection, transaction
 from django.db.models import F
 
 from audit import verification
-from audit.models import GENESIS_HASH, AuditEvent, ChainHead, Checkpoint
-from audit.services import audit_checkpoint_record, audit_record, canonical_json, event_hash
+from audit.chain import GENESIS_HASH, canonical_json, event_hash
+from audit.models import AuditEvent, ChainHead, Checkpoint
+from audit.services import audit_checkpoint_record, audit_record
 from audit.verification import verify_chain
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import RotationRecord, Table
 from wagers import services

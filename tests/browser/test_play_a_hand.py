@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from audit.models import AuditEvent
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
 from wagers import selectors

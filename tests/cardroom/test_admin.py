@@ -10,7 +10,8 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import AuditEvent, ChainHead, Checkpoint, Export
+from audit.models import AuditEvent, ChainHead, Checkpoint
+from compliance.models import Export
 from rake.models import FeeEntry
 from tables import selectors, services
 from tables.models import (
@@ -26,7 +27,7 @@ from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlemen
 
 pytestmark = pytest.mark.django_db
 
-APPS = ("tables", "wagers", "rake", "audit")
+APPS = ("tables", "wagers", "rake", "audit", "compliance")
 MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()]
 # The records the rules say are never edited.
 APPEND_ONLY = [

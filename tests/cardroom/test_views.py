@@ -3,7 +3,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.urls import reverse
 
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, has_role, role_of
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, has_role, role_of
 
 pytestmark = pytest.mark.django_db
 

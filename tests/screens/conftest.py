@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from cardroom.roles import FLOOR_SUPERVISOR
+from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
 from wagers import services as hand_services

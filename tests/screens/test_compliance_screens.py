@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from audit import exports
-from audit.models import AuditEvent, Export
+from audit.models import AuditEvent
+from compliance import services as compliance_services
+from compliance.models import Export
 from rake.models import FeeEntry
 from tables.selectors import gaming_day
 
@@ -257,7 +258,7 @@ def test_an_unfinished_export_has_nothing_to_download(
 ):
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=False):
-        export = exports.export_request(
+        export = compliance_services.export_request(
             kind="settlements", start=now - timedelta(hours=1), end=now, by=auditor
         )
     response = compliance.get(reverse("compliance-export-download", args=[export.pk]))

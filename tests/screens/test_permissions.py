@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from audit import exports
 from audit.models import AuditEvent
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from compliance import services as compliance_services
 from tables import services as table_services
 
 from .support import last_seq, parse
@@ -55,7 +55,7 @@ def objects(world, settled, auditor, settings, tmp_path, django_capture_on_commi
     settings.MEDIA_ROOT = tmp_path
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        export = exports.export_request(
+        export = compliance_services.export_request(
             kind="audit_log", start=now - timedelta(days=1), end=now + timedelta(days=1), by=auditor
         )
     return {

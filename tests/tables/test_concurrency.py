@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from cardroom.errors import Conflict
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.errors import Conflict
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors, services
 from tables.models import Seating, SettingChange, TableSettings
 

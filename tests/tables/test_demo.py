@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from cardroom.roles import ROLES, role_of
+from cardroom.kernel.roles import ROLES, role_of
 from tables import selectors, services
 from tables.demo import DEMO_CARDROOM, DEMO_TABLES, DEMO_USERS
 from tables.models import (

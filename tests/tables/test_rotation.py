@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import RotationRecord
 from tables.rotation import designated_player_rotate, require_designated_player

@@ -8,7 +8,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import Seating, StackEntry, TableSession
 from wagers.models import Hand

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import SettingChange, TableSettings
 from wagers.models import Hand

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardroom.errors import Conflict, DomainError
+from cardroom.kernel.errors import Conflict, DomainError
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import Seating, StackEntry, Table

@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services

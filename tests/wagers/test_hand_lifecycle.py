@@ -12,7 +12,7 @@ from functools import reduce
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.errors import DomainError
+from cardroom.kernel.errors import DomainError
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables.models import RotationRecord

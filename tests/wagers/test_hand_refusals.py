@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.selectors import open_session
 from wagers import services

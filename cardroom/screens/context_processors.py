@@ -1,4 +1,4 @@
-from cardroom.roles import role_of
+from cardroom.kernel.roles import role_of
 
 
 def role(request) -> dict:

@@ -13,18 +13,19 @@ import pytest
 from django.db import transaction
 from django.db.models import QuerySet
 
-from audit import exports
-from audit.exports import AUDIT_COLUMNS, SETTLEMENT_COLUMNS, export_build, export_request
-from audit.models import AuditEvent, ChainHead, Export
-from audit.reports import table_day_report
+from audit.models import AuditEvent, ChainHead
 from audit.services import audit_record
-from audit.tasks import build_export_task
-from cardroom.errors import DomainError, PermissionDenied
+from cardroom.kernel.errors import DomainError, PermissionDenied
+from compliance import exports
+from compliance.exports import AUDIT_COLUMNS, SETTLEMENT_COLUMNS, export_build
+from compliance.models import Export
+from compliance.reports import table_day_report
+from compliance.services import export_request
+from compliance.tasks import build_export_task
 from rake.selectors import fees_total
 from tables.selectors import gaming_day_bounds
+from tests.audit.support import correct_hand, local, new_york_gaming_day, play_hand, random_plan
 from wagers.models import Settlement
-
-from .support import correct_hand, local, new_york_gaming_day, play_hand, random_plan
 
 DAY_0 = local(2024, 2, 29, 12).date()
 DAY_A = local(2024, 3, 1, 12).date()

@@ -12,18 +12,18 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
+from audit.models import AuditEvent, Checkpoint
+from audit.verification import verify_chain
 from cardroom.api.fields import MoneyField, ServiceView, SignedMoneyField
 from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.errors import DomainError
-from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
-from tables.api import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
+from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from compliance import reports, services
+from compliance.models import Export
 from tables.models import Player, Table
 from tables.selectors import gaming_day_bounds
-
-from . import exports, reports
-from .models import AuditEvent, Checkpoint, Export
-from .verification import verify_chain
 
 AUDITORS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
@@ -210,7 +210,7 @@ class ExportList(generics.ListAPIView, ServiceView):
     @extend_schema(request=ExportIn, responses={202: ExportOut})
     @idempotent
     def post(self, request):
-        export = exports.export_request(**self.parse(request), by=request.user)
+        export = services.export_request(**self.parse(request), by=request.user)
         export.refresh_from_db()
         return Response(ExportOut(export).data, status=202)
 

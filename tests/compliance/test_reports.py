@@ -13,16 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.reports import player_report, table_day_report
+from compliance.reports import player_report, table_day_report
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services
 from tables.models import Cardroom, Seating, StackEntry
 from tables.selectors import gaming_day, gaming_day_bounds
-from wagers import services
-from wagers.models import Hand, Settlement, SpotSettlement
-
-from .support import (
+from tests.audit.support import (
     Plan,
     correct_hand,
     local,
@@ -30,6 +27,8 @@ from .support import (
     play_hand,
     random_plan,
 )
+from wagers import services
+from wagers.models import Hand, Settlement, SpotSettlement
 
 DAY_A, DAY_B = date(2024, 3, 1), date(2024, 3, 2)
 # When the designated-player table's hands settle, in New York time: gaming day A runs from

@@ -16,8 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from audit.services import audit_refusal
-from cardroom.errors import DomainError, PermissionDenied
-from cardroom.roles import role_of
+from cardroom.kernel.errors import DomainError, PermissionDenied
+from cardroom.kernel.roles import role_of
 
 
 def role_required(*roles: str) -> Callable:

@@ -22,12 +22,11 @@ from cardroom.api.fields import (
 )
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables.models import Seating, Table
-
-from . import services
-from .engine import settle_json
-from .models import Hand, Settlement, Spot
+from wagers import services
+from wagers.engine import settle_json
+from wagers.models import Hand, Settlement, Spot
 
 TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 

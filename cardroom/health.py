@@ -1,34 +1,15 @@
+"""``/health/`` for load balancers and monitors."""
+
 import logging
 import uuid
 
-from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from .roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
-
 logger = logging.getLogger(__name__)
-
-
-# Where each role starts.
-_START = {
-    FLOOR_SUPERVISOR: "floor-tables",
-    DEALER: "dealer-home",
-    COMPLIANCE_AUDITOR: "compliance-audit",
-}
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    """Navigation by role: each role lands on its own screens."""
-    role = role_of(request.user)
-    if role in _START:
-        return redirect(_START[role])
-    return render(request, "home.html", {"role": role})
 
 
 @require_safe

@@ -3,8 +3,8 @@ parse money and name the field at fault."""
 
 from django import forms
 
-from .models import Player, Seating
-from .rules import SETTINGS
+from tables.models import Player, Seating
+from tables.rules import SETTINGS
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
 

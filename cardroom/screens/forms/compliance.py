@@ -1,8 +1,7 @@
 from django import forms
 
+from compliance.models import Export
 from tables.models import Table
-
-from .models import Export
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})
 

@@ -15,17 +15,17 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cardroom.errors import Conflict
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR, role_of
-from cardroom.screens import call_service, role_required
+from cardroom.kernel.errors import Conflict
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
 from tables import selectors as table_selectors
 from tables import services as table_services
-from tables.forms import SeatPlayerForm, StackForm
 from tables.models import Seating, Table, TableSession
+from wagers import selectors, services
 from wagers.engine.cards import CARD_NAMES
+from wagers.models import Hand
 
-from . import selectors, services
-from .forms import (
+from .base import call_service, role_required
+from .forms.hands import (
     CardsForm,
     DecisionForm,
     MisdealForm,
@@ -34,7 +34,7 @@ from .forms import (
     StartForm,
     WagerForm,
 )
-from .models import Hand
+from .forms.tables import SeatPlayerForm, StackForm
 
 STAFF = (FLOOR_SUPERVISOR, DEALER)
 

@@ -26,11 +26,10 @@ from cardroom.api.fields import (
     seat_keys,
 )
 from cardroom.api.idempotency import idempotent
-from cardroom.errors import DomainError
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
-
-from . import rules, selectors, services
-from .models import (
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from tables import rules, selectors, services
+from tables.models import (
     Cardroom,
     Player,
     RotationRecord,
@@ -41,7 +40,7 @@ from .models import (
     TableSession,
     TableSettings,
 )
-from .rotation import designated_player_rotate
+from tables.rotation import designated_player_rotate
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
 TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.db import models
 
-from cardroom.errors import DomainError
+from cardroom.kernel.errors import DomainError
 from wagers.engine.errors import RoundError
 from wagers.engine.money import format_amount, parse_amount, to_decimal
 

@@ -1,6 +1,6 @@
 """The floor supervisor's screens: every table's live status; create and configure a table;
 propose and approve setting changes (R17); open and close tables; correct a settled hand.
-Seats are managed on the table's play screen (``wagers.views``), shared with the dealer."""
+Seats are managed on the table's play screen (``screens.dealer``), shared with the dealer."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cardroom.roles import DEALER, FLOOR_SUPERVISOR
-from cardroom.screens import call_service, role_required
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from tables import rules, selectors, services
+from tables.models import Cardroom, SettingChange, Table, TableSession
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
-from wagers.forms import CorrectionForm
 from wagers.models import Hand
 
-from . import rules, selectors, services
-from .forms import ChangeForm, OpenTableForm, SettingChangeForm, TableCreateForm
-from .models import Cardroom, SettingChange, Table, TableSession
+from .base import call_service, role_required
+from .forms.hands import CorrectionForm
+from .forms.tables import ChangeForm, OpenTableForm, SettingChangeForm, TableCreateForm
 
 supervisor_only = role_required(FLOOR_SUPERVISOR)
 

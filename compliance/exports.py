@@ -1,8 +1,8 @@
-"""CSV exports of settlements and of the audit log for a period (issue 5).
+"""Building the CSV exports of settlements and of the audit log for a period.
 
-``export_request`` (a service) records the request and enqueues the build on commit;
-``export_build`` writes the file, reporting progress as it goes. Each export names the audit
-chain head it was made from, so that it can be tied to a verified chain.
+``export_build`` writes the file, reporting progress as it goes; it runs in a Celery task
+(``compliance.tasks``) enqueued by ``compliance.services.export_request``. Each export names
+the audit chain head it was made from, so that it can be tied to a verified chain.
 """
 
 from __future__ import annotations
@@ -10,22 +10,15 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterator
-from datetime import datetime
-from typing import Any
 
 from django.core.files.base import ContentFile
-from django.db import transaction
 from django.utils import timezone
 
-from cardroom.errors import DomainError
-from cardroom.permissions import require_role
-from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from audit.models import AuditEvent, ChainHead
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
-from .models import AuditEvent, ChainHead, Export
-from .services import audit_record
-from .tasks import build_export_task
+from .models import Export
 
 SETTLEMENT_COLUMNS = [
     "settlement",
@@ -56,27 +49,6 @@ AUDIT_COLUMNS = [
     "hash",
 ]
 PROGRESS_STEPS = 20  # the progress bar moves in 5% steps
-
-
-@transaction.atomic
-def export_request(*, kind: str, start: datetime, end: datetime, by: Any) -> Export:
-    """Record an export request; the file is built by a Celery task once this commits."""
-    require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="export records")
-    if kind not in Export.Kind.values:
-        raise DomainError(f"An export is one of: {', '.join(Export.Kind.values)}.", field="kind")
-    if start >= end:
-        raise DomainError("The period must end after it starts.", field="end")
-    export = Export.objects.create(
-        kind=kind, start=start, end=end, requested_by=by, requested_at=timezone.now()
-    )
-    audit_record(
-        actor=by,
-        action="export.requested",
-        target=export,
-        payload={"kind": kind, "start": start, "end": end},
-    )
-    transaction.on_commit(lambda: build_export_task.delay(export.pk))
-    return export
 
 
 def export_build(export_id: int) -> Export:

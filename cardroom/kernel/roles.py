@@ -23,7 +23,7 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
 
 
 # The apps whose records supervisors and auditors may look through in the read-only admin.
-_ADMIN_APPS = ("tables", "wagers", "rake", "audit")
+_ADMIN_APPS = ("tables", "wagers", "rake", "audit", "compliance")
 
 
 def setup_role_groups() -> list:

@@ -11,15 +11,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
-from cardroom.screens import call_service, role_required
+from audit.models import AuditEvent, Checkpoint
+from audit.verification import verify_chain
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from compliance import reports, services
+from compliance.models import Export
 from rake.selectors import fees_per_hour
 from tables.models import Player
 
-from . import exports, reports
-from .forms import EventSearchForm, ExportForm, ReportForm
-from .models import AuditEvent, Checkpoint, Export
-from .verification import verify_chain
+from .base import call_service, role_required
+from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
@@ -87,7 +88,7 @@ def export_view(request: HttpRequest) -> HttpResponse:
     form = ExportForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         done = call_service(
-            request, form, lambda: exports.export_request(**form.cleaned_data, by=request.user)
+            request, form, lambda: services.export_request(**form.cleaned_data, by=request.user)
         )
         if done is not None:
             return redirect("compliance-exports")

@@ -4,7 +4,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from cardroom.money import money_text
+from cardroom.kernel.money import money_text
 
 register = template.Library()
 

@@ -1,0 +1,36 @@
+"""The server-rendered screens, one URL list per role's area."""
+
+from django.urls import path
+
+from . import compliance, dealer, floor, home
+
+home_patterns = [path("", home.home, name="home")]
+
+dealer_patterns = [
+    path("", dealer.dealer_home, name="dealer-home"),
+    path("tables/<int:pk>/", dealer.dealer_table, name="dealer-table"),
+    path("tables/<int:pk>/<slug:step>/", dealer.dealer_step, name="dealer-step"),
+]
+
+floor_patterns = [
+    path("", floor.table_list, name="floor-tables"),
+    path("tables/new/", floor.table_create, name="floor-table-create"),
+    path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
+    path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
+    path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
+]
+
+compliance_patterns = [
+    path("", compliance.compliance_home, name="compliance-home"),
+    path("audit/", compliance.audit_log, name="compliance-audit"),
+    path("audit/verify/", compliance.verify, name="compliance-verify"),
+    path("reports/", compliance.report_view, name="compliance-reports"),
+    path("players/<int:pk>/", compliance.player_view, name="compliance-player"),
+    path("exports/", compliance.export_view, name="compliance-exports"),
+    path("exports/<int:pk>/", compliance.export_progress, name="compliance-export"),
+    path(
+        "exports/<int:pk>/download/",
+        compliance.export_download,
+        name="compliance-export-download",
+    ),
+]

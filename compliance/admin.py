@@ -1,0 +1,26 @@
+"""The admin's view of exports: read-only, like every record."""
+
+from django.contrib import admin
+
+from cardroom.kernel.admin import ReadOnlyAdmin
+
+from .models import Export
+
+
+@admin.register(Export)
+class ExportAdmin(ReadOnlyAdmin):
+    list_display = [
+        "kind",
+        "start",
+        "end",
+        "requested_by",
+        "requested_at",
+        "status",
+        "progress",
+        "rows",
+        "finished_at",
+    ]
+    list_filter = ["kind", "status"]
+    list_select_related = ["requested_by"]
+    search_fields = ["requested_by__username"]
+    date_hierarchy = "requested_at"

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 
+from .actions import AuditAction
 from .chain import GENESIS_HASH
 
 
@@ -13,7 +14,7 @@ class AuditEvent(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     actor_name = models.CharField(max_length=150, blank=True)  # as it was at the time
-    action = models.CharField(max_length=64, db_index=True)
+    action = models.CharField(max_length=64, choices=AuditAction.choices, db_index=True)
     object_type = models.CharField(max_length=64, blank=True)
     object_id = models.CharField(max_length=64, blank=True)
     # The canonical JSON text exactly as hashed: sorted keys, money as strings.

@@ -7,6 +7,7 @@ from typing import Any
 from django.db import models, transaction
 from django.utils import timezone
 
+from .actions import AuditAction
 from .chain import canonical_json, event_hash
 from .models import AuditEvent, ChainHead, Checkpoint
 from .verification import verify_chain
@@ -15,7 +16,7 @@ from .verification import verify_chain
 def audit_record(
     *,
     actor: Any,
-    action: str,
+    action: AuditAction,
     target: models.Model | None = None,
     payload: dict[str, Any] | None = None,
 ) -> AuditEvent:
@@ -69,13 +70,15 @@ def audit_checkpoint_record() -> Checkpoint | None:
     )
 
 
-def audit_refusal(*, actor: Any, action: str, message: str, target: models.Model | None = None):
+def audit_refusal(
+    *, actor: Any, attempted: str, message: str, target: models.Model | None = None
+) -> AuditEvent:
     """Record a refused permission. Called after the refused change rolled back, in a
     transaction of its own, so the refusal itself is kept."""
     with transaction.atomic():
         return audit_record(
             actor=actor,
-            action="permission.refused",
+            action=AuditAction.PERMISSION_REFUSED,
             target=target,
-            payload={"attempted": action, "message": message},
+            payload={"attempted": attempted, "message": message},
         )

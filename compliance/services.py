@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.permissions import require_role
@@ -30,7 +31,7 @@ def export_request(*, kind: str, start: datetime, end: datetime, by: Any) -> Exp
     )
     audit_record(
         actor=by,
-        action="export.requested",
+        action=AuditAction.EXPORT_REQUESTED,
         target=export,
         payload={"kind": kind, "start": start, "end": end},
     )

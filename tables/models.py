@@ -216,9 +216,7 @@ class StackEntry(models.Model):
         ADD_ON = "add_on"
         CASH_OUT = "cash_out"  # colouring up and leaving with the chips
         WAGER = "wager"
-        WAGER_RETURNED = "wager_returned"
         PAYOUT = "payout"
-        FEE = "fee"
         DP_BANK = "dp_bank"
         CORRECTION = "correction"
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money_text
@@ -96,7 +97,7 @@ def designated_player_rotate(
         )
         audit_record(
             actor=by,
-            action="rotation.offered",
+            action=AuditAction.ROTATION_OFFERED,
             target=record,
             payload={
                 "table": table.pk,

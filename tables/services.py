@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, money, money_text
@@ -61,7 +62,7 @@ def cardroom_create(
     )
     audit_record(
         actor=by,
-        action="cardroom.created",
+        action=AuditAction.CARDROOM_CREATED,
         target=cardroom,
         payload={
             "name": name,
@@ -102,7 +103,7 @@ def table_create(
     first = TableSettings.objects.create(table=table, version=1, **values)
     audit_record(
         actor=by,
-        action="table.created",
+        action=AuditAction.TABLE_CREATED,
         target=table,
         payload={
             "name": name,
@@ -141,7 +142,7 @@ def setting_change_propose(
     )
     audit_record(
         actor=by,
-        action="table.settings.change_proposed",
+        action=AuditAction.SETTING_CHANGE_PROPOSED,
         target=change,
         payload={
             "table": table.pk,
@@ -185,7 +186,7 @@ def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
     change.save()
     audit_record(
         actor=by,
-        action="table.settings.change_approved",
+        action=AuditAction.SETTING_CHANGE_APPROVED,
         target=change,
         payload={
             "table": table.pk,
@@ -202,7 +203,9 @@ def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
 @transaction.atomic
 def setting_change_reject(*, change: SettingChange, by: Any, reason: str = "") -> SettingChange:
     require_supervisor(by, action="reject a change to a table's settings")
-    return _close_change(change, SettingChange.Status.REJECTED, by, reason)
+    return _close_change(
+        change, SettingChange.Status.REJECTED, AuditAction.SETTING_CHANGE_REJECTED, by, reason
+    )
 
 
 @transaction.atomic
@@ -210,17 +213,21 @@ def setting_change_withdraw(*, change: SettingChange, by: Any) -> SettingChange:
     require_supervisor(by, action="withdraw a change to a table's settings")
     if change.proposed_by_id != by.pk:
         raise PermissionDenied("Only the supervisor who proposed a change may withdraw it.")
-    return _close_change(change, SettingChange.Status.WITHDRAWN, by, "")
+    return _close_change(
+        change, SettingChange.Status.WITHDRAWN, AuditAction.SETTING_CHANGE_WITHDRAWN, by, ""
+    )
 
 
-def _close_change(change: SettingChange, status: str, by: Any, reason: str) -> SettingChange:
+def _close_change(
+    change: SettingChange, status: str, action: AuditAction, by: Any, reason: str
+) -> SettingChange:
     change = SettingChange.objects.select_for_update().get(pk=change.pk)
     _require_pending(change)
     change.status, change.decided_by, change.decided_at = status, by, timezone.now()
     change.save(update_fields=["status", "decided_by", "decided_at"])
     audit_record(
         actor=by,
-        action=f"table.settings.change_{status}",
+        action=action,
         target=change,
         payload={"table": change.table_id, "reason": reason},
     )
@@ -251,7 +258,7 @@ def table_open(*, table: Table, dealer: Any, by: Any) -> TableSession:
     )
     audit_record(
         actor=by,
-        action="table.opened",
+        action=AuditAction.TABLE_OPENED,
         target=session,
         payload={"table": table.pk, "dealer": dealer.pk},
     )
@@ -268,7 +275,7 @@ def table_dealer_change(*, table: Table, dealer: Any, by: Any) -> TableSession:
     session.save(update_fields=["dealer"])
     audit_record(
         actor=by,
-        action="table.dealer_changed",
+        action=AuditAction.TABLE_DEALER_CHANGED,
         target=session,
         payload={"table": table.pk, "from": previous, "to": dealer.pk},
     )
@@ -286,7 +293,9 @@ def table_close(*, table: Table, by: Any) -> TableSession:
         _leave(seating, by)
     session.closed_by, session.closed_at = by, timezone.now()
     session.save(update_fields=["closed_by", "closed_at"])
-    audit_record(actor=by, action="table.closed", target=session, payload={"table": table.pk})
+    audit_record(
+        actor=by, action=AuditAction.TABLE_CLOSED, target=session, payload={"table": table.pk}
+    )
     return session
 
 
@@ -306,7 +315,9 @@ def player_create(*, cardroom: Cardroom, name: str, by: Any) -> Player:
     if not name.strip():
         raise DomainError("A player needs a name.", field="name")
     player = Player.objects.create(cardroom=cardroom, name=name.strip())
-    audit_record(actor=by, action="player.created", target=player, payload={"name": player.name})
+    audit_record(
+        actor=by, action=AuditAction.PLAYER_CREATED, target=player, payload={"name": player.name}
+    )
     return player
 
 
@@ -340,7 +351,7 @@ def seat_player(*, table: Table, seat: int, player: Player, buy_in: Any = ZERO, 
         raise Conflict(f"{player} was just seated at another table.", field="player") from None
     audit_record(
         actor=by,
-        action="seat.taken",
+        action=AuditAction.SEAT_TAKEN,
         target=seating,
         payload={"table": table.pk, "seat": seat, "player": player.pk},
     )
@@ -384,18 +395,20 @@ def stack_cash_out(*, seating: Seating, amount: Any = None, by: Any) -> Seating:
 
 @transaction.atomic
 def seating_sit_out(*, seating: Seating, by: Any) -> Seating:
-    return _set_flag(seating, "sitting_out", True, by, "seat.sat_out", "sit a player out")
+    return _set_flag(seating, "sitting_out", True, by, AuditAction.SEAT_SAT_OUT, "sit a player out")
 
 
 @transaction.atomic
 def seating_come_back(*, seating: Seating, by: Any) -> Seating:
-    return _set_flag(seating, "sitting_out", False, by, "seat.came_back", "bring a player back")
+    return _set_flag(
+        seating, "sitting_out", False, by, AuditAction.SEAT_CAME_BACK, "bring a player back"
+    )
 
 
 @transaction.atomic
 def seating_waive_dp(*, seating: Seating, waived: bool, by: Any) -> Seating:
     """R16: a standing waiver of the designated-player position (or its end)."""
-    action = "seat.dp_waived" if waived else "seat.dp_waiver_ended"
+    action = AuditAction.SEAT_DP_WAIVED if waived else AuditAction.SEAT_DP_WAIVER_ENDED
     return _set_flag(seating, "dp_waiver", waived, by, action, "record a waiver")
 
 
@@ -421,7 +434,7 @@ def seating_flag_proposition(*, seating: Seating, flagged: bool, by: Any) -> Sea
         ) from None
     audit_record(
         actor=by,
-        action="seat.proposition_flagged" if flagged else "seat.proposition_unflagged",
+        action=AuditAction.SEAT_PROPOSITION_FLAGGED if flagged else "seat.proposition_unflagged",
         target=seating,
         payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
     )
@@ -459,7 +472,7 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
     seating.save(update_fields=["stack"])
     audit_record(
         actor=by,
-        action=f"stack.{reason}",
+        action=_STACK_ACTIONS[reason],
         target=seating,
         payload={"amount": amount, "stack": seating.stack, "entry": entry.pk},
     )
@@ -467,6 +480,15 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
 
 
 _STAFF = (FLOOR_SUPERVISOR, DEALER)
+# The audit action of each movement ``stack_entry_add`` books one at a time; a settlement's
+# payouts and corrections move every stack at once and are audited with the hand.
+_STACK_ACTIONS = {
+    StackEntry.Reason.BUY_IN: AuditAction.STACK_BUY_IN,
+    StackEntry.Reason.ADD_ON: AuditAction.STACK_ADD_ON,
+    StackEntry.Reason.CASH_OUT: AuditAction.STACK_CASH_OUT,
+    StackEntry.Reason.WAGER: AuditAction.STACK_WAGER,
+    StackEntry.Reason.DP_BANK: AuditAction.STACK_DP_BANK,
+}
 
 
 def _leave(seating: Seating, by: Any) -> Seating:
@@ -478,7 +500,7 @@ def _leave(seating: Seating, by: Any) -> Seating:
     seating.save(update_fields=["left_at"])
     audit_record(
         actor=by,
-        action="seat.left",
+        action=AuditAction.SEAT_LEFT,
         target=seating,
         payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
     )
@@ -494,7 +516,9 @@ def _seating_for_change(seating: Seating, by: Any, action: str) -> Seating:
     return seating
 
 
-def _set_flag(seating: Seating, name: str, value: bool, by: Any, action: str, what: str) -> Seating:
+def _set_flag(
+    seating: Seating, name: str, value: bool, by: Any, action: AuditAction, what: str
+) -> Seating:
     seating = _seating_for_change(seating, by, what)
     setattr(seating, name, value)
     seating.save(update_fields=[name])

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
+from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, cents, money, money_text
@@ -123,7 +124,7 @@ def _create_hand(table: Table, session: Any, record: Any, dp_bank: Any, by: Any)
         )
     audit_record(
         actor=by,
-        action="hand.started",
+        action=AuditAction.HAND_STARTED,
         target=hand,
         payload={
             "table": table.pk,
@@ -197,7 +198,7 @@ def wager_place(
     stack_entry_add(seating=seating, amount=-stakes, reason=StackEntry.Reason.WAGER, by=by)
     audit_record(
         actor=by,
-        action="hand.wager_placed",
+        action=AuditAction.HAND_WAGER_PLACED,
         target=hand,
         payload={"seat": seat, "player": seating.player_id, **amounts},
     )
@@ -294,7 +295,7 @@ def _cards_dealt(hand: Hand, spots: list[Spot], source: str, by: Any) -> Hand:
     Spot.objects.bulk_update(spots, ["cards"])
     audit_record(
         actor=by,
-        action="hand.dealt",
+        action=AuditAction.HAND_DEALT,
         target=hand,
         payload={
             "source": source,
@@ -344,7 +345,7 @@ def spot_decide(*, hand: Hand, seat: int, decision: str, raise_amount: Any = Non
         stack_entry_add(seating=seating, amount=-amount, reason=StackEntry.Reason.WAGER, by=by)
     audit_record(
         actor=by,
-        action="hand.decision",
+        action=AuditAction.HAND_DECISION,
         target=hand,
         payload={"seat": seat, "decision": decision, "raise": amount},
     )
@@ -367,7 +368,7 @@ def spot_declare_dead(*, hand: Hand, seat: int, by: Any) -> Spot:
     spot.save(update_fields=["dead_reason", "cards"])
     audit_record(
         actor=by,
-        action="hand.spot_dead",
+        action=AuditAction.HAND_SPOT_DEAD,
         target=hand,
         payload={"seat": seat, "reason": "wrong_card_count"},
     )
@@ -388,7 +389,9 @@ def hand_cancel(*, hand: Hand, by: Any) -> Hand:
     hand.save(update_fields=["status", "settled_at"])
     if hand.dp_seating_id and hand.dp_bank:
         _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by)
-    audit_record(actor=by, action="hand.cancelled", target=hand, payload={"number": hand.number})
+    audit_record(
+        actor=by, action=AuditAction.HAND_CANCELLED, target=hand, payload={"number": hand.number}
+    )
     return hand
 
 
@@ -442,7 +445,7 @@ def _settle(hand: Hand, by: Any, *, misdeal: str | None) -> Settlement:
     _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
     audit_record(
         actor=by,
-        action="hand.misdeal" if misdeal else "hand.settled",
+        action=AuditAction.HAND_MISDEAL if misdeal else "hand.settled",
         target=hand,
         payload={
             "settlement": settlement.entry,
@@ -503,7 +506,7 @@ def hand_correct(
     )
     audit_record(
         actor=by,
-        action="hand.corrected",
+        action=AuditAction.HAND_CORRECTED,
         target=hand,
         payload={
             "reason": reason,

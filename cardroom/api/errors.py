@@ -94,4 +94,4 @@ def _record_refusal(request: Any, context: dict, message: str) -> None:
     action = f"{request.method} {request.path}"
     if view is not None:
         action = f"{action} ({type(view).__name__})"
-    audit_refusal(actor=user, action=action, message=message)
+    audit_refusal(actor=user, attempted=action, message=message)

@@ -31,7 +31,9 @@ def role_required(*roles: str) -> Callable:
                 return redirect_to_login(request.get_full_path())
             if role_of(request.user) not in roles:
                 message = "Your role does not allow this screen."
-                audit_refusal(actor=request.user, action=f"screen {request.path}", message=message)
+                audit_refusal(
+                    actor=request.user, attempted=f"screen {request.path}", message=message
+                )
                 return render(request, "403.html", {"message": message}, status=403)
             return view(request, *args, **kwargs)
 
@@ -53,7 +55,7 @@ def call_service(
     try:
         return call()
     except PermissionDenied as error:
-        audit_refusal(actor=request.user, action=f"screen {request.path}", message=error.message)
+        audit_refusal(actor=request.user, attempted=f"screen {request.path}", message=error.message)
         form.add_error(None, error.message)
     except DomainError as error:
         field = (fields or {}).get(error.field or "", error.field)

@@ -90,7 +90,7 @@ def test_a_refused_permission_is_recorded_although_the_refused_change_rolled_bac
             cardroom=cardroom, name="Dealer's table", banking="house", by=dealer
         )
     except PermissionDenied as refusal:
-        event = audit_refusal(actor=dealer, action="create a table", message=refusal.message)
+        event = audit_refusal(actor=dealer, attempted="create a table", message=refusal.message)
     else:
         pytest.fail("a dealer may not create a table")
     assert not transaction.get_connection().in_atomic_block  # the refusal was committed
@@ -118,7 +118,7 @@ def test_a_refusal_recorded_after_a_rolled_back_change_in_the_same_request_is_ke
     with pytest.raises(PermissionDenied), transaction.atomic():
         table_services.player_create(cardroom=cardroom, name="Ann", by=dealer)  # allowed ...
         table_services.table_create(cardroom=cardroom, name="T", banking="house", by=dealer)
-    audit_refusal(actor=dealer, action="create a table", message="refused", target=cardroom)
+    audit_refusal(actor=dealer, attempted="create a table", message="refused", target=cardroom)
     actions = list(AuditEvent.objects.order_by("seq").values_list("action", flat=True))
     assert actions == ["cardroom.created", "permission.refused"]
     refusal = AuditEvent.objects.get(action="permission.refused")

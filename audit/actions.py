@@ -1,0 +1,54 @@
+"""Every action the audit log records, in one place: grep for a name to find who writes it.
+
+The values are what the chain stores and hashes; they never change (a changed value would be a
+different action, and old events keep theirs).
+"""
+
+from django.db import models
+
+
+class AuditAction(models.TextChoices):
+    # Logins (audit.signals) and refusals of a role (the API and screens).
+    AUTH_LOGIN = "auth.login"
+    AUTH_LOGOUT = "auth.logout"
+    AUTH_LOGIN_FAILED = "auth.login_failed"
+    PERMISSION_REFUSED = "permission.refused"
+    # Configuration and its governance (R17).
+    CARDROOM_CREATED = "cardroom.created"
+    TABLE_CREATED = "table.created"
+    SETTING_CHANGE_PROPOSED = "table.settings.change_proposed"
+    SETTING_CHANGE_APPROVED = "table.settings.change_approved"
+    SETTING_CHANGE_REJECTED = "table.settings.change_rejected"
+    SETTING_CHANGE_WITHDRAWN = "table.settings.change_withdrawn"
+    # Table sessions.
+    TABLE_OPENED = "table.opened"
+    TABLE_CLOSED = "table.closed"
+    TABLE_DEALER_CHANGED = "table.dealer_changed"
+    # Players, seats and stacks.
+    PLAYER_CREATED = "player.created"
+    SEAT_TAKEN = "seat.taken"
+    SEAT_LEFT = "seat.left"
+    SEAT_SAT_OUT = "seat.sat_out"
+    SEAT_CAME_BACK = "seat.came_back"
+    SEAT_DP_WAIVED = "seat.dp_waived"
+    SEAT_DP_WAIVER_ENDED = "seat.dp_waiver_ended"
+    SEAT_PROPOSITION_FLAGGED = "seat.proposition_flagged"
+    SEAT_PROPOSITION_UNFLAGGED = "seat.proposition_unflagged"
+    STACK_BUY_IN = "stack.buy_in"
+    STACK_ADD_ON = "stack.add_on"
+    STACK_CASH_OUT = "stack.cash_out"
+    STACK_WAGER = "stack.wager"
+    STACK_DP_BANK = "stack.dp_bank"
+    # The designated-player rotation (R16) and hands (R5–R15).
+    ROTATION_OFFERED = "rotation.offered"
+    HAND_STARTED = "hand.started"
+    HAND_WAGER_PLACED = "hand.wager_placed"
+    HAND_DEALT = "hand.dealt"
+    HAND_DECISION = "hand.decision"
+    HAND_SPOT_DEAD = "hand.spot_dead"
+    HAND_CANCELLED = "hand.cancelled"
+    HAND_MISDEAL = "hand.misdeal"
+    HAND_SETTLED = "hand.settled"
+    HAND_CORRECTED = "hand.corrected"
+    # Compliance.
+    EXPORT_REQUESTED = "export.requested"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import models, transaction
 from django.utils import timezone
 
@@ -12,10 +14,13 @@ from .chain import canonical_json, event_hash
 from .models import AuditEvent, ChainHead, Checkpoint
 from .verification import verify_chain
 
+#: Who acted: a signed-in user, or nobody (a failed login, a refused anonymous request).
+Actor = AbstractBaseUser | AnonymousUser | None
+
 
 def audit_record(
     *,
-    actor: Any,
+    actor: Actor,
     action: AuditAction,
     target: models.Model | None = None,
     payload: dict[str, Any] | None = None,
@@ -28,19 +33,30 @@ def audit_record(
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record runs inside the transaction of the change it records")
     head = _locked_head()
-    user = actor if getattr(actor, "is_authenticated", False) else None
-    fields = {
-        "seq": head.seq + 1,
-        "occurred_at": timezone.now(),
-        "actor_id": user.pk if user else None,
-        "actor_name": user.get_username() if user else "",
-        "action": action,
-        "object_type": target._meta.label_lower if target is not None else "",
-        "object_id": str(target.pk) if target is not None else "",
-        "payload": canonical_json(payload or {}),
-        "prev_hash": head.hash,
-    }
-    event = AuditEvent.objects.create(**fields, hash=event_hash(**fields))
+    user = actor if actor is not None and actor.is_authenticated else None
+    event = AuditEvent(
+        seq=head.seq + 1,
+        occurred_at=timezone.now(),
+        actor_id=user.pk if user else None,
+        actor_name=user.get_username() if user else "",
+        action=action,
+        object_type=target._meta.label_lower if target is not None else "",
+        object_id=str(target.pk) if target is not None else "",
+        payload=canonical_json(payload or {}),
+        prev_hash=head.hash,
+    )
+    event.hash = event_hash(
+        seq=event.seq,
+        occurred_at=event.occurred_at,
+        actor_id=event.actor_id,
+        actor_name=event.actor_name,
+        action=event.action,
+        object_type=event.object_type,
+        object_id=event.object_id,
+        payload=event.payload,
+        prev_hash=event.prev_hash,
+    )
+    event.save(force_insert=True)
     ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
     return event
 
@@ -71,7 +87,7 @@ def audit_checkpoint_record() -> Checkpoint | None:
 
 
 def audit_refusal(
-    *, actor: Any, attempted: str, message: str, target: models.Model | None = None
+    *, actor: Actor, attempted: str, message: str, target: models.Model | None = None
 ) -> AuditEvent:
     """Record a refused permission. Called after the refused change rolled back, in a
     transaction of its own, so the refusal itself is kept."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,7 +19,7 @@ from .tasks import build_export_task
 
 
 @transaction.atomic
-def export_request(*, kind: str, start: datetime, end: datetime, by: Any) -> Export:
+def export_request(*, kind: str, start: datetime, end: datetime, by: User) -> Export:
     """Record an export request; the file is built by a Celery task once this commits."""
     require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="export records")
     if kind not in Export.Kind.values:

@@ -13,29 +13,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cardroom.kernel.choices import enum_choices
 from cardroom.kernel.money import ZERO, MoneyField
 from wagers.engine.fees import RakeMode
-from wagers.engine.table import (
-    DEFAULT_FLUSH_PAYTABLE,
-    DEFAULT_STRAIGHT_FLUSH_PAYTABLE,
-    MAX_SEATS,
-    Banking,
-    BonusMode,
-)
+from wagers.engine.table import MAX_SEATS, Banking, BonusMode
 
 _USER = settings.AUTH_USER_MODEL
-
-
-def _choices(enum) -> list[tuple[str, str]]:
-    return [(member.value, member.value.replace("_", " ")) for member in enum]
-
-
-def default_flush_paytable() -> dict[str, int]:
-    return {str(k): v for k, v in DEFAULT_FLUSH_PAYTABLE.items()}
-
-
-def default_straight_flush_paytable() -> dict[str, int]:
-    return {str(k): v for k, v in DEFAULT_STRAIGHT_FLUSH_PAYTABLE.items()}
 
 
 class Cardroom(models.Model):
@@ -53,7 +36,7 @@ class Table(models.Model):
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(max_length=100)
     seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
-    banking = models.CharField(max_length=20, choices=_choices(Banking))
+    banking = models.CharField(max_length=20, choices=enum_choices(Banking))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -74,25 +57,27 @@ class TableSettings(models.Model):
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="settings_versions")
     version = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Every value is given by the service that makes a version: a new table's defaults are
+    # in one place, ``tables.rules.NEW_TABLE_DEFAULTS``; later versions copy the one before.
     # R5 limits
-    ante_min = MoneyField(default="5.00")
-    ante_max = MoneyField(default="100.00")
-    bonus_min = MoneyField(default="1.00")
-    bonus_max = MoneyField(default="25.00")
-    chip_unit = MoneyField(default="1.00")
+    ante_min = MoneyField()
+    ante_max = MoneyField()
+    bonus_min = MoneyField()
+    bonus_max = MoneyField()
+    chip_unit = MoneyField()
     # R10, R11
-    bonus_mode = models.CharField(max_length=20, choices=_choices(BonusMode))
-    flush_paytable = models.JSONField(default=default_flush_paytable)
-    straight_flush_paytable = models.JSONField(default=default_straight_flush_paytable)
-    max_aggregate_payout = MoneyField(null=True, blank=True, default="20000.00")
+    bonus_mode = models.CharField(max_length=20, choices=enum_choices(BonusMode))
+    flush_paytable = models.JSONField()  # {"4": 2, …}: size → N to 1
+    straight_flush_paytable = models.JSONField()
+    max_aggregate_payout = MoneyField(null=True, blank=True)  # None: no cap
     # R12
-    rake_mode = models.CharField(max_length=20, choices=_choices(RakeMode))
-    rake_amount = MoneyField(default=ZERO)
+    rake_mode = models.CharField(max_length=20, choices=enum_choices(RakeMode))
+    rake_amount = MoneyField()
     # R16
-    dp_min_bank = MoneyField(default=ZERO)
-    dp_max_consecutive = models.PositiveSmallIntegerField(default=2)
-    draw_suit_order = models.CharField(max_length=4, default="cdhs")  # lowest suit first
-    dp_rotation_window = models.PositiveSmallIntegerField(default=40)  # minutes
+    dp_min_bank = MoneyField()
+    dp_max_consecutive = models.PositiveSmallIntegerField()
+    draw_suit_order = models.CharField(max_length=4)  # lowest suit first
+    dp_rotation_window = models.PositiveSmallIntegerField()  # minutes
 
     class Meta:
         ordering = ["table", "version"]

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,7 +20,6 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money_text
-from cardroom.kernel.permissions import require_table_staff
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee
@@ -27,6 +27,7 @@ from wagers.engine.table import Banking
 
 from . import selectors
 from .models import RotationRecord, Seating, Table, TableSettings
+from .services import table_lock_open
 
 ACCEPTED, REFUSED, WAIVED, INELIGIBLE = "accepted", "refused", "waived", "ineligible"
 
@@ -34,7 +35,7 @@ ACCEPTED, REFUSED, WAIVED, INELIGIBLE = "accepted", "refused", "waived", "inelig
 def designated_player_rotate(
     *,
     table: Table,
-    by: Any,
+    by: User,
     refusals: Collection[int] = (),
     draw_cards: Mapping[int, str] | None = None,
 ) -> RotationRecord:
@@ -46,11 +47,9 @@ def designated_player_rotate(
     ``designated_player`` is empty when nobody accepted: the caller must not start a hand.
     """
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
-        session = selectors.open_session(table)
-        require_table_staff(by, session, action="offer the designated-player position")
-        if session is None:
-            raise Conflict(f"{table} is closed.")
+        table, session = table_lock_open(
+            table, by=by, action="offer the designated-player position"
+        )
         if table.banking == Banking.HOUSE:
             raise DomainError(
                 "A house-banked table has no designated player and no rotation (R16).",
@@ -68,7 +67,7 @@ def designated_player_rotate(
             .order_by("-created_at", "-id")
             .first()
         )
-        if previous is None:
+        if previous is None or previous.designated_player is None:
             method = RotationRecord.Method.DRAW
             offers, winner, draw = _draw(seatings, settings, refused, draw_cards)
             streak_before = 0
@@ -79,7 +78,9 @@ def designated_player_rotate(
                     field="draw_cards",
                 )
             method = RotationRecord.Method.ROTATION
-            offers, winner = _offer_clockwise(table, seatings, settings, refused, previous)
+            offers, winner = _offer_clockwise(
+                table, seatings, settings, refused, previous.designated_player, previous
+            )
             draw = None
             same_dp = winner is not None and winner.pk == previous.designated_player_id
             streak_before = previous.consecutive if same_dp else 0
@@ -108,13 +109,6 @@ def designated_player_rotate(
             },
         )
         return record
-
-
-def require_designated_player(record: RotationRecord) -> Seating:
-    """The DP the record names, or the clear error that stops the game (R16)."""
-    if record.designated_player is not None:
-        return record.designated_player
-    raise no_designated_player(record)
 
 
 def no_designated_player(record: RotationRecord) -> Conflict:
@@ -181,11 +175,11 @@ def _offer_clockwise(
     seatings: list[Seating],
     settings: TableSettings,
     refused: set[int],
+    current: Seating,
     previous: RotationRecord,
-) -> tuple[list[dict], Seating | None]:
+) -> tuple[list[dict[str, Any]], Seating | None]:
     """From the seat left of the current DP, clockwise (ascending seats, wrapping), ending with
     the current DP; the first eligible seat that accepts takes the position."""
-    current = previous.designated_player
     ordered = sorted(seatings, key=lambda s: (s.seat - current.seat - 1) % table.seat_count)
     offers = []
     for seating in ordered:

@@ -5,7 +5,8 @@ this module adds the R16 settings the engine does not use and maps field names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -45,14 +46,35 @@ SETTINGS = (
 )
 
 
+_COMMON_DEFAULTS: dict[str, Any] = {
+    "ante_min": "5.00",
+    "ante_max": "100.00",
+    "bonus_min": "1.00",
+    "bonus_max": "25.00",
+    "chip_unit": "1.00",
+    "flush_paytable": {"4": 2, "5": 10, "6": 50, "7": 200},
+    "straight_flush_paytable": {"3": 8, "4": 60, "5": 100, "6": 500, "7": 1000},
+    "max_aggregate_payout": "20000.00",
+    "dp_min_bank": "0.00",
+    "dp_max_consecutive": 2,
+    "draw_suit_order": "cdhs",
+    "dp_rotation_window": 40,
+}
+#: What a new table is proposed, per banking kind: the one place these defaults live. (The
+#: engine keeps the settle-json contract's own defaults, which never change: a stored round
+#: must settle the same way forever.) A house-banked table has paytable bonuses and no fee
+#: (R10, R12); a designated-player table plays its bonuses against the DP and charges a fee.
+NEW_TABLE_DEFAULTS: dict[Banking, dict[str, Any]] = {
+    Banking.DESIGNATED_PLAYER: _COMMON_DEFAULTS
+    | {"bonus_mode": "versus_dp", "rake_mode": "all_players", "rake_amount": "1.00"},
+    Banking.HOUSE: _COMMON_DEFAULTS
+    | {"bonus_mode": "paytable", "rake_mode": "none", "rake_amount": "0.00"},
+}
+
+
 def defaults_for(banking: str) -> dict[str, Any]:
-    """A new table's settings: a house-banked table has paytable bonuses and no fee (R12)."""
-    house = banking == Banking.HOUSE
-    values = {f.name: f.get_default() for f in TableSettings._meta.fields if f.name in SETTINGS}
-    values["bonus_mode"] = BonusMode.PAYTABLE if house else BonusMode.VERSUS_DP
-    values["rake_mode"] = RakeMode.NONE if house else RakeMode.ALL_PLAYERS
-    values["rake_amount"] = Decimal("0.00") if house else Decimal("1.00")
-    return parse_settings(values)
+    """A new table's settings, parsed like any proposed values."""
+    return parse_settings(NEW_TABLE_DEFAULTS[Banking(banking)])
 
 
 def parse_settings(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,39 +140,66 @@ def as_json(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _parse(name: str, value: Any) -> Any:
-    if name in MONEY:
-        return money(value, field=name)
-    if name == "max_aggregate_payout":
-        return None if value is None else money(value, field=name)
-    if name in CHOICES:
-        kind = CHOICES[name]
-        try:
-            return kind(value).value
-        except ValueError:
-            allowed = ", ".join(m.value for m in kind)
-            raise DomainError(f"'{value}' is not one of: {allowed}.", field=name) from None
-    if name in PAYTABLES:
-        if not isinstance(value, Mapping) or not value:
-            raise DomainError('A paytable maps a size to "N to 1" odds, like {"4": 2}.', field=name)
-        table = {}
-        for size, odds in value.items():
-            if not str(size).isdigit() or isinstance(odds, bool) or not isinstance(odds, int):
-                raise DomainError(
-                    f"Paytable line {size!r}: odds {odds!r} must be a whole number N (N to 1), "
-                    "for a size given as a number.",
-                    field=name,
-                )
-            table[str(int(size))] = odds
-        return table
-    if name in WHOLE:
-        low, high = WHOLE[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise DomainError(f"{name} must be a whole number from {low} to {high}.", field=name)
-        return value
-    # draw_suit_order
+    return _PARSERS[name](name, value)
+
+
+def _money(name: str, value: Any) -> Decimal:
+    return money(value, field=name)
+
+
+def _cap(name: str, value: Any) -> Decimal | None:
+    """R11: the aggregate payout cap, or None for no cap."""
+    return None if value is None else money(value, field=name)
+
+
+def _choice(name: str, value: Any) -> str:
+    kind = CHOICES[name]
+    try:
+        return kind(value).value
+    except ValueError:
+        allowed = ", ".join(m.value for m in kind)
+        raise DomainError(f"'{value}' is not one of: {allowed}.", field=name) from None
+
+
+def _paytable(name: str, value: Any) -> dict[str, int]:
+    """R10: a paytable maps a flush size or run length to N-to-1 odds."""
+    if not isinstance(value, Mapping) or not value:
+        raise DomainError('A paytable maps a size to "N to 1" odds, like {"4": 2}.', field=name)
+    table = {}
+    for size, odds in value.items():
+        # ASCII digits only: str.isdigit() and int() would also take "٥" as 5.
+        if not re.fullmatch(r"[0-9]{1,3}", str(size)) or type(odds) is not int:
+            raise DomainError(
+                f"Paytable line {size!r}: odds {odds!r} must be a whole number N (N to 1), "
+                "for a size given as a number.",
+                field=name,
+            )
+        table[str(int(size))] = odds
+    return table
+
+
+def _whole(name: str, value: Any) -> int:
+    low, high = WHOLE[name]
+    if type(value) is not int or not low <= value <= high:
+        raise DomainError(f"{name} must be a whole number from {low} to {high}.", field=name)
+    return value
+
+
+def _suit_order(name: str, value: Any) -> str:
+    """R16: the high-card draw's tie-break, lowest suit first."""
     if not isinstance(value, str) or sorted(value.lower()) != sorted(SUITS):
         raise DomainError(
             "The draw's suit order lists c, d, h and s once each, lowest first (R16).",
             field=name,
         )
     return value.lower()
+
+
+_PARSERS: dict[str, Callable[[str, Any], Any]] = {
+    **dict.fromkeys(MONEY, _money),
+    "max_aggregate_payout": _cap,
+    **dict.fromkeys(CHOICES, _choice),
+    **dict.fromkeys(PAYTABLES, _paytable),
+    **dict.fromkeys(WHOLE, _whole),
+    "draw_suit_order": _suit_order,
+}

@@ -41,7 +41,7 @@ def gaming_day_bounds(cardroom: Cardroom, day: date) -> tuple[datetime, datetime
 
 def current_settings(table: Table) -> TableSettings:
     """The newest settings version: the one the next hand starts under (R17)."""
-    return TableSettings.objects.filter(table=table).order_by("-version").first()
+    return TableSettings.objects.filter(table=table).latest("version")
 
 
 def open_session(table: Table) -> TableSession | None:
@@ -60,7 +60,7 @@ def hand_in_progress(table: Table, *, seating: Seating | None = None) -> bool:
     import nothing of wagers. A hand is over once it has its ``settled_at`` (settled, dead
     or cancelled).
     """
-    hands = table.hands.filter(settled_at__isnull=True)  # type: ignore[attr-defined]
+    hands = table.hands.filter(settled_at__isnull=True)
     if seating is not None:
         hands = hands.filter(Q(spots__seating=seating) | Q(dp_seating=seating))
     return bool(hands.exists())
@@ -116,6 +116,7 @@ def rotation_compliance_flags(
             for record in rotation_log(table, play_start, play_end).filter(
                 session=session, designated_player__isnull=False
             )
+            if record.player is not None
         ]
         step = timedelta(microseconds=1)
         anchors = [play_start] + [at + step for at, _, _ in hands]

@@ -12,15 +12,16 @@ from decimal import Decimal
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
-from cardroom.kernel.money import MONEY_LIMIT, ZERO, money, money_text
+from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import DEALER, TABLE_STAFF
 from wagers.engine.table import MAX_SEATS, Banking
 
 from . import rules, selectors
@@ -45,7 +46,7 @@ def cardroom_create(
     time_zone: str = "UTC",
     gaming_day_starts_at: time = time(6, 0),
     self_approval_allowed: bool = False,
-    by: Any,
+    by: User,
 ) -> Cardroom:
     require_supervisor(by, action="create a cardroom")
     try:
@@ -82,7 +83,7 @@ def table_create(
     banking: str,
     seat_count: int = MAX_SEATS,
     settings: dict[str, Any] | None = None,
-    by: Any,
+    by: User,
 ) -> Table:
     """A new table with its first settings version; ``settings`` override the defaults."""
     require_supervisor(by, action="create a table")
@@ -118,7 +119,7 @@ def table_create(
 
 @transaction.atomic
 def setting_change_propose(
-    *, table: Table, values: dict[str, Any], reason: str, by: Any
+    *, table: Table, values: dict[str, Any], reason: str, by: User
 ) -> SettingChange:
     """R17: a floor supervisor proposes new values for some settings, with a reason."""
     require_supervisor(by, action="propose a change to a table's settings")
@@ -156,7 +157,7 @@ def setting_change_propose(
 
 
 @transaction.atomic
-def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
+def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     """R17: another floor supervisor approves (dual control), or the proposer where the
     cardroom allows self-approval, recorded as such. The new version applies from the next
     hand: a hand records the version it started under and keeps it."""
@@ -201,7 +202,7 @@ def setting_change_approve(*, change: SettingChange, by: Any) -> TableSettings:
 
 
 @transaction.atomic
-def setting_change_reject(*, change: SettingChange, by: Any, reason: str = "") -> SettingChange:
+def setting_change_reject(*, change: SettingChange, by: User, reason: str = "") -> SettingChange:
     require_supervisor(by, action="reject a change to a table's settings")
     return _close_change(
         change, SettingChange.Status.REJECTED, AuditAction.SETTING_CHANGE_REJECTED, by, reason
@@ -209,7 +210,7 @@ def setting_change_reject(*, change: SettingChange, by: Any, reason: str = "") -
 
 
 @transaction.atomic
-def setting_change_withdraw(*, change: SettingChange, by: Any) -> SettingChange:
+def setting_change_withdraw(*, change: SettingChange, by: User) -> SettingChange:
     require_supervisor(by, action="withdraw a change to a table's settings")
     if change.proposed_by_id != by.pk:
         raise PermissionDenied("Only the supervisor who proposed a change may withdraw it.")
@@ -219,7 +220,7 @@ def setting_change_withdraw(*, change: SettingChange, by: Any) -> SettingChange:
 
 
 def _close_change(
-    change: SettingChange, status: str, action: AuditAction, by: Any, reason: str
+    change: SettingChange, status: str, action: AuditAction, by: User, reason: str
 ) -> SettingChange:
     change = SettingChange.objects.select_for_update().get(pk=change.pk)
     _require_pending(change)
@@ -243,10 +244,10 @@ def _require_pending(change: SettingChange) -> None:
 
 
 @transaction.atomic
-def table_open(*, table: Table, dealer: Any, by: Any) -> TableSession:
+def table_open(*, table: Table, dealer: User, by: User) -> TableSession:
     """A floor supervisor opens a table with any dealer on duty; a dealer opens one only as
     its own dealer on duty."""
-    role = require_role(by, FLOOR_SUPERVISOR, DEALER, action="open a table")
+    role = require_role(by, *TABLE_STAFF, action="open a table")
     if role == DEALER and dealer.pk != by.pk:
         raise PermissionDenied("A dealer opens a table only as its own dealer on duty.")
     require_role(dealer, DEALER, action="deal at a table")
@@ -266,7 +267,7 @@ def table_open(*, table: Table, dealer: Any, by: Any) -> TableSession:
 
 
 @transaction.atomic
-def table_dealer_change(*, table: Table, dealer: Any, by: Any) -> TableSession:
+def table_dealer_change(*, table: Table, dealer: User, by: User) -> TableSession:
     """The dealer on duty changes (a break, a shift); the session goes on."""
     require_supervisor(by, action="change the dealer on duty")
     require_role(dealer, DEALER, action="deal at a table")
@@ -283,7 +284,7 @@ def table_dealer_change(*, table: Table, dealer: Any, by: Any) -> TableSession:
 
 
 @transaction.atomic
-def table_close(*, table: Table, by: Any) -> TableSession:
+def table_close(*, table: Table, by: User) -> TableSession:
     """Close the table: refused while a hand is in progress; seated players cash out."""
     require_supervisor(by, action="close a table")
     session = _open_session_locked(table)
@@ -299,6 +300,21 @@ def table_close(*, table: Table, by: Any) -> TableSession:
     return session
 
 
+def table_lock_open(table: Table, *, by: User, action: str) -> tuple[Table, TableSession]:
+    """The table's row, locked, for a change at an open table (a hand, a seat, the rotation).
+
+    Every such change takes this lock first, so that changes at one table happen one at a
+    time while other tables go on; ``by`` must be a floor supervisor or the table's dealer on
+    duty, and the table must be open.
+    """
+    table = Table.objects.select_for_update().select_related("cardroom").get(pk=table.pk)
+    session = selectors.open_session(table)
+    require_table_staff(by, session, action=action)
+    if session is None:
+        raise Conflict(f"{table} is closed: open it to {action}.")
+    return table, session
+
+
 def _open_session_locked(table: Table) -> TableSession:
     session = TableSession.objects.select_for_update().filter(table=table, closed_at=None).first()
     if session is None:
@@ -310,8 +326,8 @@ def _open_session_locked(table: Table) -> TableSession:
 
 
 @transaction.atomic
-def player_create(*, cardroom: Cardroom, name: str, by: Any) -> Player:
-    require_role(by, *_STAFF, action="register a player")
+def player_create(*, cardroom: Cardroom, name: str, by: User) -> Player:
+    require_role(by, *TABLE_STAFF, action="register a player")
     if not name.strip():
         raise DomainError("A player needs a name.", field="name")
     player = Player.objects.create(cardroom=cardroom, name=name.strip())
@@ -322,12 +338,22 @@ def player_create(*, cardroom: Cardroom, name: str, by: Any) -> Player:
 
 
 @transaction.atomic
-def seat_player(*, table: Table, seat: int, player: Player, buy_in: Any = ZERO, by: Any) -> Seating:
+def player_seat_new(
+    *, table: Table, seat: int, name: str, buy_in: MoneyInput = ZERO, by: User
+) -> Seating:
+    """A player new to the cardroom registers and sits down in one transaction, so that a
+    refused seating (a taken seat, a closed table, a buy-in off the chip unit) leaves no
+    player behind."""
+    player = player_create(cardroom=table.cardroom, name=name, by=by)
+    return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=by)
+
+
+@transaction.atomic
+def seat_player(
+    *, table: Table, seat: int, player: Player, buy_in: MoneyInput = ZERO, by: User
+) -> Seating:
     """A player sits down at an open table and buys in: chips onto the table stack."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    require_table_staff(by, selectors.open_session(table), action="seat a player")
-    if selectors.open_session(table) is None:
-        raise Conflict(f"{table} is closed: open it before seating players.")
+    table, _ = table_lock_open(table, by=by, action="seat a player")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
     amount = money(buy_in, field="buy_in")
@@ -361,7 +387,7 @@ def seat_player(*, table: Table, seat: int, player: Player, buy_in: Any = ZERO, 
 
 
 @transaction.atomic
-def stack_add(*, seating: Seating, amount: Any, by: Any) -> Seating:
+def stack_add(*, seating: Seating, amount: MoneyInput, by: User) -> Seating:
     """More chips onto a seated player's stack."""
     seating = _seating_for_change(seating, by, "add chips")
     value = money(amount, field="amount")
@@ -373,7 +399,7 @@ def stack_add(*, seating: Seating, amount: Any, by: Any) -> Seating:
 
 
 @transaction.atomic
-def stack_cash_out(*, seating: Seating, amount: Any = None, by: Any) -> Seating:
+def stack_cash_out(*, seating: Seating, amount: MoneyInput | None = None, by: User) -> Seating:
     """Colour up: chips off the table stack — all of them unless an amount is given."""
     seating = _seating_for_change(seating, by, "cash out chips")
     if selectors.hand_in_progress(seating.table, seating=seating):
@@ -394,26 +420,26 @@ def stack_cash_out(*, seating: Seating, amount: Any = None, by: Any) -> Seating:
 
 
 @transaction.atomic
-def seating_sit_out(*, seating: Seating, by: Any) -> Seating:
+def seating_sit_out(*, seating: Seating, by: User) -> Seating:
     return _set_flag(seating, "sitting_out", True, by, AuditAction.SEAT_SAT_OUT, "sit a player out")
 
 
 @transaction.atomic
-def seating_come_back(*, seating: Seating, by: Any) -> Seating:
+def seating_come_back(*, seating: Seating, by: User) -> Seating:
     return _set_flag(
         seating, "sitting_out", False, by, AuditAction.SEAT_CAME_BACK, "bring a player back"
     )
 
 
 @transaction.atomic
-def seating_waive_dp(*, seating: Seating, waived: bool, by: Any) -> Seating:
+def seating_waive_dp(*, seating: Seating, waived: bool, by: User) -> Seating:
     """R16: a standing waiver of the designated-player position (or its end)."""
     action = AuditAction.SEAT_DP_WAIVED if waived else AuditAction.SEAT_DP_WAIVER_ENDED
     return _set_flag(seating, "dp_waiver", waived, by, action, "record a waiver")
 
 
 @transaction.atomic
-def seating_flag_proposition(*, seating: Seating, flagged: bool, by: Any) -> Seating:
+def seating_flag_proposition(*, seating: Seating, flagged: bool, by: User) -> Seating:
     """A third-party proposition player; at most one at a table."""
     require_supervisor(by, action="flag a proposition player")
     seating = Seating.objects.select_for_update().get(pk=seating.pk)
@@ -434,7 +460,11 @@ def seating_flag_proposition(*, seating: Seating, flagged: bool, by: Any) -> Sea
         ) from None
     audit_record(
         actor=by,
-        action=AuditAction.SEAT_PROPOSITION_FLAGGED if flagged else "seat.proposition_unflagged",
+        action=(
+            AuditAction.SEAT_PROPOSITION_FLAGGED
+            if flagged
+            else AuditAction.SEAT_PROPOSITION_UNFLAGGED
+        ),
         target=seating,
         payload={"table": seating.table_id, "seat": seating.seat, "player": seating.player_id},
     )
@@ -442,7 +472,7 @@ def seating_flag_proposition(*, seating: Seating, flagged: bool, by: Any) -> Sea
 
 
 @transaction.atomic
-def seating_leave(*, seating: Seating, by: Any) -> Seating:
+def seating_leave(*, seating: Seating, by: User) -> Seating:
     """The player leaves; chips left on the stack are cashed out first."""
     seating = _seating_for_change(seating, by, "record a player leaving")
     if selectors.hand_in_progress(seating.table, seating=seating):
@@ -479,7 +509,6 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
     return entry
 
 
-_STAFF = (FLOOR_SUPERVISOR, DEALER)
 # The audit action of each movement ``stack_entry_add`` books one at a time; a settlement's
 # payouts and corrections move every stack at once and are audited with the hand.
 _STACK_ACTIONS = {
@@ -491,7 +520,7 @@ _STACK_ACTIONS = {
 }
 
 
-def _leave(seating: Seating, by: Any) -> Seating:
+def _leave(seating: Seating, by: User) -> Seating:
     if seating.stack:
         stack_entry_add(
             seating=seating, amount=-seating.stack, reason=StackEntry.Reason.CASH_OUT, by=by
@@ -507,7 +536,7 @@ def _leave(seating: Seating, by: Any) -> Seating:
     return seating
 
 
-def _seating_for_change(seating: Seating, by: Any, action: str) -> Seating:
+def _seating_for_change(seating: Seating, by: User, action: str) -> Seating:
     seating = (
         Seating.objects.select_for_update().select_related("table", "player").get(pk=seating.pk)
     )
@@ -517,7 +546,7 @@ def _seating_for_change(seating: Seating, by: Any, action: str) -> Seating:
 
 
 def _set_flag(
-    seating: Seating, name: str, value: bool, by: Any, action: AuditAction, what: str
+    seating: Seating, name: str, value: bool, by: User, action: AuditAction, what: str
 ) -> Seating:
     seating = _seating_for_change(seating, by, what)
     setattr(seating, name, value)

@@ -7,15 +7,12 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from cardroom.kernel.choices import enum_choices
 from cardroom.kernel.money import ZERO, MoneyField
 from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
 from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 
 _USER = settings.AUTH_USER_MODEL
-
-
-def _choices(enum) -> list[tuple[str, str]]:
-    return [(member.value, member.value.replace("_", " ")) for member in enum]
 
 
 class Hand(models.Model):
@@ -47,7 +44,7 @@ class Hand(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     card_source = models.CharField(max_length=10, choices=CardSource.choices, blank=True)
     dealer_cards = models.CharField(max_length=40, blank=True)
-    misdeal = models.CharField(max_length=20, choices=_choices(Misdeal), blank=True)
+    misdeal = models.CharField(max_length=20, choices=enum_choices(Misdeal), blank=True)
     started_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     started_at = models.DateTimeField()
     settled_at = models.DateTimeField(null=True, blank=True)
@@ -79,9 +76,9 @@ class Spot(models.Model):
     flush_bonus = MoneyField(default=ZERO)
     straight_flush_bonus = MoneyField(default=ZERO)
     cards = models.CharField(max_length=40, blank=True)
-    decision = models.CharField(max_length=12, choices=_choices(Decision), blank=True)
+    decision = models.CharField(max_length=12, choices=enum_choices(Decision), blank=True)
     raise_amount = MoneyField(default=ZERO)
-    dead_reason = models.CharField(max_length=20, choices=_choices(DeadReason), blank=True)
+    dead_reason = models.CharField(max_length=20, choices=enum_choices(DeadReason), blank=True)
 
     class Meta:
         ordering = ["hand", "seat"]
@@ -139,8 +136,8 @@ class SpotSettlement(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="spots")
     spot = models.ForeignKey(Spot, on_delete=models.PROTECT, related_name="settlements")
     seat = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=_choices(SpotStatus))
-    dead_reason = models.CharField(max_length=20, choices=_choices(DeadReason), blank=True)
+    status = models.CharField(max_length=10, choices=enum_choices(SpotStatus))
+    dead_reason = models.CharField(max_length=20, choices=enum_choices(DeadReason), blank=True)
     rake = MoneyField()
     net = MoneyField()
     paid_back = MoneyField()  # chips back onto the player's stack: stakes plus the net
@@ -164,7 +161,7 @@ class WagerSettlement(models.Model):
     )
     wager = models.CharField(max_length=20, choices=Wager.choices)
     stake = MoneyField()
-    outcome = models.CharField(max_length=10, choices=_choices(Outcome))
+    outcome = models.CharField(max_length=10, choices=enum_choices(Outcome))
     net = MoneyField()
 
     class Meta:

@@ -9,12 +9,13 @@ from drf_spectacular.utils import extend_schema
 from knox.models import AuthToken
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.kernel.roles import role_of
 
+from .base import ServiceView
 from .errors import error_response
-from .fields import ServiceView
 from .permissions import EVERY_ROLE
 
 
@@ -44,14 +45,14 @@ class TokenLogin(ServiceView):
     input_serializer = LoginIn
 
     @extend_schema(request=LoginIn, responses={201: TokenOut})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.parse(request)
         django_request = request._request  # django-axes watches the Django request
         user = authenticate(django_request, **data)
         if getattr(django_request, "axes_locked_out", False):
             # django-axes refused (or just locked) the account. Its middleware would replace
             # any answer with its own HTML page; the API answers in its own shape instead.
-            django_request.axes_locked_out = False
+            setattr(django_request, "axes_locked_out", False)  # noqa: B010 - axes' own flag
             return error_response(
                 403,
                 "locked_out",
@@ -80,7 +81,7 @@ class TokenRevoke(ServiceView):
     write_roles = EVERY_ROLE
 
     @extend_schema(request=None, responses={204: None})
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         if isinstance(request.auth, AuthToken):
             request.auth.delete()
         return Response(status=204)
@@ -88,7 +89,7 @@ class TokenRevoke(ServiceView):
 
 class Me(ServiceView):
     @extend_schema(responses=MeOut)
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         user = request.user
         return Response(
             MeOut({"id": user.pk, "username": user.get_username(), "role": role_of(user)}).data

@@ -10,22 +10,22 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from audit.models import AuditEvent, Checkpoint
 from audit.verification import verify_chain
-from cardroom.api.fields import MoneyField, ServiceView, SignedMoneyField
+from cardroom.api.base import ServiceView, actor
+from cardroom.api.fields import MoneyField, SignedMoneyField
 from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import AUDITORS
 from compliance import reports, services
 from compliance.models import Export
 from tables.models import Player, Table
 from tables.selectors import gaming_day_bounds
-
-AUDITORS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
 
 class EventOut(serializers.ModelSerializer):
@@ -80,7 +80,7 @@ class Verify(ServiceView):
     write_roles = AUDITORS
 
     @extend_schema(request=None, responses=VerifyOut)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
         return Response(VerifyOut(report).data)
 
@@ -122,7 +122,7 @@ class TableDayReport(ServiceView):
     read_roles = AUDITORS
 
     @extend_schema(responses=TableDayOut)
-    def get(self, request, pk, day):
+    def get(self, request: Request, pk: int, day: str) -> Response:
         try:
             gaming_day = date.fromisoformat(day)
         except ValueError:
@@ -166,7 +166,7 @@ class PlayerReport(ServiceView):
     read_roles = AUDITORS
 
     @extend_schema(parameters=PERIOD, responses=PlayerReportOut)
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         start, end = period(request)
         report = reports.player_report(get_object_or_404(Player, pk=pk), start, end)
         return Response(PlayerReportOut(report).data)
@@ -209,8 +209,8 @@ class ExportList(generics.ListAPIView, ServiceView):
 
     @extend_schema(request=ExportIn, responses={202: ExportOut})
     @idempotent
-    def post(self, request):
-        export = services.export_request(**self.parse(request), by=request.user)
+    def post(self, request: Request) -> Response:
+        export = services.export_request(**self.parse(request), by=actor(request))
         export.refresh_from_db()
         return Response(ExportOut(export).data, status=202)
 
@@ -225,7 +225,7 @@ class ExportDownload(ServiceView):
     read_roles = AUDITORS
 
     @extend_schema(responses={(200, "text/csv"): OpenApiTypes.BINARY})
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> FileResponse:
         export = get_object_or_404(Export, pk=pk)
         if export.status != Export.Status.DONE:
             raise DomainError(f"The export is {export.status}, not ready yet.", field="status")

@@ -16,7 +16,6 @@ from cardroom.kernel import errors
 _DOMAIN_STATUS = {
     errors.PermissionDenied: status.HTTP_403_FORBIDDEN,
     errors.Conflict: status.HTTP_409_CONFLICT,
-    errors.NotFound: status.HTTP_404_NOT_FOUND,
     errors.DomainError: status.HTTP_422_UNPROCESSABLE_ENTITY,
 }
 
@@ -52,10 +51,11 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     if not isinstance(exc, exceptions.APIException):
         return None  # a defect: let it surface as a 500 and be logged
     headers = {}
-    if getattr(exc, "auth_header", None):
-        headers["WWW-Authenticate"] = exc.auth_header
-    if getattr(exc, "wait", None):
-        headers["Retry-After"] = str(int(exc.wait))
+    auth_header, wait = getattr(exc, "auth_header", None), getattr(exc, "wait", None)
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
+    if wait:
+        headers["Retry-After"] = str(int(wait))
     if isinstance(exc, exceptions.PermissionDenied) and request is not None:
         _record_refusal(request, context, str(exc.detail))
     field, message = _first_error(exc.detail)

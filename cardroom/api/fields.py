@@ -1,28 +1,26 @@
-"""Serializer fields and a base view shared by the apps' API modules."""
+"""Serializer fields shared by the API modules: money, seats, ids, cards, times of day."""
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
-from rest_framework.views import APIView
 
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.money import money, money_text
-
-from .parsers import PARSERS
 
 
 @extend_schema_field({"type": "string", "pattern": r"^\d{1,10}(\.\d{1,2})?$", "example": "25.00"})
 class MoneyField(serializers.Field):
     """Money in and out as a decimal string ("25.00"); an integer is accepted, a float never."""
 
-    def to_internal_value(self, data: Any):
+    def to_internal_value(self, data: Any) -> Decimal:
         try:
-            return money(data, field=self.field_name)
+            return money(data, field=self.field_name or "")
         except DomainError as error:
             raise serializers.ValidationError(error.message) from None
 
@@ -91,15 +89,3 @@ class CardsField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 60)
         super().__init__(**kwargs)
-
-
-class ServiceView(APIView):
-    """A view that parses with ``input_serializer``, calls one service, and answers."""
-
-    input_serializer: type[serializers.Serializer] | None = None
-    parser_classes = PARSERS  # JSON (bounded in depth), forms, multipart
-
-    def parse(self, request: Any) -> dict[str, Any]:
-        serializer = self.input_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import django_filters
 from django import forms
@@ -37,7 +38,7 @@ class IdFilter(django_filters.NumberFilter):
 
     field_class = forms.IntegerField
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
         super().__init__(*args, **kwargs)

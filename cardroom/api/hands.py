@@ -3,32 +3,34 @@ the settle preview. Settlements answer with the same breakdown as ``settle_round
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
+from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.errors import error_response
 from cardroom.api.fields import (
     CardsField,
     IdField,
     MoneyField,
     SeatField,
-    ServiceView,
     SignedMoneyField,
     seat_keys,
 )
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import FLOOR_SUPERVISOR, ROLES, TABLE_STAFF
 from tables.models import Seating, Table
 from wagers import services
 from wagers.engine import settle_json
 from wagers.models import Hand, Settlement, Spot
-
-TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 
 # --- output ---------------------------------------------------------------------------------
 
@@ -189,11 +191,11 @@ class HandStart(ServiceView):
 
     @extend_schema(request=HandStartIn, responses={201: HandDetailOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
         hand = services.hand_start(
             table=get_object_or_404(Table, pk=pk),
-            by=request.user,
+            by=actor(request),
             dp_bank=data["dp_bank"],
             refusals=tuple(data["refusals"]),
             draw_cards=seat_keys(data["draw_cards"], field="draw_cards") or None,
@@ -208,20 +210,13 @@ class HandDetail(generics.RetrieveAPIView):
     serializer_class = HandDetailOut
 
 
-class HandStep(ServiceView):
-    """One step of a hand; answers with the hand. Subclasses name the input and the service."""
+class HandStep(StepView[Hand]):
+    """One step of a hand; answers with the hand."""
 
-    write_roles = TABLE_STAFF
+    model = Hand
 
-    @idempotent
-    def post(self, request, pk):
-        hand = get_object_or_404(Hand, pk=pk)
-        data = self.parse(request) if self.input_serializer else {}
-        self.run(hand, data, request.user)
-        return Response(_detail(hand))
-
-    def run(self, hand: Hand, data: dict, by) -> None:
-        raise NotImplementedError
+    def answer(self, hand: Hand) -> Any:
+        return _detail(hand)
 
 
 @extend_schema(request=WagerIn, responses=HandDetailOut)
@@ -230,7 +225,7 @@ class HandWager(HandStep):
 
     input_serializer = WagerIn
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         seating = get_object_or_404(Seating, pk=data.pop("seating"))
         services.wager_place(hand=hand, seating=seating, **data, by=by)
 
@@ -239,7 +234,7 @@ class HandWager(HandStep):
 class HandDeal(HandStep):
     """The system deals from a CSPRNG shuffle."""
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.hand_deal(hand=hand, by=by)
 
 
@@ -249,7 +244,7 @@ class HandCards(HandStep):
 
     input_serializer = CardsIn
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         spot_cards = seat_keys(data["spot_cards"], field="spot_cards")
         services.hand_cards_enter(
             hand=hand, dealer_cards=data["dealer_cards"], spot_cards=spot_cards, by=by
@@ -262,7 +257,7 @@ class HandDecision(HandStep):
 
     input_serializer = DecisionIn
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.spot_decide(hand=hand, **data, by=by)
 
 
@@ -272,7 +267,7 @@ class HandDeadSpot(HandStep):
 
     input_serializer = SpotSeatIn
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.spot_declare_dead(hand=hand, seat=data["seat"], by=by)
 
 
@@ -282,7 +277,7 @@ class HandMisdeal(HandStep):
 
     input_serializer = MisdealIn
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.hand_declare_misdeal(hand=hand, reason=data["reason"], by=by)
 
 
@@ -290,7 +285,7 @@ class HandMisdeal(HandStep):
 class HandCancel(HandStep):
     """A hand nobody wagered on ends; the DP's bank goes back."""
 
-    def run(self, hand, data, by):
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.hand_cancel(hand=hand, by=by)
 
 
@@ -301,8 +296,8 @@ class HandSettle(ServiceView):
 
     @extend_schema(request=None, responses=SettlementOut)
     @idempotent
-    def post(self, request, pk):
-        settlement = services.hand_settle(hand=get_object_or_404(Hand, pk=pk), by=request.user)
+    def post(self, request: Request, pk: int) -> Response:
+        settlement = services.hand_settle(hand=get_object_or_404(Hand, pk=pk), by=actor(request))
         return Response(SettlementOut(settlement).data)
 
 
@@ -314,11 +309,11 @@ class HandCorrect(ServiceView):
 
     @extend_schema(request=CorrectionIn, responses={201: SettlementOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
         settlement = services.hand_correct(
             hand=get_object_or_404(Hand, pk=pk),
-            by=request.user,
+            by=actor(request),
             reason=data["reason"],
             dealer_cards=data["dealer_cards"],
             spot_cards=seat_keys(data["spot_cards"], field="spot_cards"),
@@ -331,10 +326,10 @@ class SettlePreview(ServiceView):
     Answers exactly what ``manage.py settle_round`` prints; a refusal is a 422 naming the
     field."""
 
-    write_roles = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)  # it changes nothing
+    write_roles = ROLES  # it changes nothing
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         result = settle_json(request.data)
         if "error" in result:
             return error_response(422, "invalid", **result["error"])

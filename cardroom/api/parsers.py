@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import IO, Any
 
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
@@ -15,7 +16,12 @@ class BoundedJSONParser(JSONParser):
     standard library's decoder (and every recursive walk after it) would otherwise run out of
     stack on a body like ``[[[[…`` and answer 500."""
 
-    def parse(self, stream, media_type=None, parser_context=None) -> Any:
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

@@ -5,29 +5,32 @@ Views only parse, call one service and answer; the services check the rules (R16
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
+from typing import Any
 
 import django_filters
-from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.fields import (
     IdField,
     MoneyField,
     RowField,
     SeatField,
-    ServiceView,
     SignedMoneyField,
     WallClockField,
     seat_keys,
 )
 from cardroom.api.idempotency import idempotent
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import FLOOR_SUPERVISOR, TABLE_STAFF
 from tables import rules, selectors, services
 from tables.models import (
     Cardroom,
@@ -41,9 +44,9 @@ from tables.models import (
     TableSettings,
 )
 from tables.rotation import designated_player_rotate
+from wagers.engine.table import Banking
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
-TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 
 # --- output ---------------------------------------------------------------------------------
 
@@ -120,8 +123,8 @@ class TableDetailOut(TableOut):
         session = selectors.open_session(table)
         return SessionOut(session).data if session else None
 
-    def get_seatings(self, table: Table) -> list:
-        return SeatingOut(selectors.seated(table), many=True).data
+    def get_seatings(self, table: Table) -> list[Any]:
+        return list(SeatingOut(selectors.seated(table), many=True).data)
 
 
 class SettingChangeOut(serializers.ModelSerializer):
@@ -185,14 +188,14 @@ class RotationOut(serializers.ModelSerializer):
 class CardroomIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
     time_zone = serializers.CharField(max_length=64, default="UTC")
-    gaming_day_starts_at = WallClockField(default="06:00")
+    gaming_day_starts_at = WallClockField(default=time(6, 0))
     self_approval_allowed = serializers.BooleanField(default=False)
 
 
 class TableIn(serializers.Serializer):
     cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
-    banking = serializers.ChoiceField(choices=Table._meta.get_field("banking").choices)
+    banking = serializers.ChoiceField(choices=[banking.value for banking in Banking])
     seat_count = serializers.IntegerField(default=7)
     settings = serializers.DictField(required=False, default=dict)
 
@@ -251,8 +254,8 @@ class CardroomList(generics.ListAPIView, ServiceView):
 
     @extend_schema(request=CardroomIn, responses={201: CardroomOut})
     @idempotent
-    def post(self, request):
-        cardroom = services.cardroom_create(**self.parse(request), by=request.user)
+    def post(self, request: Request) -> Response:
+        cardroom = services.cardroom_create(**self.parse(request), by=actor(request))
         return Response(CardroomOut(cardroom).data, status=201)
 
 
@@ -271,8 +274,8 @@ class TableList(generics.ListAPIView, ServiceView):
 
     @extend_schema(request=TableIn, responses={201: TableDetailOut})
     @idempotent
-    def post(self, request):
-        table = services.table_create(**self.parse(request), by=request.user)
+    def post(self, request: Request) -> Response:
+        table = services.table_create(**self.parse(request), by=actor(request))
         return Response(TableDetailOut(table).data, status=201)
 
 
@@ -284,7 +287,7 @@ class TableDetail(generics.RetrieveAPIView):
 class TableSettingsList(generics.ListAPIView):
     serializer_class = SettingsOut
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[TableSettings]:
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return TableSettings.objects.none()
         return TableSettings.objects.filter(table_id=self.kwargs["pk"]).order_by("-version")
@@ -296,10 +299,10 @@ class TableOpen(ServiceView):
 
     @extend_schema(request=DealerIn, responses={201: SessionOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         dealer = _user(self.parse(request)["dealer"])
-        session = services.table_open(table=table, dealer=dealer, by=request.user)
+        session = services.table_open(table=table, dealer=dealer, by=actor(request))
         return Response(SessionOut(session).data, status=201)
 
 
@@ -308,8 +311,8 @@ class TableClose(ServiceView):
 
     @extend_schema(request=None, responses=SessionOut)
     @idempotent
-    def post(self, request, pk):
-        session = services.table_close(table=get_object_or_404(Table, pk=pk), by=request.user)
+    def post(self, request: Request, pk: int) -> Response:
+        session = services.table_close(table=get_object_or_404(Table, pk=pk), by=actor(request))
         return Response(SessionOut(session).data)
 
 
@@ -319,10 +322,10 @@ class TableDealer(ServiceView):
 
     @extend_schema(request=DealerIn, responses=SessionOut)
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         dealer = _user(self.parse(request)["dealer"])
-        session = services.table_dealer_change(table=table, dealer=dealer, by=request.user)
+        session = services.table_dealer_change(table=table, dealer=dealer, by=actor(request))
         return Response(SessionOut(session).data)
 
 
@@ -331,17 +334,17 @@ class SettingChangeList(generics.ListAPIView, ServiceView):
     write_roles = SUPERVISOR
     input_serializer = SettingChangeIn
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[SettingChange]:
         if getattr(self, "swagger_fake_view", False):
             return SettingChange.objects.none()
         return selectors.setting_change_history(get_object_or_404(Table, pk=self.kwargs["pk"]))
 
     @extend_schema(request=SettingChangeIn, responses={201: SettingChangeOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
         change = services.setting_change_propose(
-            table=get_object_or_404(Table, pk=pk), **data, by=request.user
+            table=get_object_or_404(Table, pk=pk), **data, by=actor(request)
         )
         return Response(SettingChangeOut(change).data, status=201)
 
@@ -355,15 +358,15 @@ class SettingChangeDecision(ServiceView):
 
     @extend_schema(request=ReasonIn, responses=SettingChangeOut)
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SettingChange, pk=pk)
         reason = self.parse(request)["reason"]
         if self.decision == "approve":
-            services.setting_change_approve(change=change, by=request.user)
+            services.setting_change_approve(change=change, by=actor(request))
         elif self.decision == "reject":
-            services.setting_change_reject(change=change, by=request.user, reason=reason)
+            services.setting_change_reject(change=change, by=actor(request), reason=reason)
         else:
-            services.setting_change_withdraw(change=change, by=request.user)
+            services.setting_change_withdraw(change=change, by=actor(request))
         change.refresh_from_db()
         return Response(SettingChangeOut(change).data)
 
@@ -385,8 +388,8 @@ class PlayerList(generics.ListAPIView, ServiceView):
 
     @extend_schema(request=PlayerIn, responses={201: PlayerOut})
     @idempotent
-    def post(self, request):
-        player = services.player_create(**self.parse(request), by=request.user)
+    def post(self, request: Request) -> Response:
+        player = services.player_create(**self.parse(request), by=actor(request))
         return Response(PlayerOut(player).data, status=201)
 
 
@@ -397,16 +400,16 @@ class SeatingList(generics.ListAPIView, ServiceView):
     write_roles = TABLE_STAFF
     input_serializer = SeatIn
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Seating]:
         if getattr(self, "swagger_fake_view", False):
             return Seating.objects.none()
         return selectors.seated(get_object_or_404(Table, pk=self.kwargs["pk"])).order_by("seat")
 
     @extend_schema(request=SeatIn, responses={201: SeatingOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         seating = services.seat_player(
-            table=get_object_or_404(Table, pk=pk), **self.parse(request), by=request.user
+            table=get_object_or_404(Table, pk=pk), **self.parse(request), by=actor(request)
         )
         return Response(SeatingOut(seating).data, status=201)
 
@@ -421,34 +424,27 @@ class StackHistory(generics.ListAPIView):
 
     serializer_class = StackEntryOut
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[StackEntry]:
         if getattr(self, "swagger_fake_view", False):
             return StackEntry.objects.none()
         return selectors.stack_history(get_object_or_404(Seating, pk=self.kwargs["pk"]))
 
 
-class SeatingStep(ServiceView):
-    """One change to a seating; answers with the seating. Subclasses name input and service."""
+class SeatingStep(StepView[Seating]):
+    """One change to a seating; answers with the seating."""
 
-    write_roles = TABLE_STAFF
+    model = Seating
 
-    @idempotent
-    def post(self, request, pk):
-        seating = get_object_or_404(Seating, pk=pk)
-        data = self.parse(request) if self.input_serializer else {}
-        self.run(seating, data, request.user)
+    def answer(self, seating: Seating) -> Any:
         seating.refresh_from_db()
-        return Response(SeatingOut(seating).data)
-
-    def run(self, seating: Seating, data: dict, by) -> None:
-        raise NotImplementedError
+        return SeatingOut(seating).data
 
 
 @extend_schema(request=AmountIn, responses=SeatingOut)
 class SeatingAddChips(SeatingStep):
     input_serializer = AmountIn
 
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.stack_add(seating=seating, amount=data["amount"], by=by)
 
 
@@ -458,25 +454,25 @@ class SeatingCashOut(SeatingStep):
 
     input_serializer = CashOutIn
 
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.stack_cash_out(seating=seating, amount=data["amount"], by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingSitOut(SeatingStep):
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_sit_out(seating=seating, by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingComeBack(SeatingStep):
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_come_back(seating=seating, by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingLeave(SeatingStep):
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_leave(seating=seating, by=by)
 
 
@@ -486,7 +482,7 @@ class SeatingDpWaiver(SeatingStep):
 
     input_serializer = FlagIn
 
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_waive_dp(seating=seating, waived=data["value"], by=by)
 
 
@@ -497,7 +493,7 @@ class SeatingProposition(SeatingStep):
     write_roles = SUPERVISOR
     input_serializer = FlagIn
 
-    def run(self, seating, data, by):
+    def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_flag_proposition(seating=seating, flagged=data["value"], by=by)
 
 
@@ -515,7 +511,7 @@ class RotationLog(generics.ListAPIView, ServiceView):
     write_roles = TABLE_STAFF
     input_serializer = RotationIn
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[RotationRecord]:
         if getattr(self, "swagger_fake_view", False):
             return RotationRecord.objects.none()
         table = get_object_or_404(Table, pk=self.kwargs["pk"])
@@ -523,16 +519,16 @@ class RotationLog(generics.ListAPIView, ServiceView):
         return selectors.rotation_log(table, start, end)
 
     @extend_schema(parameters=PERIOD)
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(request=RotationIn, responses={201: RotationOut})
     @idempotent
-    def post(self, request, pk):
+    def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
         record = designated_player_rotate(
             table=get_object_or_404(Table, pk=pk),
-            by=request.user,
+            by=actor(request),
             refusals=data["refusals"],
             draw_cards=seat_keys(data["draw_cards"], field="draw_cards") or None,
         )
@@ -550,17 +546,17 @@ class RotationCompliance(ServiceView):
     """R16's check: windows of play in which fewer than two players held the position."""
 
     @extend_schema(parameters=PERIOD, responses=RotationFlagOut(many=True))
-    def get(self, request, pk):
+    def get(self, request: Request, pk: int) -> Response:
         start, end = period(request)
         flags = selectors.rotation_compliance_flags(get_object_or_404(Table, pk=pk), start, end)
         return Response(RotationFlagOut(flags, many=True).data)
 
 
-def period(request) -> tuple[datetime, datetime]:
+def period(request: Request) -> tuple[datetime, datetime]:
     """``from``/``to`` query parameters (ISO 8601); the last 24 hours by default."""
     end = _moment(request, "to") or timezone.now()
     try:
-        start = _moment(request, "from") or end - timezone.timedelta(days=1)
+        start = _moment(request, "from") or end - timedelta(days=1)
     except OverflowError:
         raise DomainError("The period starts before the year 1.", field="to") from None
     if start >= end:
@@ -568,7 +564,7 @@ def period(request) -> tuple[datetime, datetime]:
     return start, end
 
 
-def _moment(request, name: str) -> datetime | None:
+def _moment(request: Request, name: str) -> datetime | None:
     text = request.query_params.get(name)
     if not text:
         return None
@@ -582,8 +578,8 @@ def _moment(request, name: str) -> datetime | None:
         raise DomainError(f"'{text}' is not an ISO 8601 date and time.", field=name) from None
 
 
-def _user(pk: int):
-    user = get_user_model().objects.filter(pk=pk).first()
+def _user(pk: int) -> User:
+    user = User.objects.filter(pk=pk).first()
     if user is None:
         raise DomainError(f"There is no user {pk}.", field="dealer")
     return user

@@ -1,8 +1,11 @@
 """``/api/v1/``: every capability of tables, hands, audit and reports; schema and docs."""
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
-from django.http import JsonResponse
+from django.http import HttpRequest, JsonResponse
+from django.http.response import HttpResponseBase
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
@@ -71,12 +74,12 @@ urlpatterns = [
 ]
 
 
-def _known_ids_only(view):
+def _known_ids_only(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     """An id in the path past MAX_ID names nothing: 404, before any database is asked (SQLite
     cannot even be: its driver raises OverflowError, which would be a 500)."""
 
     @wraps(view)  # keeps DRF's cls/initkwargs, which drf-spectacular reads
-    def checked(request, *args, **kwargs):
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if any(isinstance(value, int) and value > MAX_ID for value in kwargs.values()):
             error = {"code": "not_found", "message": "Not found.", "field": None}
             return JsonResponse({"error": error}, status=404)

@@ -9,19 +9,20 @@ Records the rules say are never edited are also append-only in the database (car
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
     """A model admin that shows, and never adds, changes or deletes."""
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -32,14 +33,14 @@ class ReadOnlyTabularInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    def get_readonly_fields(self, request: HttpRequest, obj=None) -> list[str]:
-        return list(self.fields or [])
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> list[str]:
+        return [name for name in self.fields or [] if isinstance(name, str)]
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -19,9 +19,6 @@ class DomainError(Exception):
         if code is not None:
             self.code = code
 
-    def as_dict(self) -> dict[str, str | None]:
-        return {"code": self.code, "message": self.message, "field": self.field}
-
 
 class PermissionDenied(DomainError):
     """The actor's role does not allow this action (HTTP 403)."""
@@ -33,7 +30,3 @@ class Conflict(DomainError):
     """The action does not fit the current state: a closed table, a taken seat (HTTP 409)."""
 
     code = "conflict"
-
-
-class NotFound(DomainError):
-    code = "not_found"

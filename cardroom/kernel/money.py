@@ -7,6 +7,7 @@ this module is the bridge the Django side uses.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.db import models
 
@@ -17,9 +18,11 @@ from wagers.engine.money import format_amount, parse_amount, to_decimal
 ZERO = Decimal("0.00")
 #: Every stored amount is below this: 12 digits, 2 of them cents (``MoneyField``).
 MONEY_LIMIT = Decimal(10**10)
+#: An amount as it comes from a form, a request body or a caller: parsed by ``money``.
+MoneyInput = Decimal | str | int
 
 
-def MoneyField(**kwargs) -> models.DecimalField:  # noqa: N802 - reads like a field class
+def MoneyField(**kwargs: Any) -> models.DecimalField:  # noqa: N802 - reads like a field class
     return models.DecimalField(max_digits=12, decimal_places=2, **kwargs)
 
 

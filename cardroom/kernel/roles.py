@@ -1,6 +1,7 @@
-"""The three roles, as Django group names. Everything that checks a role imports them here."""
+"""The three roles, as Django group names, and the sets of roles the rules name. Everything that
+checks a role imports them here."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
 
 FLOOR_SUPERVISOR = "Floor supervisor"
 DEALER = "Dealer"
@@ -8,29 +9,27 @@ COMPLIANCE_AUDITOR = "Compliance auditor"
 
 # In order of precedence, for the rare user placed in more than one group.
 ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
+#: Who works a table: the floor supervisor, and the dealer (on duty there, the services add).
+TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
+#: Who reads the audit log, reports and exports.
+AUDITORS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
 
-def role_of(user: AbstractBaseUser | AnonymousUser) -> str | None:
+def role_of(user: AbstractBaseUser | AnonymousUser | None) -> str | None:
     """The user's role, or None: anonymous users and users in no role group have none."""
-    if not user.is_authenticated:
+    if not isinstance(user, User) or not user.is_authenticated:
         return None
     held = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
     return next((role for role in ROLES if role in held), None)
-
-
-def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
-    return role_of(user) == role
 
 
 # The apps whose records supervisors and auditors may look through in the read-only admin.
 _ADMIN_APPS = ("tables", "wagers", "rake", "audit", "compliance")
 
 
-def setup_role_groups() -> list:
+def setup_role_groups() -> list[Group]:
     """The three role groups; supervisors and auditors may view every record in the admin
     (which changes nothing: every write goes through the services). Safe to run again."""
-    from django.contrib.auth.models import Group, Permission
-
     groups = [Group.objects.get_or_create(name=name)[0] for name in ROLES]
     viewing = Permission.objects.filter(
         codename__startswith="view_", content_type__app_label__in=_ADMIN_APPS

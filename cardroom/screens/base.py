@@ -6,27 +6,40 @@ the field it names — the same errors the API answers with.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
 from django import forms
+from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django_htmx.middleware import HtmxDetails
 
 from audit.services import audit_refusal
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.roles import role_of
 
 
-def role_required(*roles: str) -> Callable:
+class SignedInRequest(HttpRequest):
+    """A request ``role_required`` let through (for type checking only): its user is signed
+    in and holds one of the view's roles; django-htmx tells whether htmx sent it."""
+
+    user: User
+    htmx: HtmxDetails
+
+
+def role_required(
+    *roles: str,
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Deny by default: anonymous users go to the login page; other roles get a 403 page,
     and the refusal is written to the audit log."""
 
-    def decorate(view: Callable) -> Callable:
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if role_of(request.user) not in roles:
@@ -47,7 +60,7 @@ def call_service(
     form: forms.Form,
     call: Callable[[], Any],
     *,
-    fields: dict[str, str] | None = None,
+    fields: Mapping[str, str | None] | None = None,
 ) -> Any:
     """Run ``call``; a DomainError becomes a form error next to the field it names (or at the
     top of the form). ``fields`` maps a service's field names to the form's. A refused

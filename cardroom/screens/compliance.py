@@ -3,10 +3,12 @@ chart of fees, and exports with their progress. Read-only but for verify and exp
 
 from __future__ import annotations
 
+from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -19,7 +21,7 @@ from compliance.models import Export
 from rake.selectors import fees_per_hour
 from tables.models import Player
 
-from .base import call_service, role_required
+from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
@@ -27,12 +29,12 @@ CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
 
 
 @auditors
-def compliance_home(request: HttpRequest) -> HttpResponse:
+def compliance_home(request: SignedInRequest) -> HttpResponse:
     return redirect("compliance-audit")
 
 
 @auditors
-def audit_log(request: HttpRequest) -> HttpResponse:
+def audit_log(request: SignedInRequest) -> HttpResponse:
     form = EventSearchForm(request.GET or None)
     events = AuditEvent.objects.order_by("-seq")
     if form.is_valid():
@@ -57,16 +59,16 @@ def audit_log(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @auditors
-def verify(request: HttpRequest) -> HttpResponse:
+def verify(request: SignedInRequest) -> HttpResponse:
     """Recompute the whole chain now and show where it breaks, if it does."""
     report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
     return render(request, "compliance/verify.html", {"report": report})
 
 
 @auditors
-def report_view(request: HttpRequest) -> HttpResponse:
+def report_view(request: SignedInRequest) -> HttpResponse:
     form = ReportForm(request.GET or None, initial={"day": timezone.localdate()})
-    context = {"form": form, "report": None}
+    context: dict[str, Any] = {"form": form, "report": None}
     if form.is_valid():
         table, day = form.cleaned_data["table"], form.cleaned_data["day"]
         context["report"] = reports.table_day_report(table, day)
@@ -75,16 +77,16 @@ def report_view(request: HttpRequest) -> HttpResponse:
 
 
 @auditors
-def player_view(request: HttpRequest, pk: int) -> HttpResponse:
+def player_view(request: SignedInRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     end = timezone.now()
-    start = end - timezone.timedelta(days=_days(request.GET.get("days")))
+    start = end - timedelta(days=_days(request.GET.get("days")))
     report = reports.player_report(player, start, end)
     return render(request, "compliance/player.html", {"report": report, "start": start, "end": end})
 
 
 @auditors
-def export_view(request: HttpRequest) -> HttpResponse:
+def export_view(request: SignedInRequest) -> HttpResponse:
     form = ExportForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         done = call_service(
@@ -101,13 +103,13 @@ def export_view(request: HttpRequest) -> HttpResponse:
 
 
 @auditors
-def export_progress(request: HttpRequest, pk: int) -> HttpResponse:
+def export_progress(request: SignedInRequest, pk: int) -> HttpResponse:
     """One export's row, polled by htmx while it runs: the progress bar, then the link."""
     return render(request, "compliance/_export.html", {"export": get_object_or_404(Export, pk=pk)})
 
 
 @auditors
-def export_download(request: HttpRequest, pk: int) -> HttpResponse:
+def export_download(request: SignedInRequest, pk: int) -> FileResponse:
     export = get_object_or_404(Export, pk=pk, status=Export.Status.DONE)
     return FileResponse(
         export.file.open("rb"),

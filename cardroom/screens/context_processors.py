@@ -1,7 +1,9 @@
+from django.http import HttpRequest
+
 from cardroom.kernel.roles import role_of
 
 
-def role(request) -> dict:
+def role(request: HttpRequest) -> dict[str, str | None]:
     """The user's role on every page: the navigation depends on it."""
     user = getattr(request, "user", None)
     return {"role": role_of(user) if user is not None else None}

@@ -11,20 +11,21 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from cardroom.kernel.errors import Conflict
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, TABLE_STAFF, role_of
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Seating, Table, TableSession
 from wagers import selectors, services
 from wagers.engine.cards import CARD_NAMES
-from wagers.models import Hand
+from wagers.models import Hand, Spot
 
-from .base import call_service, role_required
+from .base import SignedInRequest, call_service, role_required
 from .forms.hands import (
     CardsForm,
     DecisionForm,
@@ -36,11 +37,9 @@ from .forms.hands import (
 )
 from .forms.tables import SeatPlayerForm, StackForm
 
-STAFF = (FLOOR_SUPERVISOR, DEALER)
 
-
-@role_required(*STAFF)
-def dealer_home(request: HttpRequest) -> HttpResponse:
+@role_required(*TABLE_STAFF)
+def dealer_home(request: SignedInRequest) -> HttpResponse:
     """The tables this dealer is on duty at (straight to it when there is one), and the
     closed tables a dealer may open."""
     sessions = TableSession.objects.filter(closed_at=None).select_related("table")
@@ -52,15 +51,15 @@ def dealer_home(request: HttpRequest) -> HttpResponse:
     return render(request, "dealer/home.html", {"mine": mine, "closed": closed})
 
 
-@role_required(*STAFF)
-def dealer_table(request: HttpRequest, pk: int) -> HttpResponse:
+@role_required(*TABLE_STAFF)
+def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     return render(request, "dealer/table.html", play_context(request, table))
 
 
 @require_POST
-@role_required(*STAFF)
-def dealer_step(request: HttpRequest, pk: int, step: str) -> HttpResponse:
+@role_required(*TABLE_STAFF)
+def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
     """One step at the table; ``step`` names the form and the service it feeds."""
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     if step not in STEPS:
@@ -86,17 +85,19 @@ FIELD_NAMES = {f"cards.{seat}": f"cards_{seat}" for seat in range(1, 8)} | {
     "status": None,
 }
 
-Step = Callable[[HttpRequest, Table, Hand | None], tuple[forms.Form, Callable[[dict], Any]]]
+#: A step's bound form, and what to run with its cleaned data once it is valid.
+StepForm = tuple[forms.Form, Callable[[dict[str, Any]], Any]]
+Step = Callable[[SignedInRequest, Table, Hand | None], StepForm]
 
 
-def _open(request, table, hand):
+def _open(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = forms.Form(request.POST)
     return form, lambda data: table_services.table_open(
         table=table, dealer=request.user, by=request.user
     )
 
 
-def _start(request, table, hand):
+def _start(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = StartForm(request.POST, seats=table_selectors.seated(table))
     return form, lambda data: services.hand_start(
         table=table,
@@ -106,14 +107,14 @@ def _start(request, table, hand):
     )
 
 
-def _wager(request, table, hand):
+def _wager(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = (
         SecondSpotForm(request.POST, **_second_spot_choices(table, hand))
         if (request.POST.get("second") and hand is not None)
         else WagerForm(request.POST)
     )
 
-    def run(data):
+    def run(data: dict[str, Any]) -> Any:
         seating = get_object_or_404(Seating, pk=data["seating"], table=table)
         return services.wager_place(
             hand=_require(hand),
@@ -128,13 +129,13 @@ def _wager(request, table, hand):
     return form, run
 
 
-def _deal(request, table, hand):
+def _deal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     return forms.Form(request.POST), lambda data: services.hand_deal(
         hand=_require(hand), by=request.user
     )
 
 
-def _cards(request, table, hand):
+def _cards(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     seats = [s.seat for s in _require(hand).spots.filter(dead_reason="")] if hand else []
     form = CardsForm(request.POST, seats=seats)
     return form, lambda data: services.hand_cards_enter(
@@ -145,7 +146,7 @@ def _cards(request, table, hand):
     )
 
 
-def _decide(request, table, hand):
+def _decide(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = DecisionForm(request.POST)
     return form, lambda data: services.spot_decide(
         hand=_require(hand),
@@ -156,43 +157,48 @@ def _decide(request, table, hand):
     )
 
 
-def _dead(request, table, hand):
+def _dead(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = SeatForm(request.POST)
     return form, lambda data: services.spot_declare_dead(
         hand=_require(hand), seat=data["seat"], by=request.user
     )
 
 
-def _misdeal(request, table, hand):
+def _misdeal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = MisdealForm(request.POST)
     return form, lambda data: services.hand_declare_misdeal(
         hand=_require(hand), reason=data["reason"], by=request.user
     )
 
 
-def _settle(request, table, hand):
+def _settle(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     return forms.Form(request.POST), lambda data: services.hand_settle(
         hand=_require(hand), by=request.user
     )
 
 
-def _cancel(request, table, hand):
+def _cancel(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     return forms.Form(request.POST), lambda data: services.hand_cancel(
         hand=_require(hand), by=request.user
     )
 
 
-def _seat_player(request, table, hand):
+def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = SeatPlayerForm(request.POST, cardroom=table.cardroom)
 
-    def run(data):
-        player = data["player"] or table_services.player_create(
-            cardroom=table.cardroom, name=data["name"], by=request.user
-        )
+    def run(data: dict[str, Any]) -> Any:
+        if data["player"] is None:  # a new player: registered and seated in one transaction
+            return table_services.player_seat_new(
+                table=table,
+                seat=data["seat"],
+                name=data["name"],
+                buy_in=data["buy_in"] or "0",
+                by=request.user,
+            )
         return table_services.seat_player(
             table=table,
             seat=data["seat"],
-            player=player,
+            player=data["player"],
             buy_in=data["buy_in"] or "0",
             by=request.user,
         )
@@ -200,10 +206,10 @@ def _seat_player(request, table, hand):
     return form, run
 
 
-def _stack(request, table, hand):
+def _stack(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = StackForm(request.POST)
 
-    def run(data):
+    def run(data: dict[str, Any]) -> Any:
         seating = get_object_or_404(Seating, pk=data["seating"], table=table)
         by = request.user
         match data["action"]:
@@ -291,7 +297,12 @@ def play_context(
     return context
 
 
-def _second_spot_choices(table, hand, seatings=None, spots=None) -> dict[str, list]:
+def _second_spot_choices(
+    table: Table,
+    hand: Hand,
+    seatings: list[Seating] | None = None,
+    spots: list[Spot] | None = None,
+) -> dict[str, list[Any]]:
     """Who may take a second spot (R6: on one spot now) and where (empty seats, no spot)."""
     seatings = seatings if seatings is not None else list(table_selectors.seated(table))
     spots = spots if spots is not None else list(hand.spots.all())
@@ -307,7 +318,7 @@ def _second_spot_choices(table, hand, seatings=None, spots=None) -> dict[str, li
 
 def _label(form: forms.Form, name: str) -> str:
     """How a field is called on the screen, for the error summary ("" for the whole form)."""
-    if name == forms.forms.NON_FIELD_ERRORS or name not in form.fields:
+    if name == NON_FIELD_ERRORS or name not in form.fields:
         return ""
     return str(form.fields[name].label or name.replace("_", " ").capitalize())
 
@@ -348,7 +359,7 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
         "spots": spots,
         "wager_rows": wager_rows,
         "second_spot_form": second_spot,
-        "offers": hand.rotation.offers if hand.rotation_id else [],
+        "offers": hand.rotation.offers if hand.rotation is not None else [],
         "cards_form": bound.get("cards") or CardsForm(seats=live),
         "decision_rows": decision_rows,
         "misdeal_form": bound.get("misdeal") or MisdealForm(),

@@ -4,11 +4,12 @@ Seats are managed on the table's play screen (``screens.dealer``), shared with t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.models import User
+from django.db.models import Count, Q, QuerySet
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -19,7 +20,7 @@ from wagers import selectors as hand_selectors
 from wagers import services as hand_services
 from wagers.models import Hand
 
-from .base import call_service, role_required
+from .base import SignedInRequest, call_service, role_required
 from .forms.hands import CorrectionForm
 from .forms.tables import ChangeForm, OpenTableForm, SettingChangeForm, TableCreateForm
 
@@ -27,7 +28,7 @@ supervisor_only = role_required(FLOOR_SUPERVISOR)
 
 
 @supervisor_only
-def table_list(request: HttpRequest) -> HttpResponse:
+def table_list(request: SignedInRequest) -> HttpResponseBase:
     """All tables with their live status: open or closed, dealer, hand in play, seated."""
     tables = (
         Table.objects.select_related("cardroom")
@@ -50,7 +51,7 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @supervisor_only
-def table_create(request: HttpRequest) -> HttpResponse:
+def table_create(request: SignedInRequest) -> HttpResponseBase:
     form = TableCreateForm(request.POST)
     cardroom = Cardroom.objects.order_by("pk").first()
     table = None
@@ -76,7 +77,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 
 @supervisor_only
-def table_detail(request: HttpRequest, pk: int, forms: dict | None = None) -> HttpResponse:
+def table_detail(
+    request: SignedInRequest, pk: int, forms: dict[str, Any] | None = None
+) -> HttpResponseBase:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     current = selectors.current_settings(table)
     values = rules.as_json(rules.settings_values(current))
@@ -97,7 +100,7 @@ def table_detail(request: HttpRequest, pk: int, forms: dict | None = None) -> Ht
 
 @require_POST
 @supervisor_only
-def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """open, close, dealer, propose; approve/reject/withdraw take ``change`` in the form."""
     table = get_object_or_404(Table, pk=pk)
     by = request.user
@@ -117,27 +120,37 @@ def table_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         )
         return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"change": form})
     if action in ("open", "dealer"):
-        form = OpenTableForm(request.POST, dealers=_dealers())
+        open_form = OpenTableForm(request.POST, dealers=_dealers())
         service = services.table_open if action == "open" else services.table_dealer_change
-        ok = form.is_valid() and call_service(
-            request, form, lambda: service(table=table, dealer=form.cleaned_data["dealer"], by=by)
+        ok = open_form.is_valid() and call_service(
+            request,
+            open_form,
+            lambda: service(table=table, dealer=open_form.cleaned_data["dealer"], by=by),
         )
-        return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"open": form})
-    form = ChangeForm(request.POST)
-    calls = {
+        if ok:
+            return redirect("floor-table", pk=pk)
+        return table_detail(request, pk, {"open": open_form})
+    change_form = ChangeForm(request.POST)
+    calls: dict[str, Callable[[], object]] = {
         "close": lambda: services.table_close(table=table, by=by),
-        "approve": lambda: services.setting_change_approve(change=_change(form, table), by=by),
-        "reject": lambda: services.setting_change_reject(change=_change(form, table), by=by),
-        "withdraw": lambda: services.setting_change_withdraw(change=_change(form, table), by=by),
+        "approve": lambda: services.setting_change_approve(
+            change=_change(change_form, table), by=by
+        ),
+        "reject": lambda: services.setting_change_reject(change=_change(change_form, table), by=by),
+        "withdraw": lambda: services.setting_change_withdraw(
+            change=_change(change_form, table), by=by
+        ),
     }
     if action not in calls:
         return render(request, "403.html", {"message": "No such action."}, status=404)
-    ok = form.is_valid() and call_service(request, form, calls[action])
-    return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"action": form})
+    ok = change_form.is_valid() and call_service(request, change_form, calls[action])
+    if ok:
+        return redirect("floor-table", pk=pk)
+    return table_detail(request, pk, {"action": change_form})
 
 
 @supervisor_only
-def hand_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
     """A hand with its settlement history; a settled hand can be corrected (never edited)."""
     hand = get_object_or_404(Hand.objects.select_related("table", "dp_seating__player"), pk=pk)
     seats = [spot.seat for spot in hand.spots.all() if spot.cards]
@@ -167,9 +180,9 @@ def hand_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "floor/hand.html", context, status=422 if form.errors else 200)
 
 
-def _change(form, table: Table) -> SettingChange:
+def _change(form: ChangeForm, table: Table) -> SettingChange:
     return get_object_or_404(SettingChange, pk=form.cleaned_data["change"], table=table)
 
 
-def _dealers():
-    return get_user_model().objects.filter(groups__name=DEALER).order_by("username")
+def _dealers() -> QuerySet[User]:
+    return User.objects.filter(groups__name=DEALER).order_by("username")

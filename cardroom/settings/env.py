@@ -8,6 +8,7 @@ Each helper takes an optional ``environ`` mapping so it can be tested without pa
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -29,13 +30,6 @@ def _redacted(value: str) -> str:
     """The URL for an error message, without its password."""
     password = urlsplit(value).password
     return value if password is None else value.replace(f":{password}@", ":***@", 1)
-
-
-def env_str(
-    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
-) -> str | None:
-    value = _get(name, environ)
-    return default if value is None else value
 
 
 def env_required(name: str, *, environ: Mapping[str, str] | None = None) -> str:
@@ -75,7 +69,9 @@ def env_list(
     return list(default or [])
 
 
-def database_from_env(base_dir: Path, *, environ: Mapping[str, str] | None = None) -> dict:
+def database_from_env(
+    base_dir: Path, *, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """``DATABASES["default"]``: DATABASE_URL if set, else the SQLite file ``db.sqlite3``."""
     value = _get("DATABASE_URL", environ)
     if value is None:
@@ -93,7 +89,7 @@ def database_from_env(base_dir: Path, *, environ: Mapping[str, str] | None = Non
         raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from error
     if not config.get("NAME"):
         raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(value)!r}.")
-    return config
+    return dict(config)
 
 
 def redis_from_env(*, environ: Mapping[str, str] | None = None) -> str | None:

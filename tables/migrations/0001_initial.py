@@ -7,7 +7,15 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import tables.models
+
+# The defaults the first version of the model had; today a new table's defaults are in
+# tables.rules.NEW_TABLE_DEFAULTS (0004 removed them from the model).
+def default_flush_paytable():
+    return {"4": 2, "5": 10, "6": 50, "7": 200}
+
+
+def default_straight_flush_paytable():
+    return {"3": 8, "4": 60, "5": 100, "6": 500, "7": 1000}
 
 
 class Migration(migrations.Migration):
@@ -315,10 +323,10 @@ class Migration(migrations.Migration):
                         max_length=20,
                     ),
                 ),
-                ("flush_paytable", models.JSONField(default=tables.models.default_flush_paytable)),
+                ("flush_paytable", models.JSONField(default=default_flush_paytable)),
                 (
                     "straight_flush_paytable",
-                    models.JSONField(default=tables.models.default_straight_flush_paytable),
+                    models.JSONField(default=default_straight_flush_paytable),
                 ),
                 (
                     "max_aggregate_payout",

@@ -13,17 +13,17 @@ from cardroom.settings.env import (
     env_bool,
     env_list,
     env_required,
-    env_str,
     redis_from_env,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_env_str_returns_the_value_or_the_default_when_unset_or_blank():
-    assert env_str("NAME", environ={"NAME": "value"}) == "value"
-    assert env_str("NAME", "fallback", environ={}) == "fallback"
-    assert env_str("NAME", "fallback", environ={"NAME": "  "}) == "fallback"
+def test_a_blank_variable_counts_as_unset():
+    assert env_required("NAME", environ={"NAME": " value "}) == "value"
+    assert env_bool("FLAG", True, environ={"FLAG": "  "}) is True
+    with pytest.raises(ImproperlyConfigured, match="NAME must be set"):
+        env_required("NAME", environ={"NAME": "  "})
 
 
 def test_env_reads_the_process_environment_when_given_no_mapping(monkeypatch):

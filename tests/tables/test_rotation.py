@@ -10,7 +10,7 @@ from django.db import DatabaseError, connection, transaction
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import RotationRecord
-from tables.rotation import designated_player_rotate, require_designated_player
+from tables.rotation import designated_player_rotate, no_designated_player
 
 from .support import T0, audit_actions, last_seq
 
@@ -360,10 +360,10 @@ def test_r16_when_nobody_accepts_no_hand_can_start_and_the_error_names_the_seats
     services.seating_waive_dp(seating=seated[1], waived=True, by=dealer)
     record = rotate(refusals=[3])
     assert record.designated_player is None
-    with pytest.raises(Conflict) as stopped:
-        require_designated_player(record)
-    message = stopped.value.message
-    assert stopped.value.field == "designated_player"
+    stopped = no_designated_player(record)
+    assert isinstance(stopped, Conflict)
+    message = stopped.message
+    assert stopped.field == "designated_player"
     assert "no hand can start" in message
     assert "seat 3 refused" in message
     assert "seat 5 ineligible (sitting out)" in message
@@ -382,9 +382,8 @@ def test_r16_the_record_of_a_hand_nobody_accepted_is_kept(seated, rotate):
 
 def test_r16_an_empty_table_has_no_designated_player(dp_table, session, rotate):
     record = rotate()
-    with pytest.raises(Conflict) as stopped:
-        require_designated_player(record)
-    assert "Nobody is seated" in stopped.value.message
+    assert record.designated_player is None
+    assert "Nobody is seated" in no_designated_player(record).message
 
 
 def test_r16_the_game_goes_on_once_a_seat_accepts(seated, rotate):
@@ -392,15 +391,12 @@ def test_r16_the_game_goes_on_once_a_seat_accepts(seated, rotate):
     assert rotate(refusals=[1, 3, 5]).designated_player is None
     record = rotate(refusals=[1, 3])  # offered again from the left of seat 1, the last DP
     assert outcomes(record) == [(3, "refused"), (5, "accepted")]
-    assert (
-        require_designated_player(record)
-        == RotationRecord.objects.get(pk=record.pk).designated_player
-    )
+    assert RotationRecord.objects.get(pk=record.pk).designated_player == seated[5]
 
 
 def test_r16_a_rotation_that_finds_a_dp_returns_it(seated, rotate):
     record = start_with(rotate, 5, seated)
-    assert require_designated_player(record) == seated[5]
+    assert record.designated_player == seated[5]
 
 
 # --- where there is no rotation --------------------------------------------------------------

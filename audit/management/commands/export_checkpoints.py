@@ -2,6 +2,7 @@
 outside the system and giving back to ``verify_audit --checkpoints`` (issue 5)."""
 
 import json
+from typing import Any
 
 from django.core.management.base import BaseCommand
 
@@ -11,7 +12,7 @@ from audit.models import Checkpoint
 class Command(BaseCommand):
     help = "Print the audit chain's checkpoints as JSON lines (seq, hash, verified_at)."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         for checkpoint in Checkpoint.objects.order_by("seq", "id").iterator():
             self.stdout.write(
                 json.dumps(

@@ -7,8 +7,9 @@ checkpoints (JSON lines with ``seq`` and ``hash``), which detects a cut-off tail
 
 import json
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from audit.verification import verify_chain
 
@@ -16,10 +17,10 @@ from audit.verification import verify_chain
 class Command(BaseCommand):
     help = "Verify the hash chain of the audit log."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--checkpoints", type=Path, help="exported checkpoints (JSON lines)")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         checkpoints = []
         if options["checkpoints"]:
             try:

@@ -1,9 +1,16 @@
 """Forms of the dealer's screen. Amounts stay text: the services parse money and name the
 field at fault, so a form shows the very message the API would answer."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
 from django import forms
 
-from wagers.engine import Misdeal
+from cardroom.kernel.choices import enum_choices
+from tables.models import Seating
+from wagers.engine import Decision, Misdeal
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
 
@@ -23,9 +30,11 @@ class StartForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, seats=(), **kwargs):
+    def __init__(self, *args: Any, seats: Iterable[Seating] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["refusals"].choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
+        refusals = self.fields["refusals"]
+        assert isinstance(refusals, forms.TypedMultipleChoiceField)
+        refusals.choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
 
 
 def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
@@ -37,7 +46,7 @@ def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
 
 
 class WagerForm(forms.Form):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _per_row_ids(self, "wager", "seating")
 
@@ -66,10 +75,20 @@ class SecondSpotForm(forms.Form):
         required=False, label="Str. flush", widget=forms.TextInput(attrs=AMOUNT)
     )
 
-    def __init__(self, *args, players=(), seats=(), **kwargs):
-        super().__init__(*args, auto_id="id_second_%s", **kwargs)
-        self.fields["seating"].choices = [(s.pk, f"Seat {s.seat} {s.player}") for s in players]
-        self.fields["seat"].choices = [(seat, f"Seat {seat}") for seat in seats]
+    def __init__(
+        self,
+        *args: Any,
+        players: Iterable[Seating] = (),
+        seats: Iterable[int] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.auto_id = "id_second_%s"
+        seating, seat = self.fields["seating"], self.fields["seat"]
+        assert isinstance(seating, forms.TypedChoiceField)
+        assert isinstance(seat, forms.TypedChoiceField)
+        seating.choices = [(s.pk, f"Seat {s.seat} {s.player}") for s in players]
+        seat.choices = [(number, f"Seat {number}") for number in seats]
 
 
 class CardsForm(forms.Form):
@@ -77,7 +96,7 @@ class CardsForm(forms.Form):
 
     dealer_cards = forms.CharField(label="Dealer", widget=forms.TextInput(attrs={"data-cards": ""}))
 
-    def __init__(self, *args, seats=(), **kwargs):
+    def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in seats:
             self.fields[f"cards_{seat}"] = forms.CharField(
@@ -93,12 +112,12 @@ class CardsForm(forms.Form):
 
 
 class DecisionForm(forms.Form):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _per_row_ids(self, "decide", "seat")
 
     seat = forms.IntegerField(widget=forms.HiddenInput)
-    decision = forms.ChoiceField(choices=[(d, d) for d in ("raise", "fold", "walked_away")])
+    decision = forms.ChoiceField(choices=[(d.value, d.value) for d in Decision])
     raise_amount = forms.CharField(
         required=False, label="Raise", widget=forms.TextInput(attrs=AMOUNT)
     )
@@ -109,14 +128,14 @@ class SeatForm(forms.Form):
 
 
 class MisdealForm(forms.Form):
-    reason = forms.ChoiceField(choices=[(m.value, m.value.replace("_", " ")) for m in Misdeal])
+    reason = forms.ChoiceField(choices=enum_choices(Misdeal))
 
 
 class CorrectionForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
     dealer_cards = forms.CharField(required=False, label="Dealer's cards")
 
-    def __init__(self, *args, seats=(), **kwargs):
+    def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in seats:
             self.fields[f"cards_{seat}"] = forms.CharField(required=False, label=f"Seat {seat}")

@@ -1,9 +1,16 @@
 """Forms of the table screens (dealer and floor supervisor). Amounts stay text: the services
 parse money and name the field at fault."""
 
-from django import forms
+from __future__ import annotations
 
-from tables.models import Player, Seating
+import re
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from tables.models import Cardroom, Player, Seating
 from tables.rules import SETTINGS
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
@@ -17,9 +24,11 @@ class SeatPlayerForm(forms.Form):
     name = forms.CharField(required=False, label="or new player", max_length=100)
     buy_in = forms.CharField(required=False, label="Buy-in", widget=forms.TextInput(attrs=AMOUNT))
 
-    def __init__(self, *args, cardroom=None, **kwargs):
+    def __init__(self, *args: Any, cardroom: Cardroom | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = (
+        player = self.fields["player"]
+        assert isinstance(player, forms.ModelChoiceField)
+        player.queryset = (
             Player.objects.filter(cardroom=cardroom)
             .exclude(pk__in=Seating.objects.filter(left_at=None).values("player"))
             .order_by("name")
@@ -27,8 +36,8 @@ class SeatPlayerForm(forms.Form):
             else Player.objects.none()
         )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         if not data.get("player") and not (data.get("name") or "").strip():
             self.add_error("player", "Choose a player, or type a new player's name.")
         return data
@@ -64,11 +73,13 @@ class ChangeForm(forms.Form):
 
 
 class OpenTableForm(forms.Form):
-    dealer = forms.ModelChoiceField(queryset=None)
+    dealer: forms.ModelChoiceField[User] = forms.ModelChoiceField(queryset=User.objects.none())
 
-    def __init__(self, *args, dealers=None, **kwargs):
+    def __init__(self, *args: Any, dealers: QuerySet[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["dealer"].queryset = dealers
+        dealer = self.fields["dealer"]
+        assert isinstance(dealer, forms.ModelChoiceField)
+        dealer.queryset = dealers
 
 
 class TableCreateForm(forms.Form):
@@ -106,7 +117,7 @@ class TableCreateForm(forms.Form):
         "rake_amount",
     )
 
-    def settings(self) -> dict:
+    def settings(self) -> dict[str, Any]:
         """The settings given; the rest take the table's defaults."""
         return {name: self.cleaned_data[name] for name in self.SETTINGS if self.cleaned_data[name]}
 
@@ -116,18 +127,19 @@ class SettingChangeForm(forms.Form):
 
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, current=None, **kwargs):
+    def __init__(self, *args: Any, current: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.current = current or {}
         for name in SETTINGS:
             value = self.current.get(name)
+            field: forms.Field
             if name.endswith("paytable"):
                 field = forms.JSONField(required=False, initial=value)
             else:
                 field = forms.CharField(required=False, initial="" if value is None else value)
             self.fields[name] = field
 
-    def changed_values(self) -> dict:
+    def changed_values(self) -> dict[str, Any]:
         changed = {}
         for name in SETTINGS:
             value = self.cleaned_data.get(name)
@@ -138,10 +150,11 @@ class SettingChangeForm(forms.Form):
         return changed
 
 
-def _typed(name: str, value):
+def _typed(name: str, value: Any) -> Any:
     """The form's text as the service expects it: whole numbers as ints, no cap as None."""
     if name in ("dp_max_consecutive", "dp_rotation_window"):
-        return int(value) if str(value).isdigit() else value
+        # ASCII digits only: "٥".isdigit() is true, and int() would read it as 5.
+        return int(value) if re.fullmatch(r"[0-9]{1,9}", str(value)) else value
     if name == "max_aggregate_payout" and value in (None, ""):
         return None
     return value

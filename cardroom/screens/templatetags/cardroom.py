@@ -1,6 +1,7 @@
 """Template filters for money and settlement lines."""
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from django import template
 
@@ -10,13 +11,13 @@ register = template.Library()
 
 
 @register.filter
-def money(value) -> str:
+def money(value: Decimal | str | int | None) -> str:
     """``Decimal("5")`` → ``"5.00"``; empty for None."""
     return "" if value is None else money_text(Decimal(value))
 
 
 @register.filter
-def signed(value) -> str:
+def signed(value: Decimal | str | int) -> str:
     """A net with its sign: ``+25.00``, ``-5.00``, ``0.00``."""
     try:
         number = Decimal(value)
@@ -26,7 +27,7 @@ def signed(value) -> str:
 
 
 @register.filter
-def sign(value) -> str:
+def sign(value: Decimal | str | int) -> str:
     """A CSS class for a net: win, lose or push."""
     try:
         number = Decimal(value)
@@ -36,5 +37,5 @@ def sign(value) -> str:
 
 
 @register.filter
-def wager_lines(spot: dict) -> list:
+def wager_lines(spot: dict[str, Any]) -> list[Any]:
     return [spot.get(name) for name in ("ante", "raise", "flush_bonus", "straight_flush_bonus")]

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from tables.demo import DEMO_PASSWORD, DEMO_TABLES, load_demo_data
@@ -6,7 +8,7 @@ from tables.demo import DEMO_PASSWORD, DEMO_TABLES, load_demo_data
 class Command(BaseCommand):
     help = "Create the demo users, cardroom, tables and seated players (safe to run again)."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         users = load_demo_data()
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins:"))
         for demo in users:

@@ -1,0 +1,64 @@
+"""The views every API module builds on: parse with a serializer, call one service, answer."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Generic, TypeVar
+
+from django.contrib.auth.models import User
+from django.db.models import Model
+from django.shortcuts import get_object_or_404
+from rest_framework import exceptions, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardroom.kernel.roles import TABLE_STAFF
+
+from .idempotency import idempotent
+from .parsers import PARSERS
+
+Row = TypeVar("Row", bound=Model)
+
+
+def actor(request: Request) -> User:
+    """The signed-in user a request acts as (the permission classes let nobody else by)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated()
+    return user
+
+
+class ServiceView(APIView):
+    """A view that parses with ``input_serializer``, calls one service, and answers."""
+
+    input_serializer: ClassVar[type[serializers.Serializer[Any]] | None] = None
+    read_roles: ClassVar[tuple[str, ...]]
+    write_roles: ClassVar[tuple[str, ...]]
+    parser_classes = PARSERS  # JSON (bounded in depth), forms, multipart
+
+    def parse(self, request: Request) -> dict[str, Any]:
+        if self.input_serializer is None:
+            return {}
+        serializer = self.input_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+
+class StepView(ServiceView, Generic[Row]):
+    """One step on one row named by the URL (a hand, a seating): parse, call the step's service
+    with the row, answer with the row as it is now. Subclasses name the input and ``run``."""
+
+    model: ClassVar[type[Model]]
+    write_roles: ClassVar[tuple[str, ...]] = TABLE_STAFF
+
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        row: Row = get_object_or_404(self.model, pk=pk)  # type: ignore[assignment]
+        self.run(row, self.parse(request), actor(request))
+        return Response(self.answer(row))
+
+    def run(self, row: Row, data: dict[str, Any], by: User) -> None:
+        raise NotImplementedError
+
+    def answer(self, row: Row) -> Any:
+        raise NotImplementedError

@@ -22,14 +22,14 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import MONEY_LIMIT, ZERO, cents, money, money_text
+from cardroom.kernel.money import ZERO, cents, money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from rake.models import FeeEntry
 from tables import rules as table_rules
 from tables import selectors as table_selectors
 from tables.models import Seating, StackEntry, Table
 from tables.rotation import designated_player_rotate, no_designated_player
-from tables.services import stack_entry_add
+from tables.services import stack_bounds_check, stack_entry_add
 from wagers.engine import Decision, Misdeal, RoundError, round_from_json, settle, settlement_to_json
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
@@ -637,23 +637,11 @@ def _move_stacks(moves: dict[int, Decimal], reason: str, by: Any) -> None:
     locked = {
         s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=moves).order_by("pk")
     }
-    too_big = [s for pk, s in locked.items() if s.stack + moves[pk] >= MONEY_LIMIT]
-    if too_big:
-        raise DomainError(
-            f"{too_big[0].player}'s stack would pass $9999999999.99, the most one can hold.",
-            field="stack",
-        )
-    short = [s for pk, s in locked.items() if s.stack + moves[pk] < 0]
-    if short:
-        raise DomainError(
-            "; ".join(
-                f"{s.player} at seat {s.seat} has ${money_text(s.stack)}, and "
-                f"${money_text(-moves[s.pk])} would come off the stack"
-                for s in short
-            )
-            + ": a stack never goes negative. Settle the difference at the cage first.",
-            field="stack",
-        )
+    stack_bounds_check(
+        ((seating, moves[pk]) for pk, seating in locked.items()),
+        field="stack",
+        remedy="Settle the difference at the cage first.",
+    )
     Seating.objects.filter(pk__in=moves).update(
         stack=Case(*(When(pk=pk, then=F("stack") + Value(a)) for pk, a in moves.items()))
     )

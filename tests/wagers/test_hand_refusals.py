@@ -569,14 +569,14 @@ def test_r15_a_settlement_whose_books_do_not_balance_is_refused_and_nothing_is_s
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
-    real = services.settlement_to_json
+    real = services.settlement.settlement_to_json
 
     def a_cent_off(settlement):
         result = real(settlement)
         result["spots"][0]["net"] = str(Decimal(result["spots"][0]["net"]) + Decimal("0.01"))
         return result
 
-    monkeypatch.setattr(services, "settlement_to_json", a_cent_off)
+    monkeypatch.setattr(services.settlement, "settlement_to_json", a_cent_off)
     books, events, before = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
     with pytest.raises(AssertionError, match="R15"):
         services.hand_settle(hand=hand, by=dealer)

@@ -1,0 +1,78 @@
+"""Settling a hand through the engine (R9–R15), or as a misdeal (R14), and booking it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from tables.models import StackEntry
+from wagers import selectors
+from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
+from wagers.models import Hand, Settlement
+
+from .booking import _book, _move_stacks
+from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+
+
+def hand_declare_misdeal(*, hand: Hand, reason: str, by: Any) -> Settlement:
+    """R14: a wrong card count to the dealer, or a shuffler fault: every hand of the round is
+    dead, every wager and the DP's bank go back, nobody pays a fee. Settled at once."""
+    if reason not in {m.value for m in Misdeal}:
+        raise DomainError("A misdeal is dealer_card_count or shuffler_fault (R14).", field="reason")
+    return _settle(hand, by, misdeal=reason)
+
+
+def hand_settle(*, hand: Hand, by: Any) -> Settlement:
+    """Settle through the engine (R9–R15) and book it: the settlement, the chips, the fees.
+    Idempotent: settling a settled hand returns the settlement in force and moves nothing."""
+    return _settle(hand, by, misdeal=None)
+
+
+@transaction.atomic
+def _settle(hand: Hand, by: Any, *, misdeal: str | None) -> Settlement:
+    hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
+    if hand.status in (S.SETTLED, S.DEAD):
+        if misdeal:
+            raise Conflict(f"Hand {hand.number} is {hand.status} already.", field="status")
+        return selectors.settlement_in_force(hand)
+    spots = list(hand.spots.select_related("seating").order_by("seat"))
+    if misdeal:
+        hand_transition(hand, S.DEAD)
+        hand.misdeal = misdeal
+    else:
+        if hand.status not in (S.DEALT, S.DECISIONS):
+            raise Conflict(
+                f"Hand {hand.number} cannot settle yet: the cards are not dealt.", field="status"
+            )
+        undecided = [str(s.seat) for s in spots if not s.dead_reason and not s.decision]
+        if undecided:
+            raise Conflict(
+                f"Hand {hand.number} cannot settle yet: waiting for the decision of seat "
+                f"{', '.join(undecided)}.",
+                field="status",
+            )
+        hand_transition(hand, S.SETTLED)
+    round_ = selectors.round_of(hand, spots)
+    with _engine_errors():
+        result = settlement_to_json(settle(round_from_json(round_)))
+    hand.settled_at = timezone.now()
+    hand.save(update_fields=["status", "misdeal", "settled_at"])
+    settlement, moves = _book(hand, spots, round_, result, Settlement.Kind.ORIGINAL, by)
+    _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_MISDEAL if misdeal else "hand.settled",
+        target=hand,
+        payload={
+            "settlement": settlement.entry,
+            "house_rake": result["house_rake"],
+            "dealer_net": result["dealer"]["net"],
+            "spots": {str(s["seat"]): s["net"] for s in result["spots"]},
+        },
+    )
+    return settlement

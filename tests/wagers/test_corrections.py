@@ -16,6 +16,8 @@ from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services
 from tables.models import StackEntry
 from wagers import services
+from wagers.engine import ConservationError
+from wagers.engine.cards import parse_hand
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_history, settlement_in_force
 
@@ -213,6 +215,72 @@ def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_
     assert Books.now() == books
     assert stacks(dp_table) == table_stacks
     assert AuditEvent.objects.count() == events
+    assert [s.kind for s in settlement_history(hand)] == ["original"]
+
+
+def settle_changing(settle, cards: str, change):
+    """``settle``, with ``change`` applied to its answer on rounds where seat 2 holds ``cards``."""
+    seat_2 = parse_hand(cards, field="cards")
+
+    def settle_changed(round_):
+        settled = settle(round_)
+        return change(settled) if round_.spots[1].hand == seat_2 else settled
+
+    return settle_changed
+
+
+def a_cent_more_to_seat_1(settled):
+    first, *others = settled.spots
+    return settled._replace(spots=(first._replace(net=first.net + 1), *others))
+
+
+def a_cent_from_seat_1_to_the_dealer(settled):
+    first, *others = settled.spots
+    dealer = settled.dealer._replace(net=settled.dealer.net + 1)
+    return settled._replace(dealer=dealer, spots=(first._replace(net=first.net - 1), *others))
+
+
+def test_r15_a_correction_whose_books_do_not_balance_is_refused_and_nothing_is_saved(
+    settled, dp_table, supervisor, monkeypatch
+):
+    hand, _ = settled
+    real = services.corrections.settle
+    off = settle_changing(real, FOUR_HEARTS_AT62, a_cent_more_to_seat_1)
+    monkeypatch.setattr(services.corrections, "settle", off)
+    books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
+    with pytest.raises(ConservationError, match="R15"):
+        services.hand_correct(
+            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+        )
+    assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
+        books,
+        table_stacks,
+        events,
+    )
+    assert [s.kind for s in settlement_history(hand)] == ["original"]
+
+
+def test_an_entry_the_engine_no_longer_answers_with_is_not_reversed(
+    settled, dp_table, supervisor, monkeypatch
+):
+    """The reversal undoes the engine's settlement of the stored round; were that not the
+    stored result (a balanced answer, but another one), it would undo other money than was
+    booked: the correction is refused and nothing changes."""
+    hand, _ = settled
+    real = services.corrections.settle
+    other = settle_changing(real, THREE_HEARTS_QJ3, a_cent_from_seat_1_to_the_dealer)
+    monkeypatch.setattr(services.corrections, "settle", other)
+    books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
+    with pytest.raises(Conflict) as refused:
+        services.hand_correct(
+            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+        )
+    assert "cannot be reversed exactly" in refused.value.message
+    assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
+        books,
+        table_stacks,
+        events,
+    )
     assert [s.kind for s in settlement_history(hand)] == ["original"]
 
 

@@ -15,8 +15,9 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO
 from cardroom.kernel.permissions import require_supervisor
 from tables.models import StackEntry
-from wagers import selectors
+from wagers import engine, selectors
 from wagers.engine import RoundError, round_from_json, settle, settlement_to_json
+from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
 from .booking import _book, _move_stacks
@@ -42,27 +43,38 @@ def hand_correct(
     if hand.status != S.SETTLED:
         raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     in_force = selectors.settlement_in_force(hand)
-    corrected = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
+    corrected_round = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
     try:
-        result = settlement_to_json(settle(round_from_json(corrected)))
+        corrected = settle(round_from_json(corrected_round))
     except RoundError as error:  # named as the correction's own input, not the round's path
-        raise DomainError(error.message, field=_correction_field(corrected, error.field)) from None
+        field = _correction_field(corrected_round, error.field)
+        raise DomainError(error.message, field=field) from None
+    result = settlement_to_json(corrected)
     if result == in_force.result:
         raise DomainError("The correction changes no result.", field="cards")
+    undone_settled = _settled_again(hand, in_force)
     spots = list(hand.spots.select_related("seating").order_by("seat"))
     reason = reason.strip()
     reversal, undone = _book(
         hand,
         spots,
-        in_force.round,
-        in_force.result,
-        Settlement.Kind.REVERSAL,
-        by,
+        undone_settled,
+        round_=in_force.round,
+        result=in_force.result,
+        kind=Settlement.Kind.REVERSAL,
+        by=by,
         reverses=in_force,
         reason=reason,
     )
     correction, redone = _book(
-        hand, spots, corrected, result, Settlement.Kind.CORRECTION, by, reason=reason
+        hand,
+        spots,
+        corrected,
+        round_=corrected_round,
+        result=result,
+        kind=Settlement.Kind.CORRECTION,
+        by=by,
+        reason=reason,
     )
     # One movement per stack, the difference: a stack is judged on where it ends up.
     _move_stacks(
@@ -78,10 +90,28 @@ def hand_correct(
             "reason": reason,
             "reversal": reversal.entry,
             "correction": correction.entry,
-            "spots": {str(s["seat"]): s["net"] for s in result["spots"]},
+            "spots": {str(line.seat): format_amount(line.net) for line in corrected.spots},
         },
     )
     return correction
+
+
+def _settled_again(hand: Hand, in_force: Settlement) -> engine.Settlement:
+    """The engine's settlement of the entry in force, which its reversal undoes: the entry's
+    stored round settled again. The engine answers a stored round with its stored result (what
+    ``settle_round`` lets anyone check); should it not, reversing its answer would undo other
+    money than was booked, so the correction is refused and nothing changes."""
+    try:
+        settled = settle(round_from_json(in_force.round))
+    except RoundError:
+        settled = None
+    if settled is None or settlement_to_json(settled) != in_force.result:
+        raise Conflict(
+            f"Settlement entry {in_force.entry} of hand {hand.number} is not what the engine "
+            "answers on its stored round, so it cannot be reversed exactly; nothing was "
+            "corrected."
+        )
+    return settled
 
 
 def _correction_field(round_: dict, path: str) -> str:

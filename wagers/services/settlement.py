@@ -13,6 +13,7 @@ from cardroom.kernel.errors import Conflict, DomainError
 from tables.models import StackEntry
 from wagers import selectors
 from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
+from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
 from .booking import _book, _move_stacks
@@ -59,20 +60,28 @@ def _settle(hand: Hand, by: Any, *, misdeal: str | None) -> Settlement:
         hand_transition(hand, S.SETTLED)
     round_ = selectors.round_of(hand, spots)
     with _engine_errors():
-        result = settlement_to_json(settle(round_from_json(round_)))
+        settled = settle(round_from_json(round_))
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "misdeal", "settled_at"])
-    settlement, moves = _book(hand, spots, round_, result, Settlement.Kind.ORIGINAL, by)
+    settlement, moves = _book(
+        hand,
+        spots,
+        settled,
+        round_=round_,
+        result=settlement_to_json(settled),
+        kind=Settlement.Kind.ORIGINAL,
+        by=by,
+    )
     _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
     audit_record(
         actor=by,
-        action=AuditAction.HAND_MISDEAL if misdeal else "hand.settled",
+        action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,
         target=hand,
         payload={
             "settlement": settlement.entry,
-            "house_rake": result["house_rake"],
-            "dealer_net": result["dealer"]["net"],
-            "spots": {str(s["seat"]): s["net"] for s in result["spots"]},
+            "house_rake": format_amount(settled.house_rake),
+            "dealer_net": format_amount(settled.dealer.net),
+            "spots": {str(line.seat): format_amount(line.net) for line in settled.spots},
         },
     )
     return settlement

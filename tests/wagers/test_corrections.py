@@ -193,6 +193,34 @@ def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request):
     assert Books.now() == books
 
 
+@pytest.mark.parametrize("role", ["dealer", "auditor"])
+def test_a_correction_by_anyone_but_a_supervisor_is_refused_on_the_locked_path(
+    settled, role, request, monkeypatch
+):
+    """hand_correct enters as every hand service does, locking the hand and checking the role
+    there; the rule it asks for is a floor supervisor's (R17), not the table staff's."""
+    hand, _ = settled
+    entered = []
+
+    def locked_hand(*args, **kwargs):
+        entered.append(kwargs)
+        return real(*args, **kwargs)
+
+    real = services.corrections._locked_hand
+    monkeypatch.setattr(services.corrections, "_locked_hand", locked_hand)
+    books, events = Books.now(), AuditEvent.objects.count()
+    with pytest.raises(PermissionDenied) as refused:
+        services.hand_correct(
+            hand=hand,
+            by=request.getfixturevalue(role),
+            reason=" ",  # the role is refused before anything else is looked at
+            spot_cards={2: FOUR_HEARTS_AT62},
+        )
+    assert refused.value.message == "Only a floor supervisor may correct a settled hand."
+    assert entered == [{"settled_ok": True, "supervisor_only": True}]
+    assert (Books.now(), AuditEvent.objects.count()) == (books, events)
+
+
 def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_nothing(
     settled, dp_table, dealer, supervisor
 ):

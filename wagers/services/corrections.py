@@ -13,7 +13,6 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO
-from cardroom.kernel.permissions import require_supervisor
 from tables.models import StackEntry
 from wagers import engine, selectors
 from wagers.engine import RoundError, round_from_json, settle, settlement_to_json
@@ -21,7 +20,7 @@ from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
 from .booking import _book, _move_stacks
-from .lifecycle import S
+from .lifecycle import S, _locked_hand
 
 
 @transaction.atomic
@@ -35,11 +34,11 @@ def hand_correct(
 ) -> Settlement:
     """A floor supervisor corrects a settled hand (wrong cards entered, say): the settlement
     in force stays, a reversal entry undoes its money and a correction entry books the new
-    settlement, computed by the engine from the corrected round."""
-    require_supervisor(by, action="correct a settled hand")
+    settlement, computed by the engine from the corrected round. Only a floor supervisor
+    corrects (R17), through the same locked path as every hand service."""
+    hand = _locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
     if not reason or not reason.strip():
         raise DomainError("Say why the hand is corrected.", field="reason")
-    hand = Hand.objects.select_for_update().get(pk=hand.pk)
     if hand.status != S.SETTLED:
         raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     in_force = selectors.settlement_in_force(hand)

@@ -21,7 +21,7 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money, money_text
-from cardroom.kernel.permissions import require_table_staff
+from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from tables import selectors as table_selectors
 from tables.models import Seating, StackEntry, Table
 from tables.rotation import designated_player_rotate, no_designated_player
@@ -148,13 +148,27 @@ def hand_cancel(*, hand: Hand, by: Any) -> Hand:
     return hand
 
 
-def _locked_hand(hand: Hand, by: Any, action: str, *, settled_ok: bool = False) -> Hand:
+def _locked_hand(
+    hand: Hand,
+    by: Any,
+    action: str,
+    *,
+    settled_ok: bool = False,
+    supervisor_only: bool = False,
+) -> Hand:
+    """The way into every hand service: the hand's row lock, first in the lock order (then the
+    seatings by id, then the audit chain), and the actor's role for ``action`` — a floor
+    supervisor or the dealer on duty at the table, or with ``supervisor_only`` a floor
+    supervisor alone (R17). Unless ``settled_ok``, the hand must be in progress."""
     hand = (
         Hand.objects.select_for_update(of=("self",))
         .select_related("table__cardroom", "settings", "session", "dp_seating")
         .get(pk=hand.pk)
     )
-    require_table_staff(by, table_selectors.open_session(hand.table), action=action)
+    if supervisor_only:
+        require_supervisor(by, action=action)
+    else:
+        require_table_staff(by, table_selectors.open_session(hand.table), action=action)
     if not settled_ok and hand.status not in Hand.IN_PROGRESS:
         raise Conflict(f"Hand {hand.number} is {hand.status}.", field="status")
     return hand

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -14,7 +16,7 @@ from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 _USER = settings.AUTH_USER_MODEL
 
 
-def _choices(enum) -> list[tuple[str, str]]:
+def _choices(enum: type[StrEnum]) -> list[tuple[str, str]]:
     return [(member.value, member.value.replace("_", " ")) for member in enum]
 
 

@@ -158,8 +158,8 @@ def _book_fees(
     correction's fees fall on the day of the correction, as its settlement entry does)."""
     day = table_selectors.gaming_day(hand.table.cardroom, now)
     owed = [(FeeEntry.Payer.SPOT, line.seat, line.rake) for line in settled.spots]
-    if settled.dealer.seat is not None:
-        dealer = settled.dealer
+    dealer = settled.dealer
+    if dealer.seat is not None:
         owed.append((FeeEntry.Payer.DESIGNATED_PLAYER, dealer.seat, dealer.rake))
     FeeEntry.objects.bulk_create(
         FeeEntry(

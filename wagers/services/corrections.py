@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from audit.actions import AuditAction
@@ -27,7 +28,7 @@ from .lifecycle import S, _locked_hand
 def hand_correct(
     *,
     hand: Hand,
-    by: Any,
+    by: User,
     reason: str,
     dealer_cards: str | None = None,
     spot_cards: Mapping[int, str] | None = None,
@@ -39,9 +40,9 @@ def hand_correct(
     hand = _locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
     if not reason or not reason.strip():
         raise DomainError("Say why the hand is corrected.", field="reason")
-    if hand.status != S.SETTLED:
-        raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     in_force = selectors.settlement_in_force(hand)
+    if hand.status != S.SETTLED or in_force is None:
+        raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     corrected_round = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
     try:
         corrected = settle(round_from_json(corrected_round))
@@ -113,7 +114,7 @@ def _settled_again(hand: Hand, in_force: Settlement) -> engine.Settlement:
     return settled
 
 
-def _correction_field(round_: dict, path: str) -> str:
+def _correction_field(round_: dict[str, Any], path: str) -> str:
     """``dealer.cards`` → ``dealer_cards``, ``spots[1].cards`` → ``cards.<its seat>``: the
     fields ``hand_cards_enter`` names, so that a refused correction points at what was given."""
     if path == "dealer.cards":
@@ -124,8 +125,9 @@ def _correction_field(round_: dict, path: str) -> str:
 
 
 def _corrected_round(
-    original: dict, dealer_cards: str | None, spot_cards: Mapping[int, str]
-) -> dict:
+    original: dict[str, Any], dealer_cards: str | None, spot_cards: Mapping[int, str]
+) -> dict[str, Any]:
+    """The stored round with the corrected cards; only a spot that had cards gets new ones."""
     round_ = {
         **original,
         "dealer": dict(original["dealer"]),

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,12 +23,12 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from tables import selectors as table_selectors
-from tables.models import Seating, StackEntry, Table
+from tables.models import RotationRecord, Seating, StackEntry, Table, TableSession, TableSettings
 from tables.rotation import designated_player_rotate, no_designated_player
 from tables.services import stack_entry_add
 from wagers import selectors
 from wagers.engine import RoundError
-from wagers.engine.fees import dealer_fee
+from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.models import Hand
 
 from .booking import _move_stacks
@@ -56,8 +56,8 @@ def hand_transition(hand: Hand, to: str) -> None:
 def hand_start(
     *,
     table: Table,
-    by: Any,
-    dp_bank: Any = None,
+    by: User,
+    dp_bank: object = None,
     refusals: tuple[int, ...] = (),
     draw_cards: Mapping[int, str] | None = None,
 ) -> Hand:
@@ -85,7 +85,13 @@ def hand_start(
     raise no_designated_player(record)
 
 
-def _create_hand(table: Table, session: Any, record: Any, dp_bank: Any, by: Any) -> Hand:
+def _create_hand(
+    table: Table,
+    session: TableSession,
+    record: RotationRecord | None,
+    dp_bank: object,
+    by: User,
+) -> Hand:
     settings = table_selectors.current_settings(table)
     last = Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True)
     hand = Hand(
@@ -97,7 +103,7 @@ def _create_hand(table: Table, session: Any, record: Any, dp_bank: Any, by: Any)
         started_by=by,
         started_at=timezone.now(),
     )
-    if record is not None:
+    if record is not None and record.designated_player_id is not None:
         dp = Seating.objects.select_for_update().get(pk=record.designated_player_id)
         bank = dp.stack if dp_bank is None else money(dp_bank, field="dp_bank")
         least = max(settings.dp_min_bank, _dp_fee(settings))
@@ -129,7 +135,7 @@ def _create_hand(table: Table, session: Any, record: Any, dp_bank: Any, by: Any)
 
 
 @transaction.atomic
-def hand_cancel(*, hand: Hand, by: Any) -> Hand:
+def hand_cancel(*, hand: Hand, by: User) -> Hand:
     """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
     hand = _locked_hand(hand, by, "cancel a hand")
     if hand.spots.exists():
@@ -150,7 +156,7 @@ def hand_cancel(*, hand: Hand, by: Any) -> Hand:
 
 def _locked_hand(
     hand: Hand,
-    by: Any,
+    by: User,
     action: str,
     *,
     settled_ok: bool = False,
@@ -174,8 +180,8 @@ def _locked_hand(
     return hand
 
 
-def _dp_fee(settings: Any) -> Decimal:
-    return dealer_fee(settings.rake_mode, settings.rake_amount)
+def _dp_fee(settings: TableSettings) -> Decimal:
+    return dealer_fee(RakeMode(settings.rake_mode), settings.rake_amount)
 
 
 @contextmanager

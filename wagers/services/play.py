@@ -7,8 +7,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from audit.actions import AuditAction
@@ -18,10 +18,10 @@ from cardroom.kernel.money import ZERO, cents, money, money_text
 from tables import rules as table_rules
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
-from wagers.engine import Decision
+from wagers.engine import Decision, TableRules
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
-from wagers.engine.fees import spot_fee
+from wagers.engine.fees import RakeMode, spot_fee
 from wagers.engine.hands import flush_key
 from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
@@ -34,11 +34,11 @@ def wager_place(
     *,
     hand: Hand,
     seating: Seating,
-    ante: Any,
-    flush_bonus: Any = ZERO,
-    straight_flush_bonus: Any = ZERO,
+    ante: object,
+    flush_bonus: object = ZERO,
+    straight_flush_bonus: object = ZERO,
     seat: int | None = None,
-    by: Any,
+    by: User,
 ) -> Spot:
     """A spot's ante and bonuses (R5), at the player's seat or, for a second spot (R6), at an
     empty one. Chips leave the table stack (only chips play), and the stack must still cover a
@@ -70,7 +70,7 @@ def wager_place(
         check_ante(rules, cents(amounts["ante"]), field="ante", two_spots=bool(others))
         for other in others:  # R6: the first spot's ante must also be double the minimum
             check_ante(rules, cents(other.ante), field="ante", two_spots=True)
-    stakes = sum(amounts.values())
+    stakes = sum(amounts.values(), ZERO)
     fee = _spot_fee(hand)
     reserve = sum(spot.ante + fee for spot in others) + amounts["ante"] + fee
     if seating.stack < stakes + reserve:
@@ -94,7 +94,9 @@ def wager_place(
     return spot
 
 
-def _check_spot_seat(hand: Hand, seating: Seating, seat: Any) -> None:
+def _check_spot_seat(hand: Hand, seating: Seating, seat: int) -> None:
+    """Where a spot may go: a seat of the table that has no spot yet, not the DP's (R16), and
+    the player's own or an empty one (R6); at most ``MAX_SPOTS`` spots a round (R1)."""
     table = hand.table
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
@@ -103,7 +105,7 @@ def _check_spot_seat(hand: Hand, seating: Seating, seat: Any) -> None:
             f"Hand {hand.number} has {MAX_SPOTS} spots, the most a round can deal (R1).",
             field="seat",
         )
-    if hand.dp_seating_id and seat == hand.dp_seating.seat:
+    if hand.dp_seating is not None and seat == hand.dp_seating.seat:
         raise DomainError(f"Seat {seat} is the designated player's (R16).", field="seat")
     if hand.spots.filter(seat=seat).exists():
         raise Conflict(f"Seat {seat} has a spot in this hand already.", field="seat")
@@ -116,7 +118,7 @@ def _check_spot_seat(hand: Hand, seating: Seating, seat: Any) -> None:
 
 
 @transaction.atomic
-def hand_deal(*, hand: Hand, by: Any) -> Hand:
+def hand_deal(*, hand: Hand, by: User) -> Hand:
     """The system deals from a deck shuffled with a CSPRNG (``secrets``), at this moment: no
     card exists anywhere before it is dealt."""
     hand = _locked_hand(hand, by, "deal")
@@ -131,7 +133,7 @@ def hand_deal(*, hand: Hand, by: Any) -> Hand:
 
 @transaction.atomic
 def hand_cards_enter(
-    *, hand: Hand, dealer_cards: str, spot_cards: Mapping[int, str], by: Any
+    *, hand: Hand, dealer_cards: str, spot_cards: Mapping[int, str], by: User
 ) -> Hand:
     """The cards of a physical deal, as the dealer reads them (R1): 7 per hand, no card twice.
     A wrong count is not entered: declare the spot dead, or the round a misdeal (R14)."""
@@ -174,7 +176,7 @@ def _live_spots_for_cards(hand: Hand) -> list[Spot]:
     return list(hand.spots.filter(dead_reason="").order_by("seat"))
 
 
-def _cards_dealt(hand: Hand, spots: list[Spot], source: str, by: Any) -> Hand:
+def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: User) -> Hand:
     hand_transition(hand, S.DEALT)
     hand.card_source = source
     hand.save(update_fields=["status", "card_source", "dealer_cards"])
@@ -193,7 +195,9 @@ def _cards_dealt(hand: Hand, spots: list[Spot], source: str, by: Any) -> Hand:
 
 
 @transaction.atomic
-def spot_decide(*, hand: Hand, seat: int, decision: str, raise_amount: Any = None, by: Any) -> Spot:
+def spot_decide(
+    *, hand: Hand, seat: int, decision: str, raise_amount: object = None, by: User
+) -> Spot:
     """Raise (R8: from the ante up to the multiple the spot's flush allows, within the stack)
     or fold; ``walked_away`` is a fold. A decision is final."""
     hand = _locked_hand(hand, by, "record a decision")
@@ -236,7 +240,7 @@ def spot_decide(*, hand: Hand, seat: int, decision: str, raise_amount: Any = Non
 
 
 @transaction.atomic
-def spot_declare_dead(*, hand: Hand, seat: int, by: Any) -> Spot:
+def spot_declare_dead(*, hand: Hand, seat: int, by: User) -> Spot:
     """R14: the spot was dealt a wrong number of cards; declared before it acts."""
     hand = _locked_hand(hand, by, "declare a dead spot")
     spot = _spot(hand, seat)
@@ -258,16 +262,17 @@ def spot_declare_dead(*, hand: Hand, seat: int, by: Any) -> Spot:
     return spot
 
 
-def _spot(hand: Hand, seat: Any) -> Spot:
+def _spot(hand: Hand, seat: int) -> Spot:
     spot = hand.spots.filter(seat=seat).first()
     if spot is None:
         raise DomainError(f"Seat {seat} has no spot in hand {hand.number}.", field="seat")
     return spot
 
 
-def _rules(hand: Hand):
+def _rules(hand: Hand) -> TableRules:
+    """The engine's view of the settings version the hand started under (R17)."""
     return table_rules.table_rules(hand.table, hand.settings)
 
 
 def _spot_fee(hand: Hand) -> Decimal:
-    return spot_fee(hand.settings.rake_mode, hand.settings.rake_amount)
+    return spot_fee(RakeMode(hand.settings.rake_mode), hand.settings.rake_amount)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -20,7 +19,7 @@ from .booking import _book, _move_stacks
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
 
 
-def hand_declare_misdeal(*, hand: Hand, reason: str, by: Any) -> Settlement:
+def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:
     """R14: a wrong card count to the dealer, or a shuffler fault: every hand of the round is
     dead, every wager and the DP's bank go back, nobody pays a fee. Settled at once."""
     if reason not in {m.value for m in Misdeal}:
@@ -28,14 +27,14 @@ def hand_declare_misdeal(*, hand: Hand, reason: str, by: Any) -> Settlement:
     return _settle(hand, by, misdeal=reason)
 
 
-def hand_settle(*, hand: Hand, by: Any) -> Settlement:
+def hand_settle(*, hand: Hand, by: User) -> Settlement:
     """Settle through the engine (R9–R15) and book it: the settlement, the chips, the fees.
     Idempotent: settling a settled hand returns the settlement in force and moves nothing."""
     return _settle(hand, by, misdeal=None)
 
 
 @transaction.atomic
-def _settle(hand: Hand, by: Any, *, misdeal: str | None) -> Settlement:
+def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
     hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
     if hand.status in (S.SETTLED, S.DEAD):
         if misdeal:

@@ -37,9 +37,7 @@ def hand_settle(*, hand: Hand, by: User) -> Settlement:
 def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
     hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
     if hand.status in (S.SETTLED, S.DEAD):
-        if misdeal:
-            raise Conflict(f"Hand {hand.number} is {hand.status} already.", field="status")
-        return selectors.settlement_in_force(hand)
+        return _settled_already(hand, misdeal)
     spots = list(hand.spots.select_related("seating").order_by("seat"))
     if misdeal:
         hand_transition(hand, S.DEAD)
@@ -84,3 +82,17 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         },
     )
     return settlement
+
+
+def _settled_already(hand: Hand, misdeal: str | None) -> Settlement:
+    """Settling twice answers with the settlement in force and moves nothing; a misdeal is
+    declared once; a hand cancelled before any wager (``hand_cancel``) has no settlement."""
+    if misdeal:
+        raise Conflict(f"Hand {hand.number} is {hand.status} already.", field="status")
+    in_force = selectors.settlement_in_force(hand)
+    if in_force is None:
+        raise Conflict(
+            f"Hand {hand.number} was cancelled before any wager: there is nothing to settle.",
+            field="status",
+        )
+    return in_force

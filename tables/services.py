@@ -7,6 +7,7 @@ The designated-player rotation (R16) is in ``tables.rotation``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import time
 from decimal import Decimal
 from typing import Any
@@ -480,21 +481,12 @@ def seating_leave(*, seating: Seating, by: User) -> Seating:
     return _leave(seating, by)
 
 
-def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) -> StackEntry:
+def stack_entry_add(
+    *, seating: Seating, amount: Decimal, reason: StackEntry.Reason, by: User
+) -> StackEntry:
     """One ledger entry and the stack it moves. The caller holds the seating's row lock
-    (in the project's lock order); a stack never goes negative (also a DB constraint)."""
-    if seating.stack + amount < 0:
-        raise DomainError(
-            f"{seating.player} has ${money_text(seating.stack)} on the table; "
-            f"${money_text(-amount)} cannot come off it.",
-            field="amount",
-        )
-    if seating.stack + amount >= MONEY_LIMIT:
-        raise DomainError(
-            f"{seating.player} has ${money_text(seating.stack)} on the table; a stack holds "
-            "at most $9999999999.99.",
-            field="amount",
-        )
+    (in the project's lock order); the stack stays within its bounds (``stack_bounds_check``)."""
+    stack_bounds_check([(seating, amount)], field="amount")
     entry = StackEntry.objects.create(
         seating=seating, amount=amount, reason=reason, actor=by, created_at=timezone.now()
     )
@@ -507,6 +499,41 @@ def stack_entry_add(*, seating: Seating, amount: Decimal, reason: str, by: Any) 
         payload={"amount": amount, "stack": seating.stack, "entry": entry.pk},
     )
     return entry
+
+
+def stack_bounds_check(
+    moves: Iterable[tuple[Seating, Decimal]], *, field: str, remedy: str = ""
+) -> None:
+    """Refuse chips that would take a stack below zero (chips on the table are never a debt;
+    also a DB constraint) or to ``MONEY_LIMIT`` (more than a stack's column holds). ``moves``
+    pairs locked seatings with the chips each would gain (negative: lose); every stack is
+    checked before any moves, and the refusal names each one at fault, under ``field``.
+    ``remedy`` is the caller's advice, added to a refusal of a negative stack."""
+    pairs = list(moves)
+    short = [(seating, amount) for seating, amount in pairs if seating.stack + amount < 0]
+    if short:
+        raise DomainError(
+            "; ".join(
+                f"{seating.player} at seat {seating.seat} has ${money_text(seating.stack)} on "
+                f"the table, and ${money_text(-amount)} would come off it"
+                for seating, amount in short
+            )
+            + ": a stack never goes negative."
+            + (f" {remedy}" if remedy else ""),
+            field=field,
+        )
+    full = [(seating, amount) for seating, amount in pairs if seating.stack + amount >= MONEY_LIMIT]
+    if full:
+        raise DomainError(
+            "; ".join(
+                f"{seating.player} at seat {seating.seat} has ${money_text(seating.stack)} on "
+                f"the table, and ${money_text(amount)} more would pass "
+                f"${money_text(MONEY_LIMIT - Decimal('0.01'))}"
+                for seating, amount in full
+            )
+            + ": that is the most a stack holds.",
+            field=field,
+        )
 
 
 # The audit action of each movement ``stack_entry_add`` books one at a time; a settlement's

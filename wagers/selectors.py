@@ -50,7 +50,7 @@ def round_of(hand: Hand, spots: list[Spot] | None = None) -> dict[str, Any]:
     dealer: dict[str, Any] = {}
     if hand.dealer_cards:
         dealer["cards"] = hand.dealer_cards
-    if hand.dp_seating_id is not None:
+    if hand.dp_seating is not None and hand.dp_bank is not None:
         dealer |= {"seat": hand.dp_seating.seat, "bank": money_text(hand.dp_bank)}
     return {
         "table": table,

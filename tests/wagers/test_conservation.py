@@ -374,7 +374,7 @@ def test_r15_money_is_conserved_and_every_settlement_is_settle_rounds_answer(
     # CSPRNG deal (``secrets.SystemRandom``) is swapped for it in this test only.
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     seeded = SimpleNamespace(SystemRandom=lambda: rng)
-    with mock.patch.object(services, "secrets", seeded):
+    with mock.patch.object(services.play, "secrets", seeded):
         world = build_world(data, supervisor, dealer, rng)
         assert_conserved(world)
         for _ in range(data.draw(st.integers(5, 7))):

@@ -16,6 +16,8 @@ from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services
 from tables.models import StackEntry
 from wagers import services
+from wagers.engine import ConservationError
+from wagers.engine.cards import parse_hand
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_history, settlement_in_force
 
@@ -191,6 +193,34 @@ def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request):
     assert Books.now() == books
 
 
+@pytest.mark.parametrize("role", ["dealer", "auditor"])
+def test_a_correction_by_anyone_but_a_supervisor_is_refused_on_the_locked_path(
+    settled, role, request, monkeypatch
+):
+    """hand_correct enters as every hand service does, locking the hand and checking the role
+    there; the rule it asks for is a floor supervisor's (R17), not the table staff's."""
+    hand, _ = settled
+    entered = []
+
+    def locked_hand(*args, **kwargs):
+        entered.append(kwargs)
+        return real(*args, **kwargs)
+
+    real = services.corrections._locked_hand
+    monkeypatch.setattr(services.corrections, "_locked_hand", locked_hand)
+    books, events = Books.now(), AuditEvent.objects.count()
+    with pytest.raises(PermissionDenied) as refused:
+        services.hand_correct(
+            hand=hand,
+            by=request.getfixturevalue(role),
+            reason=" ",  # the role is refused before anything else is looked at
+            spot_cards={2: FOUR_HEARTS_AT62},
+        )
+    assert refused.value.message == "Only a floor supervisor may correct a settled hand."
+    assert entered == [{"settled_ok": True, "supervisor_only": True}]
+    assert (Books.now(), AuditEvent.objects.count()) == (books, events)
+
+
 def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_nothing(
     settled, dp_table, dealer, supervisor
 ):
@@ -213,6 +243,72 @@ def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_
     assert Books.now() == books
     assert stacks(dp_table) == table_stacks
     assert AuditEvent.objects.count() == events
+    assert [s.kind for s in settlement_history(hand)] == ["original"]
+
+
+def settle_changing(settle, cards: str, change):
+    """``settle``, with ``change`` applied to its answer on rounds where seat 2 holds ``cards``."""
+    seat_2 = parse_hand(cards, field="cards")
+
+    def settle_changed(round_):
+        settled = settle(round_)
+        return change(settled) if round_.spots[1].hand == seat_2 else settled
+
+    return settle_changed
+
+
+def a_cent_more_to_seat_1(settled):
+    first, *others = settled.spots
+    return settled._replace(spots=(first._replace(net=first.net + 1), *others))
+
+
+def a_cent_from_seat_1_to_the_dealer(settled):
+    first, *others = settled.spots
+    dealer = settled.dealer._replace(net=settled.dealer.net + 1)
+    return settled._replace(dealer=dealer, spots=(first._replace(net=first.net - 1), *others))
+
+
+def test_r15_a_correction_whose_books_do_not_balance_is_refused_and_nothing_is_saved(
+    settled, dp_table, supervisor, monkeypatch
+):
+    hand, _ = settled
+    real = services.corrections.settle
+    off = settle_changing(real, FOUR_HEARTS_AT62, a_cent_more_to_seat_1)
+    monkeypatch.setattr(services.corrections, "settle", off)
+    books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
+    with pytest.raises(ConservationError, match="R15"):
+        services.hand_correct(
+            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+        )
+    assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
+        books,
+        table_stacks,
+        events,
+    )
+    assert [s.kind for s in settlement_history(hand)] == ["original"]
+
+
+def test_an_entry_the_engine_no_longer_answers_with_is_not_reversed(
+    settled, dp_table, supervisor, monkeypatch
+):
+    """The reversal undoes the engine's settlement of the stored round; were that not the
+    stored result (a balanced answer, but another one), it would undo other money than was
+    booked: the correction is refused and nothing changes."""
+    hand, _ = settled
+    real = services.corrections.settle
+    other = settle_changing(real, THREE_HEARTS_QJ3, a_cent_from_seat_1_to_the_dealer)
+    monkeypatch.setattr(services.corrections, "settle", other)
+    books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
+    with pytest.raises(Conflict) as refused:
+        services.hand_correct(
+            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+        )
+    assert "cannot be reversed exactly" in refused.value.message
+    assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
+        books,
+        table_stacks,
+        events,
+    )
     assert [s.kind for s in settlement_history(hand)] == ["original"]
 
 

@@ -252,6 +252,18 @@ def test_a_hand_without_wagers_is_cancelled_and_the_dps_bank_comes_back(
     assert services.hand_start(table=dp_table, by=dealer).number == 2
 
 
+def test_a_cancelled_hand_is_not_settled(dp_table, dp_players, dealer):
+    """It has no settlement to answer with: settling it is refused, not answered with none."""
+    hand = start(dp_table, dealer, dp=4)
+    services.hand_cancel(hand=hand, by=dealer)
+    books = Books.now()
+    with pytest.raises(Conflict) as refused:
+        services.hand_settle(hand=hand, by=dealer)
+    assert refused.value.field == "status"
+    assert "cancelled" in refused.value.message
+    assert Books.now() == books
+
+
 def test_a_hand_with_wagers_is_not_cancelled(dp_table, dp_players, dealer):
     hand = play_to("wagering", dp_table, dealer)
     with pytest.raises(Conflict) as refused:

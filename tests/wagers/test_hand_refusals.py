@@ -14,6 +14,7 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.selectors import open_session
 from wagers import services
+from wagers.engine import ConservationError
 from wagers.engine.cards import parse_hand
 from wagers.engine.hands import flush_key
 from wagers.models import Hand, Spot
@@ -564,26 +565,31 @@ def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor
 def test_r15_a_settlement_whose_books_do_not_balance_is_refused_and_nothing_is_saved(
     hand, dp_table, dealer, monkeypatch
 ):
-    """Were the engine's answer ever off by a cent, the books would not balance: the
-    settlement is refused and the hand stays where it was."""
+    """Were the engine's answer ever off by a cent, the books would not balance: booking
+    raises the engine's ConservationError, and the hand stays where it was."""
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
-    real = services.settlement_to_json
-
-    def a_cent_off(settlement):
-        result = real(settlement)
-        result["spots"][0]["net"] = str(Decimal(result["spots"][0]["net"]) + Decimal("0.01"))
-        return result
-
-    monkeypatch.setattr(services, "settlement_to_json", a_cent_off)
+    monkeypatch.setattr(services.settlement, "settle", a_cent_off(services.settlement.settle))
     books, events, before = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
-    with pytest.raises(AssertionError, match="R15"):
+    with pytest.raises(ConservationError, match="R15"):
         services.hand_settle(hand=hand, by=dealer)
     assert (Books.now(), AuditEvent.objects.count(), stacks(dp_table)) == (books, events, before)
     assert status(hand) == "decisions"
     monkeypatch.undo()
     assert services.hand_settle(hand=hand, by=dealer).entry == 1
+
+
+def a_cent_off(settle):
+    """``settle``, but the first spot's net is a cent more than the engine says: an answer
+    whose books cannot balance (the engine's own R15 check is behind it)."""
+
+    def settle_a_cent_off(round_):
+        settled = settle(round_)
+        first, *others = settled.spots
+        return settled._replace(spots=(first._replace(net=first.net + 1), *others))
+
+    return settle_a_cent_off
 
 
 # --- settling twice --------------------------------------------------------------------------

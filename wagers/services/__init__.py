@@ -1,0 +1,29 @@
+"""Writes for hands: start, wagers, cards, decisions, dead hands, settlement, corrections.
+
+The API, the screens and the tests call them through this package
+(``from wagers import services; services.hand_start(...)``); each lives in the module of its
+job: ``lifecycle`` (the state machine, the locked path, start and cancel), ``play`` (wagers,
+cards, decisions, dead spots), ``settlement`` (settle, misdeal), ``booking`` (what a settlement
+entry stores and moves) and ``corrections``. The game rules are the engine's: wagers are checked
+with its checks and hands are settled by ``wagers.engine.settle``; nothing here re-implements
+them.
+"""
+
+from .corrections import hand_correct
+from .lifecycle import hand_cancel, hand_start, hand_transition
+from .play import hand_cards_enter, hand_deal, spot_decide, spot_declare_dead, wager_place
+from .settlement import hand_declare_misdeal, hand_settle
+
+__all__ = [
+    "hand_cancel",
+    "hand_cards_enter",
+    "hand_correct",
+    "hand_deal",
+    "hand_declare_misdeal",
+    "hand_settle",
+    "hand_start",
+    "hand_transition",
+    "spot_decide",
+    "spot_declare_dead",
+    "wager_place",
+]

@@ -1,0 +1,199 @@
+"""Booking a settlement entry: the settlement, its spot and wager lines, the fees (R12) and the
+chips onto every stack, in a fixed number of queries whatever the number of spots; R15 on the
+books before anything is saved.
+
+The money comes from the engine's ``Settlement`` (integer cents), turned into ``Decimal`` here;
+the settle-json of the round and of the result is only stored, as it is, so that anyone can
+rerun ``manage.py settle_round`` on an entry and compare.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
+
+from cardroom.kernel.money import ZERO
+from rake.models import FeeEntry
+from tables import selectors as table_selectors
+from tables.models import Seating, StackEntry
+from tables.services import stack_bounds_check
+from wagers import engine
+from wagers.engine import ConservationError
+from wagers.engine.money import to_decimal
+from wagers.engine.settlement import SpotResult, WagerResult
+from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+
+WAGERS = ("ante", "raise", "flush_bonus", "straight_flush_bonus")
+
+
+def _book(
+    hand: Hand,
+    spots: list[Spot],
+    settled: engine.Settlement,
+    *,
+    round_: dict[str, Any],
+    result: dict[str, Any],
+    kind: Settlement.Kind,
+    by: User,
+    reverses: Settlement | None = None,
+    reason: str = "",
+) -> tuple[Settlement, dict[int, Decimal]]:
+    """Store one settlement entry of ``settled`` (the engine's answer) and its fees, and return
+    the chips it moves onto each stack (by seating id). ``round_`` and ``result`` are the same
+    round and settlement in the settle-json format, stored unchanged. R15 is checked on the
+    money before anything is saved. A reversal moves exactly the opposite of what ``settled``
+    moves: the caller gives it the engine's settlement of the entry it reverses."""
+    sign = -1 if kind == Settlement.Kind.REVERSAL else 1
+    by_seat = {spot.seat: spot for spot in spots}
+    lines = [(by_seat[line.seat], line) for line in settled.spots]
+    moves = _stack_moves(hand, lines, settled.dealer.net, sign)
+    _check_books(hand, spots, settled, moves, sign)
+
+    now = timezone.now()
+    entry = (hand.settlements.order_by("-entry").values_list("entry", flat=True).first() or 0) + 1
+    settlement = Settlement.objects.create(
+        hand=hand,
+        entry=entry,
+        kind=kind,
+        reverses=reverses,
+        round=round_,
+        result=result,
+        house_rake=sign * to_decimal(settled.house_rake),
+        dealer_net=sign * to_decimal(settled.dealer.net),
+        reason=reason,
+        created_by=by,
+        created_at=now,
+    )
+    spot_rows = SpotSettlement.objects.bulk_create(
+        SpotSettlement(
+            settlement=settlement,
+            spot=spot,
+            seat=spot.seat,
+            status=str(line.status),
+            dead_reason=str(line.dead_reason or ""),
+            rake=sign * to_decimal(line.rake),
+            net=sign * to_decimal(line.net),
+            paid_back=sign * _paid_back(spot, line),
+        )
+        for spot, line in lines
+    )
+    WagerSettlement.objects.bulk_create(
+        WagerSettlement(
+            spot_settlement=row,
+            wager=wager,
+            stake=_stake(spot, wager),
+            outcome=str(outcome.outcome),
+            net=sign * to_decimal(outcome.net),
+        )
+        for row, (spot, line) in zip(spot_rows, lines, strict=True)
+        for wager, outcome in _wagers(line)
+    )
+    _book_fees(hand, settlement, settled, sign, now)
+    return settlement, moves
+
+
+def _stack_moves(
+    hand: Hand, lines: list[tuple[Spot, SpotResult]], dealer_net: int, sign: int
+) -> dict[int, Decimal]:
+    """The chips back onto each stack (by seating id): a spot's stakes and its net, the DP's
+    bank and its net (R13); a player with two spots (R6) gets both in one movement."""
+    moves: dict[int, Decimal] = {}
+    for spot, line in lines:
+        moves[spot.seating_id] = moves.get(spot.seating_id, ZERO) + sign * _paid_back(spot, line)
+    if hand.dp_seating_id is not None:
+        dp_paid_back = (hand.dp_bank or ZERO) + to_decimal(dealer_net)
+        moves[hand.dp_seating_id] = moves.get(hand.dp_seating_id, ZERO) + sign * dp_paid_back
+    return moves
+
+
+def _check_books(
+    hand: Hand,
+    spots: list[Spot],
+    settled: engine.Settlement,
+    moves: dict[int, Decimal],
+    sign: int,
+) -> None:
+    """R15 on the books: what comes back to stacks, to the house drop and the house's own
+    result is exactly what was staked; books that do not balance are never saved."""
+    house_rake = to_decimal(settled.house_rake)
+    house_net = to_decimal(settled.dealer.net) if hand.dp_seating_id is None else ZERO
+    staked_in = sum((_staked(spot) for spot in spots), ZERO) + (hand.dp_bank or ZERO)
+    if sum(moves.values(), ZERO) + sign * (house_rake + house_net) != sign * staked_in:
+        raise ConservationError(f"R15: hand {hand.pk} does not balance; nothing was saved")
+
+
+def _move_stacks(moves: dict[int, Decimal], reason: StackEntry.Reason, by: User) -> None:
+    """All stacks of a settlement in one locked read (ascending id, the project's lock order),
+    one UPDATE and one INSERT; every stack stays within its bounds or nothing moves."""
+    moves = {pk: amount for pk, amount in moves.items() if amount}
+    if not moves:
+        return
+    locked = {
+        s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=moves).order_by("pk")
+    }
+    stack_bounds_check(
+        ((seating, moves[pk]) for pk, seating in locked.items()),
+        field="stack",
+        remedy="Settle the difference at the cage first.",
+    )
+    Seating.objects.filter(pk__in=moves).update(
+        stack=Case(*(When(pk=pk, then=F("stack") + Value(a)) for pk, a in moves.items()))
+    )
+    now = timezone.now()
+    StackEntry.objects.bulk_create(
+        StackEntry(seating_id=pk, amount=amount, reason=reason, actor=by, created_at=now)
+        for pk, amount in moves.items()
+    )
+
+
+def _book_fees(
+    hand: Hand, settlement: Settlement, settled: engine.Settlement, sign: int, now: datetime
+) -> None:
+    """R12: every fee to the table's fee ledger, on the gaming day the money moved (a
+    correction's fees fall on the day of the correction, as its settlement entry does)."""
+    day = table_selectors.gaming_day(hand.table.cardroom, now)
+    owed = [(FeeEntry.Payer.SPOT, line.seat, line.rake) for line in settled.spots]
+    dealer = settled.dealer
+    if dealer.seat is not None:
+        owed.append((FeeEntry.Payer.DESIGNATED_PLAYER, dealer.seat, dealer.rake))
+    FeeEntry.objects.bulk_create(
+        FeeEntry(
+            table_id=hand.table_id,
+            gaming_day=day,
+            hand=hand,
+            settlement=settlement,
+            rake_mode=hand.settings.rake_mode,
+            payer=payer,
+            seat=seat,
+            amount=sign * to_decimal(rake),
+            created_at=now,
+        )
+        for payer, seat, rake in owed
+        if rake
+    )
+
+
+def _wagers(line: SpotResult) -> list[tuple[str, WagerResult]]:
+    """A spot's wager results by name, only the wagers it placed (R5, R8)."""
+    results = (line.ante, line.raise_, line.flush_bonus, line.straight_flush_bonus)
+    return [
+        (name, result) for name, result in zip(WAGERS, results, strict=True) if result is not None
+    ]
+
+
+def _staked(spot: Spot) -> Decimal:
+    return spot.ante + spot.flush_bonus + spot.straight_flush_bonus + spot.raise_amount
+
+
+def _paid_back(spot: Spot, line: SpotResult) -> Decimal:
+    """What comes back onto the stack: the stakes and the spot's net (after its fee)."""
+    return _staked(spot) + to_decimal(line.net)
+
+
+def _stake(spot: Spot, wager: str) -> Decimal:
+    return spot.raise_amount if wager == "raise" else getattr(spot, wager)

@@ -1,0 +1,189 @@
+"""A hand's life: the one state machine every status change goes through, the locked path every
+hand service enters by, starting a hand (R16's rotation, R13's bank) and cancelling one.
+
+Every hand service is one transaction that locks, in this order, the table (only to start a
+hand), the hand, the seatings whose stacks move (ascending id), and last the audit chain. A hand
+moves ``open → wagering → dealt → decisions → settled`` or becomes ``dead``, through
+``hand_transition`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.money import money, money_text
+from cardroom.kernel.permissions import require_supervisor, require_table_staff
+from tables import selectors as table_selectors
+from tables.models import RotationRecord, Seating, StackEntry, Table, TableSession, TableSettings
+from tables.rotation import designated_player_rotate, no_designated_player
+from tables.services import stack_entry_add, table_lock_open
+from wagers import selectors
+from wagers.engine import RoundError
+from wagers.engine.fees import RakeMode, dealer_fee
+from wagers.models import Hand
+
+from .booking import _move_stacks
+
+S = Hand.Status
+
+
+TRANSITIONS: dict[str, set[str]] = {
+    S.OPEN: {S.WAGERING, S.DEAD},
+    S.WAGERING: {S.WAGERING, S.DEALT, S.DEAD},
+    S.DEALT: {S.DECISIONS, S.SETTLED, S.DEAD},  # straight to settled when no live spot is left
+    S.DECISIONS: {S.DECISIONS, S.SETTLED, S.DEAD},
+}
+
+
+def hand_transition(hand: Hand, to: str) -> None:
+    """The one place a hand's state changes; any move not in TRANSITIONS is refused."""
+    if to not in TRANSITIONS.get(hand.status, set()):
+        raise Conflict(
+            f"Hand {hand.number} is {hand.status}: it cannot become {to}.", field="status"
+        )
+    hand.status = to
+
+
+def hand_start(
+    *,
+    table: Table,
+    by: User,
+    dp_bank: object = None,
+    refusals: tuple[int, ...] = (),
+    draw_cards: Mapping[int, str] | None = None,
+) -> Hand:
+    """Start the next hand: the rotation names the DP (R16), who puts ``dp_bank`` in action —
+    by default the whole stack, never more (R13). The hand keeps the settings version it
+    starts under (R17). When nobody accepts the position the offers are still recorded."""
+    with transaction.atomic():
+        table, session = table_lock_open(table, by=by, action="start a hand")
+        if selectors.hands_in_progress(table=table).exists():
+            raise Conflict(f"{table} has a hand in progress: settle it first.")
+        record = None
+        if table.banking == "designated_player":
+            record = designated_player_rotate(
+                table=table, by=by, refusals=refusals, draw_cards=draw_cards
+            )
+        elif refusals or draw_cards:
+            raise DomainError("A house-banked table has no designated player.", field="refusals")
+        if record is None or record.designated_player is not None:
+            return _create_hand(table, session, record, dp_bank, by)
+    # Nobody accepted: the offers were committed above; the game stops until one does (R16).
+    raise no_designated_player(record)
+
+
+def _create_hand(
+    table: Table,
+    session: TableSession,
+    record: RotationRecord | None,
+    dp_bank: object,
+    by: User,
+) -> Hand:
+    settings = table_selectors.current_settings(table)
+    last = Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True)
+    hand = Hand(
+        table=table,
+        session=session,
+        number=(last.first() or 0) + 1,
+        settings=settings,
+        rotation=record,
+        started_by=by,
+        started_at=timezone.now(),
+    )
+    if record is not None and record.designated_player_id is not None:
+        dp = Seating.objects.select_for_update().get(pk=record.designated_player_id)
+        bank = dp.stack if dp_bank is None else money(dp_bank, field="dp_bank")
+        least = max(settings.dp_min_bank, _dp_fee(settings))
+        if not least <= bank <= dp.stack:
+            raise DomainError(
+                f"The designated player's bank must be between ${money_text(least)} and the "
+                f"stack ${money_text(dp.stack)} (R12, R13).",
+                field="dp_bank",
+            )
+        hand.dp_seating, hand.dp_bank = dp, bank
+    hand.save()
+    if hand.dp_seating is not None and hand.dp_bank:
+        stack_entry_add(
+            seating=hand.dp_seating, amount=-hand.dp_bank, reason=StackEntry.Reason.DP_BANK, by=by
+        )
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_STARTED,
+        target=hand,
+        payload={
+            "table": table.pk,
+            "number": hand.number,
+            "settings_version": settings.version,
+            "dp_seat": hand.dp_seating.seat if hand.dp_seating else None,
+            "dp_bank": hand.dp_bank,
+        },
+    )
+    return hand
+
+
+@transaction.atomic
+def hand_cancel(*, hand: Hand, by: User) -> Hand:
+    """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
+    hand = _locked_hand(hand, by, "cancel a hand")
+    if hand.spots.exists():
+        raise Conflict(
+            f"Hand {hand.number} has wagers: settle it, or declare a misdeal (R14).",
+            field="status",
+        )
+    hand_transition(hand, S.DEAD)
+    hand.settled_at = timezone.now()
+    hand.save(update_fields=["status", "settled_at"])
+    if hand.dp_seating_id and hand.dp_bank:
+        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by)
+    audit_record(
+        actor=by, action=AuditAction.HAND_CANCELLED, target=hand, payload={"number": hand.number}
+    )
+    return hand
+
+
+def _locked_hand(
+    hand: Hand,
+    by: User,
+    action: str,
+    *,
+    settled_ok: bool = False,
+    supervisor_only: bool = False,
+) -> Hand:
+    """The way into every hand service: the hand's row lock, first in the lock order (then the
+    seatings by id, then the audit chain), and the actor's role for ``action`` — a floor
+    supervisor or the dealer on duty at the table, or with ``supervisor_only`` a floor
+    supervisor alone (R17). Unless ``settled_ok``, the hand must be in progress."""
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__cardroom", "settings", "session", "dp_seating")
+        .get(pk=hand.pk)
+    )
+    if supervisor_only:
+        require_supervisor(by, action=action)
+    else:
+        require_table_staff(by, table_selectors.open_session(hand.table), action=action)
+    if not settled_ok and hand.status not in Hand.IN_PROGRESS:
+        raise Conflict(f"Hand {hand.number} is {hand.status}.", field="status")
+    return hand
+
+
+def _dp_fee(settings: TableSettings) -> Decimal:
+    return dealer_fee(RakeMode(settings.rake_mode), settings.rake_amount)
+
+
+@contextmanager
+def _engine_errors(field: str | None = None) -> Iterator[None]:
+    """The engine's RoundError as a DomainError naming the service's own field."""
+    try:
+        yield
+    except RoundError as error:
+        raise DomainError(error.message, field=field or error.field) from None

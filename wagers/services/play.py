@@ -1,0 +1,278 @@
+"""Playing a hand: wagers (R5–R7), the deal or the dealer's cards (R1), decisions (R8) and
+dead spots (R14). The game rules are the engine's checks; nothing here re-implements them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.money import ZERO, cents, money, money_text
+from tables import rules as table_rules
+from tables.models import Seating, StackEntry
+from tables.services import stack_entry_add
+from wagers.engine import Decision, TableRules
+from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
+from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
+from wagers.engine.fees import RakeMode, spot_fee
+from wagers.engine.hands import flush_key
+from wagers.engine.table import MAX_SPOTS
+from wagers.models import Hand, Spot
+
+from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+
+
+@transaction.atomic
+def wager_place(
+    *,
+    hand: Hand,
+    seating: Seating,
+    ante: object,
+    flush_bonus: object = ZERO,
+    straight_flush_bonus: object = ZERO,
+    seat: int | None = None,
+    by: User,
+) -> Spot:
+    """A spot's ante and bonuses (R5), at the player's seat or, for a second spot (R6), at an
+    empty one. Chips leave the table stack (only chips play), and the stack must still cover a
+    1× raise and the fee for each of the player's spots (R7)."""
+    hand = _locked_hand(hand, by, "take wagers")
+    seating = Seating.objects.select_for_update().select_related("player").get(pk=seating.pk)
+    hand_transition(hand, S.WAGERING)
+    rules = _rules(hand)
+    if seating.table_id != hand.table_id or seating.left_at is not None:
+        raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
+    if seating.pk == hand.dp_seating_id:
+        raise DomainError("The designated player places no wagers this hand (R16).", field="seat")
+    seat = seating.seat if seat is None else seat
+    _check_spot_seat(hand, seating, seat)
+    amounts = {
+        "ante": money(ante, field="ante"),
+        "flush_bonus": money(flush_bonus or ZERO, field="flush_bonus"),
+        "straight_flush_bonus": money(straight_flush_bonus or ZERO, field="straight_flush_bonus"),
+    }
+    others = list(hand.spots.filter(player=seating.player))
+    if len(others) >= 2:
+        raise DomainError(
+            f"{seating.player} plays two spots already; a third is not allowed (R6).",
+            field="seat",
+        )
+    with _engine_errors():
+        for name in ("flush_bonus", "straight_flush_bonus"):
+            check_bonus(rules, cents(amounts[name]), field=name, name=name.replace("_", " "))
+        check_ante(rules, cents(amounts["ante"]), field="ante", two_spots=bool(others))
+        for other in others:  # R6: the first spot's ante must also be double the minimum
+            check_ante(rules, cents(other.ante), field="ante", two_spots=True)
+    stakes = sum(amounts.values(), ZERO)
+    fee = _spot_fee(hand)
+    reserve = sum(spot.ante + fee for spot in others) + amounts["ante"] + fee
+    if seating.stack < stakes + reserve:
+        raise DomainError(
+            f"{seating.player} has ${money_text(seating.stack)}; this spot needs "
+            f"${money_text(stakes)} in wagers and ${money_text(reserve)} more on the table for "
+            "a 1× raise and the fee on each spot (R7).",
+            field="ante",
+        )
+    spot = Spot.objects.create(
+        hand=hand, seat=seat, seating=seating, player=seating.player, **amounts
+    )
+    hand.save(update_fields=["status"])
+    stack_entry_add(seating=seating, amount=-stakes, reason=StackEntry.Reason.WAGER, by=by)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_WAGER_PLACED,
+        target=hand,
+        payload={"seat": seat, "player": seating.player_id, **amounts},
+    )
+    return spot
+
+
+def _check_spot_seat(hand: Hand, seating: Seating, seat: int) -> None:
+    """Where a spot may go: a seat of the table that has no spot yet, not the DP's (R16), and
+    the player's own or an empty one (R6); at most ``MAX_SPOTS`` spots a round (R1)."""
+    table = hand.table
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
+        raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
+    if hand.spots.count() >= MAX_SPOTS:  # 7 cards each and the dealer's 7: 49 of 52 (R1)
+        raise Conflict(
+            f"Hand {hand.number} has {MAX_SPOTS} spots, the most a round can deal (R1).",
+            field="seat",
+        )
+    if hand.dp_seating is not None and seat == hand.dp_seating.seat:
+        raise DomainError(f"Seat {seat} is the designated player's (R16).", field="seat")
+    if hand.spots.filter(seat=seat).exists():
+        raise Conflict(f"Seat {seat} has a spot in this hand already.", field="seat")
+    sitter = Seating.objects.filter(table=table, seat=seat, left_at=None).first()
+    if sitter is not None and sitter.pk != seating.pk:
+        raise DomainError(
+            f"Seat {seat} is {sitter.player}'s; a second spot goes on an empty seat (R6).",
+            field="seat",
+        )
+
+
+@transaction.atomic
+def hand_deal(*, hand: Hand, by: User) -> Hand:
+    """The system deals from a deck shuffled with a CSPRNG (``secrets``), at this moment: no
+    card exists anywhere before it is dealt."""
+    hand = _locked_hand(hand, by, "deal")
+    spots = _live_spots_for_cards(hand)
+    deck = list(DECK)
+    secrets.SystemRandom().shuffle(deck)
+    hand.dealer_cards = hand_text(hand_from_cards(deck[:HAND_SIZE]))
+    for index, spot in enumerate(spots, start=1):
+        spot.cards = hand_text(hand_from_cards(deck[HAND_SIZE * index : HAND_SIZE * (index + 1)]))
+    return _cards_dealt(hand, spots, Hand.CardSource.SYSTEM, by)
+
+
+@transaction.atomic
+def hand_cards_enter(
+    *, hand: Hand, dealer_cards: str, spot_cards: Mapping[int, str], by: User
+) -> Hand:
+    """The cards of a physical deal, as the dealer reads them (R1): 7 per hand, no card twice.
+    A wrong count is not entered: declare the spot dead, or the round a misdeal (R14)."""
+    hand = _locked_hand(hand, by, "enter cards")
+    spots = _live_spots_for_cards(hand)
+    seats = {spot.seat for spot in spots}
+    for seat in spot_cards:
+        if seat not in seats:
+            raise DomainError(f"Seat {seat} has no live spot in this hand.", field=f"cards.{seat}")
+    dealt = 0
+    entries = [("dealer_cards", dealer_cards, None)] + [
+        (f"cards.{spot.seat}", spot_cards.get(spot.seat), spot) for spot in spots
+    ]
+    for field, text, spot in entries:
+        if not text:
+            raise DomainError("Enter this hand's 7 cards.", field=field)
+        with _engine_errors(field):
+            cards = parse_hand(text, field=field)
+            check_hand_size(cards, field=field)
+        if dealt & cards:
+            raise DomainError(
+                f"{hand_text(dealt & cards)} is in another hand already: a card is dealt once "
+                "(R1).",
+                field=field,
+            )
+        dealt |= cards
+        if spot is None:
+            hand.dealer_cards = hand_text(cards)
+        else:
+            spot.cards = hand_text(cards)
+    return _cards_dealt(hand, spots, Hand.CardSource.ENTERED, by)
+
+
+def _live_spots_for_cards(hand: Hand) -> list[Spot]:
+    if hand.status != S.WAGERING:
+        raise Conflict(
+            f"Hand {hand.number} is {hand.status}: cards are dealt once, after the wagers.",
+            field="status",
+        )
+    return list(hand.spots.filter(dead_reason="").order_by("seat"))
+
+
+def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: User) -> Hand:
+    hand_transition(hand, S.DEALT)
+    hand.card_source = source
+    hand.save(update_fields=["status", "card_source", "dealer_cards"])
+    Spot.objects.bulk_update(spots, ["cards"])
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_DEALT,
+        target=hand,
+        payload={
+            "source": source,
+            "dealer": hand.dealer_cards,
+            "spots": {str(spot.seat): spot.cards for spot in spots},
+        },
+    )
+    return hand
+
+
+@transaction.atomic
+def spot_decide(
+    *, hand: Hand, seat: int, decision: str, raise_amount: object = None, by: User
+) -> Spot:
+    """Raise (R8: from the ante up to the multiple the spot's flush allows, within the stack)
+    or fold; ``walked_away`` is a fold. A decision is final."""
+    hand = _locked_hand(hand, by, "record a decision")
+    spot = _spot(hand, seat)
+    seating = Seating.objects.select_for_update().get(pk=spot.seating_id)
+    hand_transition(hand, S.DECISIONS)
+    if spot.dead_reason:
+        raise Conflict(f"Seat {seat}'s spot is dead: it takes no decision (R14).", field="seat")
+    if spot.decision:
+        raise Conflict(f"Seat {seat} has decided already ({spot.decision}).", field="decision")
+    if decision not in {d.value for d in Decision}:
+        raise DomainError("The decision is raise, fold or walked_away (R8).", field="decision")
+    amount = ZERO
+    if decision == Decision.RAISE:
+        amount = money(raise_amount, field="raise_amount")
+        size = flush_key(parse_hand(spot.cards, field="cards")) >> 13
+        with _engine_errors("raise_amount"):
+            check_raise(_rules(hand), cents(spot.ante), cents(amount), size, field="raise_amount")
+        fees = _spot_fee(hand) * hand.spots.filter(seating=seating, dead_reason="").count()
+        if amount + fees > seating.stack:
+            raise DomainError(
+                f"The raise ${money_text(amount)} is more than the stack "
+                f"${money_text(seating.stack)} can cover with the fee still due (R7).",
+                field="raise_amount",
+            )
+    elif raise_amount:
+        raise DomainError("Only a raise has an amount (R8).", field="raise_amount")
+    spot.decision, spot.raise_amount = decision, amount
+    spot.save(update_fields=["decision", "raise_amount"])
+    hand.save(update_fields=["status"])
+    if amount:
+        stack_entry_add(seating=seating, amount=-amount, reason=StackEntry.Reason.WAGER, by=by)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_DECISION,
+        target=hand,
+        payload={"seat": seat, "decision": decision, "raise": amount},
+    )
+    return spot
+
+
+@transaction.atomic
+def spot_declare_dead(*, hand: Hand, seat: int, by: User) -> Spot:
+    """R14: the spot was dealt a wrong number of cards; declared before it acts."""
+    hand = _locked_hand(hand, by, "declare a dead spot")
+    spot = _spot(hand, seat)
+    if hand.status not in Hand.IN_PROGRESS:
+        raise Conflict(f"Hand {hand.number} is {hand.status}.", field="status")
+    if spot.decision or spot.dead_reason:
+        raise Conflict(
+            f"Seat {seat} has acted already: a wrong count is declared before the spot acts (R14).",
+            field="seat",
+        )
+    spot.dead_reason, spot.cards = "wrong_card_count", ""
+    spot.save(update_fields=["dead_reason", "cards"])
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_SPOT_DEAD,
+        target=hand,
+        payload={"seat": seat, "reason": "wrong_card_count"},
+    )
+    return spot
+
+
+def _spot(hand: Hand, seat: int) -> Spot:
+    spot = hand.spots.filter(seat=seat).first()
+    if spot is None:
+        raise DomainError(f"Seat {seat} has no spot in hand {hand.number}.", field="seat")
+    return spot
+
+
+def _rules(hand: Hand) -> TableRules:
+    """The engine's view of the settings version the hand started under (R17)."""
+    return table_rules.table_rules(hand.table, hand.settings)
+
+
+def _spot_fee(hand: Hand) -> Decimal:
+    return spot_fee(RakeMode(hand.settings.rake_mode), hand.settings.rake_amount)

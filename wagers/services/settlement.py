@@ -1,0 +1,98 @@
+"""Settling a hand through the engine (R9–R15), or as a misdeal (R14), and booking it."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from tables.models import StackEntry
+from wagers import selectors
+from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
+from wagers.engine.money import format_amount
+from wagers.models import Hand, Settlement
+
+from .booking import _book, _move_stacks
+from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+
+
+def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:
+    """R14: a wrong card count to the dealer, or a shuffler fault: every hand of the round is
+    dead, every wager and the DP's bank go back, nobody pays a fee. Settled at once."""
+    if reason not in {m.value for m in Misdeal}:
+        raise DomainError("A misdeal is dealer_card_count or shuffler_fault (R14).", field="reason")
+    return _settle(hand, by, misdeal=reason)
+
+
+def hand_settle(*, hand: Hand, by: User) -> Settlement:
+    """Settle through the engine (R9–R15) and book it: the settlement, the chips, the fees.
+    Idempotent: settling a settled hand returns the settlement in force and moves nothing."""
+    return _settle(hand, by, misdeal=None)
+
+
+@transaction.atomic
+def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
+    hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
+    if hand.status in (S.SETTLED, S.DEAD):
+        return _settled_already(hand, misdeal)
+    spots = list(hand.spots.select_related("seating").order_by("seat"))
+    if misdeal:
+        hand_transition(hand, S.DEAD)
+        hand.misdeal = misdeal
+    else:
+        if hand.status not in (S.DEALT, S.DECISIONS):
+            raise Conflict(
+                f"Hand {hand.number} cannot settle yet: the cards are not dealt.", field="status"
+            )
+        undecided = [str(s.seat) for s in spots if not s.dead_reason and not s.decision]
+        if undecided:
+            raise Conflict(
+                f"Hand {hand.number} cannot settle yet: waiting for the decision of seat "
+                f"{', '.join(undecided)}.",
+                field="status",
+            )
+        hand_transition(hand, S.SETTLED)
+    round_ = selectors.round_of(hand, spots)
+    with _engine_errors():
+        settled = settle(round_from_json(round_))
+    hand.settled_at = timezone.now()
+    hand.save(update_fields=["status", "misdeal", "settled_at"])
+    settlement, moves = _book(
+        hand,
+        spots,
+        settled,
+        round_=round_,
+        result=settlement_to_json(settled),
+        kind=Settlement.Kind.ORIGINAL,
+        by=by,
+    )
+    _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,
+        target=hand,
+        payload={
+            "settlement": settlement.entry,
+            "house_rake": format_amount(settled.house_rake),
+            "dealer_net": format_amount(settled.dealer.net),
+            "spots": {str(line.seat): format_amount(line.net) for line in settled.spots},
+        },
+    )
+    return settlement
+
+
+def _settled_already(hand: Hand, misdeal: str | None) -> Settlement:
+    """Settling twice answers with the settlement in force and moves nothing; a misdeal is
+    declared once; a hand cancelled before any wager (``hand_cancel``) has no settlement."""
+    if misdeal:
+        raise Conflict(f"Hand {hand.number} is {hand.status} already.", field="status")
+    in_force = selectors.settlement_in_force(hand)
+    if in_force is None:
+        raise Conflict(
+            f"Hand {hand.number} was cancelled before any wager: there is nothing to settle.",
+            field="status",
+        )
+    return in_force

@@ -1,0 +1,402 @@
+"""R8/R9: the house edge of the ante and raise per unit of ante, under the optimal strategy.
+
+    python -m bench.ante_raise_edge            # compiles bench/ante_raise_edge.c with gcc
+    python -m bench.ante_raise_edge --python   # no compiler: the same count in pure Python
+                                               # (about 45 minutes instead of seconds;
+                                               # it gave the very same sums)
+    python -m bench.ante_raise_edge --dry-run  # print the result, write nothing
+
+Exact enumeration. For every spot hand (all C(52, 7), enumerated once per suit pattern and
+weighted by its suit relabellings) it counts, over the C(45, 7) dealer hands the other cards
+make, those that do not qualify (R4), those whose flush is below the spot's and those equal to
+it (R2), per suit without dealing them. With those counts the expected result of folding,
+raising 1× and raising the cap (R8) is exact; it is linear in the raise, so the best of the
+three is the optimal play of that very hand, card removal included (R9). Summed over every
+deal, that is the figure.
+
+Before the full run the helper is checked against this module's Python count on seeded
+random hands, and its fast count against dealing every one of the C(45, 7) dealer hands for
+two of them; after it, against identities every exact count must meet. It writes
+``bench/ante_raise_edge.json`` and the data module ``wagers/engine/ante_raise_edge.py`` that
+``wagers.engine.game_math`` reads (a test checks that the two agree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+from math import comb, prod
+from pathlib import Path
+
+from wagers.engine.cards import RANKS, hand_from_cards
+from wagers.engine.game_math import DEALER_HANDS, DEALS, HANDS, count_below, format_figure
+from wagers.engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, SUIT_MASK
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "ante_raise_edge.c"
+RESULT = HERE / "ante_raise_edge.json"
+DATA_MODULE = HERE.parent / "wagers" / "engine" / "ante_raise_edge.py"
+SEED = 20261201
+SAMPLE_HANDS = 300  # checked against the Python count
+BRUTE_HANDS = 2  # checked against dealing all C(45, 7) dealer hands (a few seconds each)
+
+Counts = tuple[int, int, int]  # dealer hands: not qualifying, below the spot, at most the spot
+
+
+# --- the count, in Python: the reference the helper is checked against ---------------------
+
+
+def dealer_below(suits: Sequence[int], size: int, limit: int) -> int:
+    """Dealer hands from the ranks the spot's ``suits`` leave whose flush key is below
+    ``size << 13 | limit``: fewer cards in every suit, or exactly ``size`` in a suit whose
+    ranks are below ``limit`` (R2)."""
+    product = [1] + [0] * 7
+    for ranks in suits:
+        free = SUIT_MASK & ~ranks
+        left = free.bit_count()
+        poly = [
+            comb(left, d) if d < size else count_below(free, size, limit) if d == size else 0
+            for d in range(8)
+        ]
+        product = [sum(product[i] * poly[n - i] for i in range(n + 1)) for n in range(8)]
+    return product[7]
+
+
+def suits_of(hand: int) -> tuple[int, int, int, int]:
+    return (hand & SUIT_MASK, hand >> 13 & SUIT_MASK, hand >> 26 & SUIT_MASK, hand >> 39)
+
+
+def counts(suits: Sequence[int]) -> Counts:
+    key = max(FLUSH_KEYS[ranks] for ranks in suits)
+    size, ranks = key >> 13, key & SUIT_MASK
+    not_qualifying = dealer_below(
+        suits, QUALIFYING_FLUSH_KEY >> 13, QUALIFYING_FLUSH_KEY & SUIT_MASK
+    )
+    return not_qualifying, dealer_below(suits, size, ranks), dealer_below(suits, size, ranks + 1)
+
+
+def raise_cap(size: int) -> int:
+    """R8: up to 1× the ante with a 2–4 card flush, 2× with 5, 3× with 6–7."""
+    return 1 if size <= 4 else 2 if size == 5 else 3
+
+
+def best_play(key: int, not_qualifying: int, below: int, at_most: int) -> tuple[int, int, int]:
+    """(decision 0 fold / 1 raise 1× / 2 raise the cap, EV, E[result²]), the last two in units
+    of 1/C(45, 7) per unit of ante. R9: a dealer who does not qualify pays the ante and pushes
+    the raise; else the higher flush wins ante and raise, a tie pushes both."""
+    if key >= QUALIFYING_FLUSH_KEY:
+        win, lose = below - not_qualifying, DEALER_HANDS - at_most
+    else:  # every qualifying dealer hand is above the spot's
+        win, lose = 0, DEALER_HANDS - not_qualifying
+    cap = raise_cap(key >> 13)
+    best = (0, -DEALER_HANDS, DEALER_HANDS)
+    for decision, multiple in ((1, 1), (2, cap)):
+        ev = not_qualifying + (1 + multiple) * (win - lose)
+        if ev > best[1]:
+            best = (decision, ev, not_qualifying + (1 + multiple) ** 2 * (win + lose))
+    return best
+
+
+# --- every spot hand, once per suit pattern ---------------------------------------------------
+
+
+def patterns() -> Iterator[tuple[tuple[int, int, int, int], int]]:
+    """Suit sizes high to low, each with the number of suit orders it stands for."""
+    for a in range(7, -1, -1):
+        for b in range(a, -1, -1):
+            for c in range(b, -1, -1):
+                d = 7 - a - b - c
+                if 0 <= d <= c:
+                    sizes = (a, b, c, d)
+                    orders = 24 // prod(prod(range(1, sizes.count(n) + 1)) for n in set(sizes))
+                    yield sizes, orders
+
+
+def enumerate_in_python(progress: Callable[[str], None]) -> str:
+    """The helper's ``all`` output, computed in Python."""
+    by_size: list[list[int]] = [[] for _ in range(8)]
+    for ranks in range(1 << 13):
+        if ranks.bit_count() <= 7:
+            by_size[ranks.bit_count()].append(ranks)
+    names = ("hands", "ev", "square", "dealer_not_qualifying", "dealer_below", "dealer_above")
+    sums = dict.fromkeys((*names, "dealer_equal"), 0)
+    decisions: dict[int, list[int]] = {}
+    for (a, b, c, d), weight in patterns():
+        for s0 in by_size[a]:
+            for s1 in by_size[b]:
+                for s2 in by_size[c]:
+                    for s3 in by_size[d]:
+                        suits = (s0, s1, s2, s3)
+                        key = max(FLUSH_KEYS[ranks] for ranks in suits)
+                        nq, lt, le = counts(suits)
+                        decision, ev, square = best_play(key, nq, lt, le)
+                        decisions.setdefault(key, [0, 0, 0])[decision] += weight
+                        sums["hands"] += weight
+                        sums["ev"] += weight * ev
+                        sums["square"] += weight * square
+                        sums["dealer_not_qualifying"] += weight * nq
+                        sums["dealer_below"] += weight * lt
+                        sums["dealer_above"] += weight * (DEALER_HANDS - le)
+                        sums["dealer_equal"] += weight * (le - lt)
+        progress(f"pattern {a}{b}{c}{d} done")
+    lines = [f"SUM {name} {value}" for name, value in sums.items()]
+    lines += [f"KEY {key} {' '.join(map(str, n))}" for key, n in sorted(decisions.items())]
+    return "\n".join(lines) + "\n"
+
+
+# --- the C helper -------------------------------------------------------------------------------
+
+
+def compile_helper(directory: Path) -> Path:
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        raise SystemExit("no C compiler found: rerun with --python (slow) or install gcc")
+    binary = directory / "ante_raise_edge"
+    subprocess.run(
+        [gcc, "-O2", f"-DQUALIFYING={QUALIFYING_FLUSH_KEY}", "-o", str(binary), str(SOURCE)],
+        check=True,
+    )
+    return binary
+
+
+def run_helper(binary: Path, mode: str, hands: Sequence[int] = ()) -> str:
+    text = "".join(f"{hand}\n" for hand in hands)
+    return subprocess.run(
+        [str(binary), mode], input=text, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def parse_counts(text: str) -> list[Counts]:
+    out = []
+    for line in text.splitlines():
+        nq, lt, le = map(int, line.split())
+        out.append((nq, lt, le))
+    return out
+
+
+def check_helper(binary: Path, progress: Callable[[str], None]) -> dict[str, object]:
+    rng = random.Random(SEED)
+    hands = [hand_from_cards(rng.sample(range(52), 7)) for _ in range(SAMPLE_HANDS)]
+    fast = parse_counts(run_helper(binary, "count", hands))
+    expected = [counts(suits_of(hand)) for hand in hands]
+    if fast != expected:
+        raise SystemExit("the C helper's counts differ from the Python count")
+    progress(f"helper = Python count on {SAMPLE_HANDS} seeded hands")
+    brute = parse_counts(run_helper(binary, "brute", hands[:BRUTE_HANDS]))
+    if brute != fast[:BRUTE_HANDS]:
+        raise SystemExit("the fast count differs from dealing every dealer hand")
+    progress(f"fast count = every dealer hand dealt, for {BRUTE_HANDS} hands")
+    return {
+        "seed": SEED,
+        "hands_checked_against_python": SAMPLE_HANDS,
+        "hands_checked_by_dealing_every_dealer_hand": BRUTE_HANDS,
+    }
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+def check_identities(sums: dict[str, int]) -> None:
+    """What any exact count over every (spot, dealer) deal must meet."""
+    # Per suit, the rank subsets whose flush does not qualify (R4), by size.
+    poly = [0] * 8
+    for ranks in range(1 << 13):
+        if ranks.bit_count() <= 7 and FLUSH_KEYS[ranks] < QUALIFYING_FLUSH_KEY:
+            poly[ranks.bit_count()] += 1
+    square = [sum(poly[i] * poly[n - i] for i in range(n + 1)) for n in range(8)]
+    not_qualifying = sum(square[i] * square[7 - i] for i in range(8))
+    assert not_qualifying == 32_959_524  # 100,825,036 of the hands qualify (75.36%)
+    problems = []
+    if sums["hands"] != HANDS:
+        problems.append("the hands enumerated are not C(52, 7)")
+    if sums["dealer_not_qualifying"] != not_qualifying * DEALER_HANDS:
+        problems.append("dealer hands that do not qualify ≠ their count × C(45, 7)")
+    if sums["dealer_below"] != sums["dealer_above"]:
+        problems.append("deals with the dealer below ≠ deals with the dealer above (symmetry)")
+    if sums["dealer_below"] + sums["dealer_above"] + sums["dealer_equal"] != DEALS:
+        problems.append("below + above + equal ≠ every deal")
+    if problems:
+        raise SystemExit("; ".join(problems))
+
+
+def flush_name(key: int) -> str:
+    ranks = key & SUIT_MASK
+    return "-".join(RANKS[r] for r in range(12, -1, -1) if ranks >> r & 1)
+
+
+def describe_strategy(decisions: dict[int, list[int]]) -> tuple[str, Fraction]:
+    """The optimal play in words, from the weight of each decision at each flush."""
+    parts = []
+    raised = 0
+    at_cap = [
+        size
+        for size in range(7, 1, -1)
+        if all(decisions[key][2] == sum(decisions[key]) for key in decisions if key >> 13 == size)
+    ]
+    if at_cap:
+        caps = ", ".join(f"{raise_cap(size)}×" for size in at_cap)
+        sizes = ", ".join(map(str, at_cap[:-1])) + (" or " if len(at_cap) > 1 else "")
+        parts.append(f"{sizes}{at_cap[-1]}-card flush: raise the R8 cap ({caps})")
+    for size in range(7, 1, -1):
+        keys = sorted(key for key in decisions if key >> 13 == size)
+        folds = [key for key in keys if decisions[key][0]]
+        raises = [key for key in keys if decisions[key][1] or decisions[key][2]]
+        raised += sum(decisions[key][1] + decisions[key][2] for key in keys)
+        kinds = {d for key in keys for d in (0, 1, 2) if decisions[key][d]}
+        if size in at_cap:
+            continue
+        if kinds == {1}:
+            parts.append(f"{size}-card flush: raise 1×")
+        elif kinds == {0}:
+            parts.append(f"{size}-card flush: fold")
+        elif not folds or not raises:
+            parts.append(f"{size}-card flush: raise 1× or the most, as the other cards make it")
+        else:
+            always_raise = [key for key in raises if key > max(folds)]
+            always_fold = [key for key in folds if key < min(raises)]
+            mixed = [key for key in keys if decisions[key][0] and key in raises]
+            multiple = "the cap" if 2 in kinds else "1×"
+            text = (
+                f"{size}-card flush: raise {multiple} with {flush_name(always_raise[0])} or "
+                f"better, fold with {flush_name(always_fold[-1])} or worse"
+            )
+            if mixed:
+                text += (
+                    f"; from {flush_name(mixed[0])} to {flush_name(mixed[-1])} raise or fold as "
+                    "the other four cards make it worth (card removal: each hand decided on its "
+                    "own exact expectation)"
+                )
+            parts.append(text)
+    frequency = Fraction(raised, HANDS)
+    summary = (
+        "optimal play of each hand: the best of fold, raise 1× and raise the R8 cap, by its "
+        "exact expectation given all 7 of its cards. " + "; ".join(parts) + ". A spot raises "
+        f"{format_figure(frequency * 100, 4)}% of hands."
+    )
+    return summary, frequency
+
+
+def parse_output(text: str) -> tuple[dict[str, int], dict[int, list[int]]]:
+    sums: dict[str, int] = {}
+    decisions: dict[int, list[int]] = {}
+    for line in text.splitlines():
+        kind, name, *values = line.split()
+        if kind == "SUM":
+            sums[name] = int(values[0])
+        else:
+            decisions[int(name)] = [int(v) for v in values]
+    return sums, decisions
+
+
+def write_results(result: dict[str, object]) -> None:
+    RESULT.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+
+    def text(name: str, value: str) -> str:
+        chunks = textwrap.wrap(value, 88, drop_whitespace=False)
+        literals = "".join(f"    {json.dumps(chunk, ensure_ascii=False)}\n" for chunk in chunks)
+        return f"{name} = (\n{literals})\n"
+
+    edge, variance = result["house_edge_fraction"], result["variance_fraction"]
+    assert isinstance(edge, list) and isinstance(variance, list)
+    how = (
+        f"Produced by ``python -m bench.ante_raise_edge`` on {result['run_on']} in "
+        f"{result['seconds']} s ({result['helper']}). Method: {result['method']}."
+    )
+    DATA_MODULE.write_text(
+        '"""R8/R9: the ante and raise under the optimal strategy, computed offline.\n\n'
+        + textwrap.fill(how, 96)
+        + "\n\nDo not edit: rerun the script, which rewrites this module and "
+        'bench/ante_raise_edge.json\n(a test checks that the two agree).\n"""\n\n'
+        f'HOUSE_EDGE = "{result["house_edge"]}"\n'
+        f"HOUSE_EDGE_NUMERATOR = {edge[0]}\n"
+        f"HOUSE_EDGE_DENOMINATOR = {edge[1]}\n"
+        f'VARIANCE = "{result["variance"]}"\n'
+        f"VARIANCE_NUMERATOR = {variance[0]}\n"
+        f"VARIANCE_DENOMINATOR = {variance[1]}\n"
+        + text("STRATEGY", str(result["strategy"]))
+        + text("METHOD", str(result["method"]))
+        + f'RUN_ON = "{result["run_on"]}"\n'
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--python", action="store_true", help="count in pure Python (no C compiler needed)"
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the result, write neither file"
+    )
+    args = parser.parse_args()
+    started = time.perf_counter()
+
+    def progress(message: str) -> None:
+        print(f"[{time.perf_counter() - started:7.1f} s] {message}", file=sys.stderr, flush=True)
+
+    # The helper relies on R2's key being ``size << 13 | ranks``.
+    if any(key != (ranks.bit_count() << 13 | ranks) for ranks, key in enumerate(FLUSH_KEYS)):
+        raise SystemExit("FLUSH_KEYS is no longer size << 13 | ranks: update the C helper")
+    checks: dict[str, object] = {}
+    if args.python:
+        helper = "pure Python"
+        output = enumerate_in_python(progress)
+    else:
+        helper = "a C helper, bench/ante_raise_edge.c, compiled with gcc -O2"
+        with tempfile.TemporaryDirectory() as directory:
+            binary = compile_helper(Path(directory))
+            checks = check_helper(binary, progress)
+            progress("enumerating every spot hand")
+            run = subprocess.run([str(binary), "all"], capture_output=True, text=True, check=True)
+            output = run.stdout
+    sums, decisions = parse_output(output)
+    check_identities(sums)
+    progress("identities hold: C(52, 7) hands, non-qualifying dealers, below = above")
+
+    mean = Fraction(sums["ev"], DEALS)
+    variance = Fraction(sums["square"], DEALS) - mean * mean
+    edge = -mean
+    strategy, frequency = describe_strategy(decisions)
+    seconds = round(time.perf_counter() - started, 1)
+    method = (
+        "exact enumeration: every spot hand (all C(52,7) = 133,784,560, enumerated once per "
+        "suit pattern and weighted by its suit relabellings) against every dealer hand of the "
+        "other 45 cards (C(45,7) = 45,379,620, counted per suit, not dealt), the best play "
+        "taken hand by hand; run offline by python -m bench.ante_raise_edge, kept in "
+        "wagers/engine/ante_raise_edge.py"
+    )
+    result: dict[str, object] = {
+        "house_edge": format_figure(edge),
+        "house_edge_fraction": [edge.numerator, edge.denominator],
+        "variance": format_figure(variance),
+        "variance_fraction": [variance.numerator, variance.denominator],
+        "raise_frequency": format_figure(frequency),
+        "strategy": strategy,
+        "method": method,
+        "deals": DEALS,
+        "sums": sums,
+        "checks": checks,
+        "helper": helper,
+        "run_on": datetime.date.today().isoformat(),
+        "seconds": seconds,
+    }
+    if not args.dry_run:
+        write_results(result)
+        progress(
+            f"wrote {RESULT.relative_to(HERE.parent)} and {DATA_MODULE.relative_to(HERE.parent)}"
+        )
+    progress(f"house edge {result['house_edge']} per ante")
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

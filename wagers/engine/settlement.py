@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .checks import check_round
+from .errors import ConservationError
 from .fees import dealer_fee, spot_fee
 from .hands import (
     Flush,
@@ -23,6 +24,19 @@ from .hands import (
 from .money import Cents
 from .round import DeadReason, Decision, Misdeal, Round, Spot
 from .table import MAX_SEATS, BonusMode
+
+
+__all__ = [
+    "ConservationError",  # defined in errors.py; importable from here as before
+    "DealerResult",
+    "Outcome",
+    "Settlement",
+    "SpotResult",
+    "SpotStatus",
+    "WagerResult",
+    "settle",
+    "settlement_order",
+]
 
 
 class Outcome(StrEnum):
@@ -89,10 +103,6 @@ class Settlement(NamedTuple):
     spots: tuple[SpotResult, ...]  # by ascending seat
     settlement_order: tuple[int, ...]  # R13, dead spots included
     house_rake: Cents
-
-
-class ConservationError(AssertionError):
-    """R15 failed: a defect in the engine, never an input problem. Nothing may be paid."""
 
 
 _WIN, _LOSE, _PUSH_OUTCOME, _RETURNED_OUTCOME = (

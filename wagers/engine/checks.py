@@ -78,20 +78,28 @@ def check_round(rnd: Round) -> list[int]:
     each rule in the same order, so a round with several faults is refused at the first.
     """
     _check_dealer(rnd)
+    table, dealer_seat, misdeal = rnd.table, rnd.dealer.seat, rnd.misdeal
     if not 1 <= len(rnd.spots) <= MAX_SPOTS:
         raise RoundError("spots", f"A round has between 1 and {MAX_SPOTS} spots (R1).")
     taken_seats: set[int] = set()
     dealt = rnd.dealer.hand or 0  # every card in a hand so far (R1)
     flushes: list[int] = []
     for index, spot in enumerate(rnd.spots):
-        _check_seat(rnd, index, taken_seats)
-        _check_wagers(rnd.table, index, spot)
-        _check_decision(rnd, index)
-        if spot.hand is None:
+        # The common case is one test per rule; a fault goes to the step that explains it.
+        seat, hand, decision = spot.seat, spot.hand, spot.decision
+        if not 1 <= seat <= table.seats or seat == dealer_seat or seat in taken_seats:
+            _refuse_seat(rnd, index)
+        taken_seats.add(seat)
+        _check_wagers(table, index, spot)
+        if spot.dead is not None or misdeal is not None or hand is None or decision is None:
+            _check_dead_or_incomplete(rnd, index)
+        if (decision is _RAISE) != bool(spot.raise_amount):  # R8: a raise, and only a raise
+            _refuse_raise_amount(index, decision)
+        if hand is None:
             flushes.append(0)
             continue
-        flushes.append(_check_hand(rnd, index, spot.hand, dealt))
-        dealt |= spot.hand
+        flushes.append(_check_hand(rnd, index, hand, dealt))
+        dealt |= hand
     _check_players(rnd)
     return flushes
 
@@ -126,21 +134,16 @@ def _check_dealer(rnd: Round) -> None:
         check_hand_size(dealer.hand, field="dealer.cards")
 
 
-def _check_seat(rnd: Round, index: int, taken_seats: set[int]) -> None:
+def _refuse_seat(rnd: Round, index: int) -> None:
     """R1 and R16: a seat of the table, not the DP's, and one spot to a seat."""
-    seat = rnd.spots[index].seat
+    seat, field = rnd.spots[index].seat, f"spots[{index}].seat"
     if not 1 <= seat <= rnd.table.seats:
-        raise RoundError(
-            f"spots[{index}].seat", f"Seat {seat} is not a seat from 1 to {rnd.table.seats}."
-        )
+        raise RoundError(field, f"Seat {seat} is not a seat from 1 to {rnd.table.seats}.")
     if seat == rnd.dealer.seat:
         raise RoundError(
-            f"spots[{index}].seat",
-            f"Seat {seat} is the designated player's; the DP places no wagers (R16).",
+            field, f"Seat {seat} is the designated player's; the DP places no wagers (R16)."
         )
-    if seat in taken_seats:
-        raise RoundError(f"spots[{index}].seat", f"Seat {seat} has two spots in this round.")
-    taken_seats.add(seat)
+    raise RoundError(field, f"Seat {seat} has two spots in this round.")
 
 
 def _check_wagers(table: TableRules, index: int, spot: Spot) -> None:
@@ -161,24 +164,11 @@ def _check_wagers(table: TableRules, index: int, spot: Spot) -> None:
         )
 
 
-def _check_decision(rnd: Round, index: int) -> None:
-    """R8 and R14: the spot's decision fits its cards and whether it is dead; a raise, and only
-    a raise, comes with its amount."""
-    spot = rnd.spots[index]
-    if (
-        spot.dead is not None
-        or rnd.misdeal is not None
-        or spot.hand is None
-        or spot.decision is None
-    ):
-        _check_dead_or_incomplete(rnd, index)
-    if spot.decision is _RAISE:
-        if not spot.raise_amount:
-            raise RoundError(f"spots[{index}].raise", "A raise needs its amount (R8).")
-    elif spot.raise_amount:
-        raise RoundError(
-            f"spots[{index}].raise", "Only a spot that raises has a raise amount (R8)."
-        )
+def _refuse_raise_amount(index: int, decision: Decision | None) -> None:
+    """R8: a raise comes with its amount, and nothing else has one."""
+    if decision is _RAISE:
+        raise RoundError(f"spots[{index}].raise", "A raise needs its amount (R8).")
+    raise RoundError(f"spots[{index}].raise", "Only a spot that raises has a raise amount (R8).")
 
 
 def _check_hand(rnd: Round, index: int, hand: int, dealt: int) -> int:

@@ -105,6 +105,8 @@ def check_round(rnd: Round) -> list[int]:
 
 
 def _check_dealer(rnd: Round) -> None:
+    """R13 and R16: a DP has a seat and a bank that covers its fee, the house neither; R14: the
+    dealer's 7 cards, unless the round is a misdeal."""
     table, dealer = rnd.table, rnd.dealer
     if table.is_house_banked:
         if dealer.seat is not None:

@@ -5,15 +5,15 @@ the screens and ``manage.py settle_round`` all go through it.
 """
 
 from .contract import round_from_json, settle_json, settlement_to_json, table_from_json
-from .errors import RoundError
+from .errors import ConservationError, RoundError
 from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
-from .settlement import ConservationError, Outcome, Settlement, SpotStatus, settle
+from .settlement import Outcome, Settlement, SpotStatus, settle
 from .table import Banking, BonusMode, TableRules
 
 __all__ = [
     "Banking",
-    "ConservationError",
     "BonusMode",
+    "ConservationError",
     "DeadReason",
     "Dealer",
     "Decision",

@@ -1,8 +1,9 @@
 """R1: cards, their notation, and the 52-bit hand encoding the evaluator works on.
 
 A card is an int ``suit * 13 + rank`` with ranks 0..12 for 2..A and suits 0..3 for c d h s.
-A hand is the int with one bit set per card, so that ``hand >> 13 * suit & 0x1FFF`` is the
-suit's rank bitmask: evaluation never builds a list of card objects.
+A hand is the int with one bit set per card: suit ``s`` holds bits ``13 * s`` to ``13 * s + 12``,
+so ``suit_ranks(hand, s)`` is that suit's 13-bit rank mask (bit ``r`` set for rank ``r``) and
+evaluation never builds a list of card objects.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ from .errors import RoundError
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 HAND_SIZE = 7
+RANKS_PER_SUIT = len(RANKS)
+#: One suit's ranks within a hand, once shifted down to bit 0 (``suit_ranks``).
+SUIT_MASK = (1 << RANKS_PER_SUIT) - 1
 DECK = tuple(range(52))
-CARD_NAMES = tuple(RANKS[c % 13] + SUITS[c // 13] for c in DECK)
+CARD_NAMES = tuple(RANKS[c % RANKS_PER_SUIT] + SUITS[c // RANKS_PER_SUIT] for c in DECK)
 
 _CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
 _CARD_BY_NAME.update(
@@ -68,6 +72,11 @@ def hand_from_cards(cards: Iterable[int]) -> int:
 def cards_of(hand: int) -> list[int]:
     """The cards of a hand, in deck order."""
     return [card for card in DECK if hand >> card & 1]
+
+
+def suit_ranks(hand: int, suit: int) -> int:
+    """The rank mask of one suit's cards in the hand (suit 0..3 for c d h s)."""
+    return hand >> RANKS_PER_SUIT * suit & SUIT_MASK
 
 
 def card_name(card: int) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from .cards import HAND_SIZE, card_name
 from .errors import RoundError
 from .fees import dealer_fee
-from .hands import flush_key
+from .hands import flush_key, flush_size
 from .money import Cents, format_amount
-from .round import DeadReason, Decision, Misdeal, Round
+from .round import DeadReason, Decision, Misdeal, Round, Spot
 from .table import MAX_SPOTS, TableRules, check_multiple
 
 _RAISE = Decision.RAISE
@@ -74,67 +74,39 @@ def check_hand_size(hand: int, *, field: str) -> None:
 def check_round(rnd: Round) -> list[int]:
     """Refuse a round that cannot be settled; return each spot's flush key (0 without cards).
 
-    The table was checked when its ``TableRules`` was made.
+    The table was checked when its ``TableRules`` was made. The spots are checked one by one,
+    each rule in the same order, so a round with several faults is refused at the first.
     """
-    table, dealer, spots, misdeal = rnd
     _check_dealer(rnd)
-    if not 1 <= len(spots) <= MAX_SPOTS:
+    table, dealer_seat, misdeal = rnd.table, rnd.dealer.seat, rnd.misdeal
+    if not 1 <= len(rnd.spots) <= MAX_SPOTS:
         raise RoundError("spots", f"A round has between 1 and {MAX_SPOTS} spots (R1).")
-
-    dealt = 0 if dealer.hand is None else dealer.hand  # every card in a hand so far (R1)
-    ante_min, ante_max, bonus_min, bonus_max, unit = (
-        table.ante_min,
-        table.ante_max,
-        table.bonus_min,
-        table.bonus_max,
-        table.chip_unit,
-    )
+    taken_seats: set[int] = set()
+    dealt = rnd.dealer.hand or 0  # every card in a hand so far (R1)
     flushes: list[int] = []
-    seats = 0
-    players = 0
-    for index, spot in enumerate(spots):
-        seat, ante, player, flush_bonus, straight_bonus, hand, decision, raised, dead = spot
-        # The common case in one test per rule; the slow path finds and explains the fault.
-        if not 1 <= seat <= table.seats or seat == dealer.seat or seats >> seat & 1:
+    for index, spot in enumerate(rnd.spots):
+        # The common case is one test per rule; a fault goes to the step that explains it.
+        seat, hand, decision = spot.seat, spot.hand, spot.decision
+        if not 1 <= seat <= table.seats or seat == dealer_seat or seat in taken_seats:
             _refuse_seat(rnd, index)
-        seats |= 1 << seat
-        if not ante_min <= ante <= ante_max or ante % unit:
-            check_ante(table, ante, field=f"spots[{index}].ante")
-        for amount, key in ((flush_bonus, "flush_bonus"), (straight_bonus, "straight_flush_bonus")):
-            if amount and (not bonus_min <= amount <= bonus_max or amount % unit):
-                name = "Flush Bonus" if key == "flush_bonus" else "Straight Flush Bonus"
-                check_bonus(table, amount, field=f"spots[{index}].{key}", name=name)
-        if player is not None:
-            players += 1
-        if dead is not None or misdeal is not None or hand is None or decision is None:
+        taken_seats.add(seat)
+        _check_wagers(table, index, spot)
+        if spot.dead is not None or misdeal is not None or hand is None or decision is None:
             _check_dead_or_incomplete(rnd, index)
-        if decision is _RAISE:
-            if not raised:
-                raise RoundError(f"spots[{index}].raise", "A raise needs its amount (R8).")
-        elif raised:
-            raise RoundError(
-                f"spots[{index}].raise", "Only a spot that raises has a raise amount (R8)."
-            )
+        if (decision is _RAISE) != bool(spot.raise_amount):  # R8: a raise, and only a raise
+            _refuse_raise_amount(index, decision)
         if hand is None:
             flushes.append(0)
             continue
-        if hand.bit_count() != HAND_SIZE:
-            check_hand_size(hand, field=f"spots[{index}].cards")
-        if dealt & hand:
-            _refuse_dealt_twice(rnd, index)
+        flushes.append(_check_hand(rnd, index, hand, dealt))
         dealt |= hand
-        flush = flush_key(hand)
-        flushes.append(flush)
-        if decision is _RAISE:
-            size = flush >> 13
-            if not ante <= raised <= ante * raise_cap_multiple(size) or raised % unit:
-                check_raise(table, ante, raised, size, field=f"spots[{index}].raise")
-    if players > 1:
-        _check_players(rnd)
+    _check_players(rnd)
     return flushes
 
 
 def _check_dealer(rnd: Round) -> None:
+    """R13 and R16: a DP has a seat and a bank that covers its fee, the house neither; R14: the
+    dealer's 7 cards, unless the round is a misdeal."""
     table, dealer = rnd.table, rnd.dealer
     if table.is_house_banked:
         if dealer.seat is not None:
@@ -165,6 +137,7 @@ def _check_dealer(rnd: Round) -> None:
 
 
 def _refuse_seat(rnd: Round, index: int) -> None:
+    """R1 and R16: a seat of the table, not the DP's, and one spot to a seat."""
     seat, field = rnd.spots[index].seat, f"spots[{index}].seat"
     if not 1 <= seat <= rnd.table.seats:
         raise RoundError(field, f"Seat {seat} is not a seat from 1 to {rnd.table.seats}.")
@@ -173,6 +146,47 @@ def _refuse_seat(rnd: Round, index: int) -> None:
             field, f"Seat {seat} is the designated player's; the DP places no wagers (R16)."
         )
     raise RoundError(field, f"Seat {seat} has two spots in this round.")
+
+
+def _check_wagers(table: TableRules, index: int, spot: Spot) -> None:
+    """R5: the ante and each bonus placed (non-zero) lie within the table's limits, in whole
+    chips. The common case is a few comparisons; the public check explains a fault."""
+    ante, flush_bonus, straight_bonus = spot.ante, spot.flush_bonus, spot.straight_flush_bonus
+    unit, bonus_min, bonus_max = table.chip_unit, table.bonus_min, table.bonus_max
+    if not table.ante_min <= ante <= table.ante_max or ante % unit:
+        check_ante(table, ante, field=f"spots[{index}].ante")
+    if flush_bonus and (not bonus_min <= flush_bonus <= bonus_max or flush_bonus % unit):
+        check_bonus(table, flush_bonus, field=f"spots[{index}].flush_bonus", name="Flush Bonus")
+    if straight_bonus and (not bonus_min <= straight_bonus <= bonus_max or straight_bonus % unit):
+        check_bonus(
+            table,
+            straight_bonus,
+            field=f"spots[{index}].straight_flush_bonus",
+            name="Straight Flush Bonus",
+        )
+
+
+def _refuse_raise_amount(index: int, decision: Decision | None) -> None:
+    """R8: a raise comes with its amount, and nothing else has one."""
+    if decision is _RAISE:
+        raise RoundError(f"spots[{index}].raise", "A raise needs its amount (R8).")
+    raise RoundError(f"spots[{index}].raise", "Only a spot that raises has a raise amount (R8).")
+
+
+def _check_hand(rnd: Round, index: int, hand: int, dealt: int) -> int:
+    """R1: 7 cards, none already in another hand (``dealt``); R8: a raise within the multiple
+    the hand's flush allows. Returns the hand's flush key (R2)."""
+    if hand.bit_count() != HAND_SIZE:
+        check_hand_size(hand, field=f"spots[{index}].cards")
+    if dealt & hand:
+        _refuse_dealt_twice(rnd, index, hand)
+    flush = flush_key(hand)
+    spot = rnd.spots[index]
+    if spot.decision is _RAISE:
+        ante, raised, size = spot.ante, spot.raise_amount, flush_size(flush)
+        if not ante <= raised <= ante * raise_cap_multiple(size) or raised % rnd.table.chip_unit:
+            check_raise(rnd.table, ante, raised, size, field=f"spots[{index}].raise")
+    return flush
 
 
 def _check_dead_or_incomplete(rnd: Round, index: int) -> None:
@@ -204,9 +218,8 @@ def _check_dead_or_incomplete(rnd: Round, index: int) -> None:
         raise RoundError(f"{path}.cards", "A spot that took a decision needs its cards (R8).")
 
 
-def _refuse_dealt_twice(rnd: Round, index: int) -> None:
+def _refuse_dealt_twice(rnd: Round, index: int, hand: int) -> None:
     """R1: in one round no card may appear in two hands; name the card and its first hand."""
-    hand = rnd.spots[index].hand
     holders = [("dealer.cards", rnd.dealer.hand)] + [
         (f"spots[{i}].cards", spot.hand) for i, spot in enumerate(rnd.spots[:index])
     ]
@@ -221,6 +234,9 @@ def _refuse_dealt_twice(rnd: Round, index: int) -> None:
 
 def _check_players(rnd: Round) -> None:
     """R6: at most two spots a player, each with at least double the table minimum ante."""
+    players = [spot.player for spot in rnd.spots if spot.player is not None]
+    if len(set(players)) == len(players):
+        return  # no player has two spots: R6 has nothing to check
     spots_of: dict[str, list[int]] = {}
     for index, spot in enumerate(rnd.spots):
         if spot.player is None:

@@ -5,6 +5,7 @@ JSON out. Every refusal names the JSON path of the value at fault.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from .cards import parse_hand
@@ -12,10 +13,11 @@ from .errors import RoundError
 from .fees import RakeMode
 from .money import Cents, format_amount, parse_amount
 from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
-from .settlement import Settlement, SpotResult, WagerResult, settle
+from .settlement import DealerResult, Settlement, SpotResult, WagerResult, settle
 from .table import Banking, BonusMode, TableRules, house_defaults
 
-E = TypeVar("E", Banking, BonusMode, RakeMode, Decision, DeadReason, Misdeal)
+E = TypeVar("E", bound=StrEnum)
+T = TypeVar("T")
 
 _TABLE_AMOUNTS = ("rake_amount", "ante_min", "ante_max", "bonus_min", "bonus_max", "chip_unit")
 
@@ -74,11 +76,11 @@ def _spot_json(spot: SpotResult) -> dict[str, Any]:
     return out
 
 
-def _hand_json(out: dict[str, Any], result: Any) -> None:
-    flush = result.flush
-    if flush is not None:
+def _hand_json(out: dict[str, Any], result: SpotResult | DealerResult) -> None:
+    """A hand's flush and straight flush; a hand without cards has neither key."""
+    flush, straight = result.flush, result.straight_flush
+    if flush is not None and straight is not None:
         out["flush"] = {"size": flush.size, "cards": list(flush.cards)}
-        straight = result.straight_flush
         out["straight_flush"] = {"length": straight.length, "high": straight.high}
 
 
@@ -91,43 +93,63 @@ def _wager_json(line: WagerResult | None) -> dict[str, str] | None:
 # --- input -------------------------------------------------------------------------------
 
 
+_TABLE_KEYS = {
+    *_TABLE_AMOUNTS,
+    "banking",
+    "bonus_mode",
+    "rake_mode",
+    "flush_paytable",
+    "straight_flush_paytable",
+    "max_aggregate_payout",
+    "seats",
+}
+
+
 def table_from_json(data: object) -> TableRules:
     """The ``table`` object of settle-json; missing settings take the contract's defaults for
     its banking kind (a refusal names ``table.<key>``)."""
-    keys = {
-        *_TABLE_AMOUNTS,
-        "banking",
-        "bonus_mode",
-        "rake_mode",
-        "flush_paytable",
-        "straight_flush_paytable",
-        "max_aggregate_payout",
-        "seats",
-    }
-    raw = _object(data, "table", keys)
-    values: dict[str, Any] = {}
+    raw = _object(data, "table", _TABLE_KEYS)
+    settings = {**_banking_settings(raw), **_mode_settings(raw), **_amount_settings(raw)}
+    return TableRules(**settings)
+
+
+def _banking_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The banking kind, and the defaults that come with a house-banked table."""
     banking = _optional(raw, "banking", "table.banking", lambda v, f: _enum(Banking, v, f))
-    if banking is not None:
-        values["banking"] = banking
-        if banking is Banking.HOUSE:
-            values.update(house_defaults())
-    for key, kind in (("bonus_mode", BonusMode), ("rake_mode", RakeMode)):
-        if key in raw:
-            values[key] = _enum(kind, raw[key], f"table.{key}")
+    if banking is None:
+        return {}
+    if banking is Banking.HOUSE:
+        return {"banking": banking, **house_defaults()}
+    return {"banking": banking}
+
+
+def _mode_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The bonus and fee modes given, over any defaults of the banking kind."""
+    settings: dict[str, Any] = {}
+    if "bonus_mode" in raw:
+        settings["bonus_mode"] = _enum(BonusMode, raw["bonus_mode"], "table.bonus_mode")
+    if "rake_mode" in raw:
+        settings["rake_mode"] = _enum(RakeMode, raw["rake_mode"], "table.rake_mode")
+    return settings
+
+
+def _amount_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Limits, fee, paytables, the payout cap and the seat count, as far as given."""
+    settings: dict[str, Any] = {}
     for key in _TABLE_AMOUNTS:
         if key in raw:
-            values[key] = parse_amount(raw[key], field=f"table.{key}")
+            settings[key] = parse_amount(raw[key], field=f"table.{key}")
     for key in ("flush_paytable", "straight_flush_paytable"):
         if key in raw:
-            values[key] = _paytable(raw[key], f"table.{key}")
+            settings[key] = _paytable(raw[key], f"table.{key}")
     if "max_aggregate_payout" in raw:
         cap = raw["max_aggregate_payout"]
-        values["max_aggregate_payout"] = (
+        settings["max_aggregate_payout"] = (
             None if cap is None else parse_amount(cap, field="table.max_aggregate_payout")
         )
     if "seats" in raw:
-        values["seats"] = _int(raw["seats"], "table.seats")
-    return TableRules(**values)
+        settings["seats"] = _int(raw["seats"], "table.seats")
+    return settings
 
 
 def _dealer(data: object) -> Dealer:
@@ -188,9 +210,6 @@ def _object(
     return data
 
 
-T = TypeVar("T")
-
-
 def _optional(
     raw: Mapping[str, Any], key: str, field: str, parse: Callable[[Any, str], T]
 ) -> T | None:
@@ -219,11 +238,11 @@ def _player(value: object, field: str) -> str:
 
 
 def _enum(kind: type[E], value: object, field: str) -> E:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(member.value for member in kind)
-        raise RoundError(field, f"'{value}' is not one of: {allowed}.") from None
+    for member in kind:
+        if member.value == value:
+            return member
+    allowed = ", ".join(member.value for member in kind)
+    raise RoundError(field, f"'{value}' is not one of: {allowed}.")
 
 
 def _paytable(value: object, field: str) -> dict[int, int]:

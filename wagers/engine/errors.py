@@ -1,4 +1,5 @@
-"""The one error the engine raises for input it refuses."""
+"""The engine's two errors: ``RoundError`` for input it refuses, ``ConservationError`` for a
+defect of its own."""
 
 
 class RoundError(ValueError):
@@ -16,3 +17,9 @@ class RoundError(ValueError):
 
     def as_dict(self) -> dict[str, str]:
         return {"message": self.message, "field": self.field}
+
+
+class ConservationError(Exception):
+    """R15 failed: money was created or lost. A defect, never an input problem: nothing may be
+    paid or booked. Not a ``RoundError``, so no caller shows it to a dealer as a refusal; raised
+    by the engine's settlement and by the booking layer's own R15 check."""

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .checks import check_round
+from .errors import ConservationError
 from .fees import dealer_fee, spot_fee
 from .hands import (
     Flush,
@@ -17,12 +18,27 @@ from .hands import (
     describe_flush,
     describe_straight_flush,
     flush_key,
+    flush_size,
     qualifies,
+    run_length,
     straight_flush_key,
 )
 from .money import Cents
 from .round import DeadReason, Decision, Misdeal, Round, Spot
 from .table import MAX_SEATS, BonusMode
+
+__all__ = [
+    "ConservationError",  # defined in errors.py; importable from here as before
+    "DealerResult",
+    "Outcome",
+    "Settlement",
+    "SpotResult",
+    "SpotStatus",
+    "WagerLines",
+    "WagerResult",
+    "settle",
+    "settlement_order",
+]
 
 
 class Outcome(StrEnum):
@@ -43,15 +59,37 @@ class WagerResult(NamedTuple):
     net: Cents
 
 
-def _flush_of(result: SpotResult | DealerResult) -> Flush | None:
-    """The result's flush, worked out only when asked for (output, not settlement, needs it)."""
-    return None if result.hand is None else describe_flush(result.hand, result.flush_key)
+class WagerLines(NamedTuple):
+    """A spot's four wagers, each settled on its own line; ``None`` where it was not placed."""
+
+    ante: WagerResult
+    raise_: WagerResult | None
+    flush_bonus: WagerResult | None
+    straight_flush_bonus: WagerResult | None
 
 
-def _straight_flush_of(result: SpotResult | DealerResult) -> StraightFlush | None:
-    if result.hand is None:
-        return None
-    return describe_straight_flush(straight_flush_key(result.hand))
+def _lines_net(lines: WagerLines) -> Cents:
+    """All of a spot's lines together: what the spot and the DP's bank settle (R13)."""
+    # A function, not a property: settlement calls it for every spot, and a property's call
+    # costs several times a plain function's.
+    ante, raise_, flush_bonus, straight_flush_bonus = lines
+    net = ante.net
+    if raise_ is not None:
+        net += raise_.net
+    if flush_bonus is not None:
+        net += flush_bonus.net
+    if straight_flush_bonus is not None:
+        net += straight_flush_bonus.net
+    return net
+
+
+def _flush_of(hand: int | None, flush: int) -> Flush | None:
+    """A result's flush, worked out only when asked for (output, not settlement, needs it)."""
+    return None if hand is None else describe_flush(hand, flush)
+
+
+def _straight_flush_of(hand: int | None) -> StraightFlush | None:
+    return None if hand is None else describe_straight_flush(straight_flush_key(hand))
 
 
 class SpotResult(NamedTuple):
@@ -67,8 +105,13 @@ class SpotResult(NamedTuple):
     hand: int | None
     flush_key: int
 
-    flush = property(_flush_of)
-    straight_flush = property(_straight_flush_of)
+    @property
+    def flush(self) -> Flush | None:
+        return _flush_of(self.hand, self.flush_key)
+
+    @property
+    def straight_flush(self) -> StraightFlush | None:
+        return _straight_flush_of(self.hand)
 
 
 class DealerResult(NamedTuple):
@@ -79,8 +122,13 @@ class DealerResult(NamedTuple):
     hand: int | None
     flush_key: int
 
-    flush = property(_flush_of)
-    straight_flush = property(_straight_flush_of)
+    @property
+    def flush(self) -> Flush | None:
+        return _flush_of(self.hand, self.flush_key)
+
+    @property
+    def straight_flush(self) -> StraightFlush | None:
+        return _straight_flush_of(self.hand)
 
 
 class Settlement(NamedTuple):
@@ -91,24 +139,13 @@ class Settlement(NamedTuple):
     house_rake: Cents
 
 
-class ConservationError(AssertionError):
-    """R15 failed: a defect in the engine, never an input problem. Nothing may be paid."""
-
-
-_WIN, _LOSE, _PUSH_OUTCOME, _RETURNED_OUTCOME = (
-    Outcome.WIN,
-    Outcome.LOSE,
-    Outcome.PUSH,
-    Outcome.RETURNED,
-)
-_RETURNED = WagerResult(_RETURNED_OUTCOME, 0)
-_PUSH = WagerResult(_PUSH_OUTCOME, 0)
-_RAISE = Decision.RAISE
-_PAYTABLE = BonusMode.PAYTABLE
+# Enum members read once: on Python 3.11 each ``Outcome.WIN`` is a metaclass attribute lookup,
+# several times slower than a module global, and settlement reads them for every wager line.
+_WIN, _LOSE = Outcome.WIN, Outcome.LOSE
 _PLAYED, _FOLDED, _DEAD = SpotStatus.PLAYED, SpotStatus.FOLDED, SpotStatus.DEAD
-# tuple.__new__ skips the NamedTuple constructor's Python-level argument handling: the result
-# types are built millions of times when a year of hands is re-verified.
-_new = tuple.__new__
+_RAISE = Decision.RAISE
+_RETURNED = WagerResult(Outcome.RETURNED, 0)
+_PUSH = WagerResult(Outcome.PUSH, 0)
 
 
 def settlement_order(dp_seat: int | None) -> tuple[int, ...]:
@@ -120,172 +157,273 @@ def settlement_order(dp_seat: int | None) -> tuple[int, ...]:
     return tuple(s for s in seats if s < dp_seat) + tuple(s for s in seats if s > dp_seat)
 
 
+# Every seat's order worked out once; index 0 stands for the house dealer, who has no seat.
 _SEAT_ORDER = [settlement_order(seat or None) for seat in range(MAX_SEATS + 1)]
 
 
 def settle(rnd: Round) -> Settlement:
     """Settle one round: R9 ante and raise, R10 bonuses, R11 cap, R12 fees, R13 order and the
-    DP's bank, R14 dead hands; R15 is asserted before anything is returned.
+    DP's bank, R14 dead hands; R15 is checked before anything is returned.
 
-    Raises ``RoundError`` naming the field at fault for a round the rules do not allow.
+    Raises ``RoundError`` naming the field at fault for a round the rules do not allow, and
+    ``ConservationError`` if R15 fails (a defect: nothing may be paid).
     """
     flushes = check_round(rnd)
-    table, dealer, spots, misdeal = rnd
-    dp_seat = dealer.seat
-    position = [-1] * 8
-    for i, spot in enumerate(spots):
-        position[spot.seat] = i
-    order = [position[seat] for seat in _SEAT_ORDER[dp_seat or 0] if position[seat] >= 0]
-    seats = tuple(spots[i].seat for i in order)
+    order = _spots_in_settlement_order(rnd)
+    seats_in_order = tuple([rnd.spots[index].seat for index in order])
+    if rnd.misdeal is not None:
+        return _settle_misdeal(rnd, flushes, seats_in_order)
 
-    if misdeal is not None:
-        # R14: a misdeal makes every hand of the round dead; nothing is won, lost or charged.
-        results = [
-            _dead(spot, DeadReason.MISDEAL, flush)
-            for spot, flush in zip(spots, flushes, strict=True)
-        ]
-        return _finish(misdeal, DealerResult(dp_seat, None, 0, 0, None, 0), results, seats, 0)
+    showdown = _Showdown.of(rnd)
+    lines = [
+        _wager_lines(spot, flush, showdown) for spot, flush in zip(rnd.spots, flushes, strict=True)
+    ]
+    lines = _cap_bonus_wins(lines, rnd.table.max_aggregate_payout)
+    paid = _pay_in_order(rnd, flushes, lines, order)
+    dealer = _dealer_result(rnd, showdown, paid)
+    return _finish(None, dealer, paid.spots, seats_in_order, paid.spot_rake + dealer.rake)
 
-    dealer_flush = flush_key(dealer.hand)
-    dealer_qualifies = qualifies(dealer_flush)
-    dealer_straight = -1  # worked out once, only if a straight-flush bonus needs it
-    versus_dp = table.bonus_mode is not _PAYTABLE
-    flush_odds, straight_odds = table.flush_odds, table.straight_flush_odds
 
-    # R9 and R10 for every spot not already dead, in settlement order; R11 over their wins.
-    settled: list[tuple[Spot, int, list | None]] = []
-    bonus_wins = 0
-    for i in order:
-        spot, flush = spots[i], flushes[i]
-        _, ante, _, flush_bonus, straight_bonus, hand, decision, raised, dead = spot
-        if dead is not None:
-            settled.append((spot, flush, None))
-            continue
-        played = decision is _RAISE
-        if not played:
-            lines = [_new(WagerResult, (_LOSE, -ante)), None, None, None]
-        elif not dealer_qualifies:
-            lines = [_new(WagerResult, (_WIN, ante)), _PUSH, None, None]
-        elif flush > dealer_flush:
-            lines = [_new(WagerResult, (_WIN, ante)), _new(WagerResult, (_WIN, raised)), None, None]
-        elif flush < dealer_flush:
-            lines = [
-                _new(WagerResult, (_LOSE, -ante)),
-                _new(WagerResult, (_LOSE, -raised)),
-                None,
-                None,
-            ]
-        else:
-            lines = [_PUSH, _PUSH, None, None]
-        if flush_bonus:
-            line = lines[2] = _bonus(
-                flush_bonus, flush_odds[flush >> 13], versus_dp, played, flush, dealer_flush
-            )
-            if line[0] is _WIN:
-                bonus_wins += line[1]
-        if straight_bonus:
-            if dealer_straight < 0:
-                dealer_straight = straight_flush_key(dealer.hand)
-            straight = straight_flush_key(hand)
-            line = lines[3] = _bonus(
-                straight_bonus,
-                straight_odds[straight >> 4],
-                versus_dp,
-                played,
-                straight,
-                dealer_straight,
-            )
-            if line[0] is _WIN:
-                bonus_wins += line[1]
-        settled.append((spot, flush, lines))
+# --- R13: the order -------------------------------------------------------------------------
 
-    cap = table.max_aggregate_payout
-    if cap is not None and bonus_wins > cap:
-        # R11: each bonus win is scaled by cap / total and rounded down to the cent; the payer
-        # keeps the leftover cents. Integer cents keep the rounding exact.
-        for _, _, lines in settled:
-            for k in (2, 3):
-                if lines is not None and lines[k] is not None and lines[k][0] is _WIN:
-                    lines[k] = _new(WagerResult, (_WIN, lines[k][1] * cap // bonus_wins))
 
-    # R13: spot by spot; the DP pays a winner only if its bank covers the whole net.
-    house_banked = table.is_house_banked
-    dp_fee = dealer_fee(table.rake_mode, table.rake_amount)
-    fee = spot_fee(table.rake_mode, table.rake_amount)
-    bank = 0 if house_banked else dealer.bank - dp_fee  # R12: the DP's fee is not in the bank
-    results: list[SpotResult] = []
-    dealer_net = house_rake = 0
-    for spot, flush, lines in settled:
-        if lines is None:
-            results.append(_dead(spot, spot.dead, flush))
-            continue
-        ante_line, raise_line, flush_line, straight_line = lines
-        net = ante_line[1]
-        if raise_line is not None:
-            net += raise_line[1]
-        if flush_line is not None:
-            net += flush_line[1]
-        if straight_line is not None:
-            net += straight_line[1]
-        if net > bank and not house_banked:
-            results.append(_dead(spot, DeadReason.DEALER_FUNDS, flush))
-            continue
-        bank -= net
-        dealer_net -= net
-        house_rake += fee
-        status = _PLAYED if spot.decision is _RAISE else _FOLDED
-        results.append(
-            _new(
-                SpotResult,
-                (spot.seat, status, None, *lines, fee, net - fee, spot.hand, flush),
-            )
+def _spots_in_settlement_order(rnd: Round) -> list[int]:
+    """R13: the indexes of the round's spots, in the order they are settled."""
+    index_of_seat = [-1] * (MAX_SEATS + 1)  # -1: no spot at that seat
+    for index, spot in enumerate(rnd.spots):
+        index_of_seat[spot.seat] = index
+    seats = _SEAT_ORDER[rnd.dealer.seat or 0]
+    return [index_of_seat[seat] for seat in seats if index_of_seat[seat] >= 0]
+
+
+# --- R14: a misdeal -------------------------------------------------------------------------
+
+
+def _settle_misdeal(rnd: Round, flushes: list[int], seats_in_order: tuple[int, ...]) -> Settlement:
+    """R14: a misdeal makes every hand of the round dead; nothing is won, lost or charged."""
+    spots = [
+        _dead_result(spot, DeadReason.MISDEAL, flush)
+        for spot, flush in zip(rnd.spots, flushes, strict=True)
+    ]
+    dealer = DealerResult(
+        seat=rnd.dealer.seat, qualifies=None, net=0, rake=0, hand=None, flush_key=0
+    )
+    return _finish(rnd.misdeal, dealer, spots, seats_in_order, 0)
+
+
+# --- R9 and R10: each spot's wager lines -----------------------------------------------------
+
+
+class _Showdown(NamedTuple):
+    """What every spot is settled against, worked out once a round: the dealer's hand and the
+    table's bonus terms."""
+
+    hand: int
+    flush: int
+    straight_flush: int
+    qualifies: bool  # R4
+    versus_dp: bool  # R10's bonus mode
+    flush_odds: tuple[int, ...]  # R10, by flush size
+    straight_flush_odds: tuple[int, ...]  # R10, by run length
+
+    @classmethod
+    def of(cls, rnd: Round) -> _Showdown:
+        hand = rnd.dealer.hand
+        # check_round refuses a dealer without cards outside a misdeal (R14).
+        assert hand is not None
+        flush = flush_key(hand)
+        table = rnd.table
+        versus_dp = table.bonus_mode is not BonusMode.PAYTABLE
+        return cls(
+            hand,
+            flush,
+            straight_flush_key(hand),
+            qualifies(flush),
+            versus_dp,
+            table.flush_odds,
+            table.straight_flush_odds,
         )
 
-    # R12: the DP's fee is returned when every spot of the hand ends dead.
-    if all(result.status is _DEAD for result in results):
-        dp_fee = 0
-    dealer_net -= dp_fee
-    house_rake += dp_fee
-    dealer_result = DealerResult(
-        dp_seat, dealer_qualifies, dealer_net, dp_fee, dealer.hand, dealer_flush
-    )
-    return _finish(None, dealer_result, results, seats, house_rake)
+
+def _wager_lines(spot: Spot, flush: int, showdown: _Showdown) -> WagerLines:
+    """R9 and R10 for one spot; a spot declared dead has every wager returned (R14)."""
+    if spot.dead is not None:
+        return _returned_lines(spot)
+    played = spot.decision is _RAISE
+    ante, raise_ = _ante_and_raise(spot, played, flush, showdown)
+    flush_bonus = straight_flush_bonus = None
+    if spot.flush_bonus:
+        flush_bonus = _bonus(
+            spot.flush_bonus,
+            showdown.flush_odds[flush_size(flush)],
+            showdown.versus_dp,
+            played,
+            flush,
+            showdown.flush,
+        )
+    if spot.straight_flush_bonus:
+        # check_round refuses a live spot without cards outside a misdeal (R14).
+        assert spot.hand is not None
+        straight = straight_flush_key(spot.hand)
+        straight_flush_bonus = _bonus(
+            spot.straight_flush_bonus,
+            showdown.straight_flush_odds[run_length(straight)],
+            showdown.versus_dp,
+            played,
+            straight,
+            showdown.straight_flush,
+        )
+    return WagerLines(ante, raise_, flush_bonus, straight_flush_bonus)
+
+
+def _ante_and_raise(
+    spot: Spot, played: bool, flush: int, showdown: _Showdown
+) -> tuple[WagerResult, WagerResult | None]:
+    """R9: a fold loses the ante; a raise wins the ante and pushes the raise against a dealer
+    who does not qualify, else both lines follow the flush comparison (R2)."""
+    ante, raised = spot.ante, spot.raise_amount
+    if not played:
+        return WagerResult(_LOSE, -ante), None
+    if not showdown.qualifies:
+        return WagerResult(_WIN, ante), _PUSH
+    if flush > showdown.flush:
+        return WagerResult(_WIN, ante), WagerResult(_WIN, raised)
+    if flush < showdown.flush:
+        return WagerResult(_LOSE, -ante), WagerResult(_LOSE, -raised)
+    return _PUSH, _PUSH
 
 
 def _bonus(
     stake: Cents, odds: int, versus_dp: bool, played: bool, key: int, dealer_key: int
 ) -> WagerResult:
-    """R10: paid on one line only, at that line's odds; a size with no line (0) loses."""
+    """R10: paid on one line only, at that line's odds; a size with no line (odds 0) loses."""
     if not odds:
-        return _new(WagerResult, (_LOSE, -stake))
+        return WagerResult(_LOSE, -stake)
     if versus_dp:
         # The bonus needs a raise; then the hand is compared with the dealer's in the
         # category, whether or not the dealer qualified.
         if not played or key < dealer_key:
-            return _new(WagerResult, (_LOSE, -stake))
+            return WagerResult(_LOSE, -stake)
         if key == dealer_key:
             return _PUSH
-    return _new(WagerResult, (_WIN, stake * odds))
+    return WagerResult(_WIN, stake * odds)
 
 
-def _dead(spot: Spot, reason: DeadReason, flush: int) -> SpotResult:
-    """R14: a dead hand takes no action: every wager on it is returned, and it pays no fee."""
-    return _new(
-        SpotResult,
-        (
-            spot.seat,
-            _DEAD,
-            reason,
-            _RETURNED,
-            _RETURNED if spot.decision is _RAISE else None,
-            _RETURNED if spot.flush_bonus else None,
-            _RETURNED if spot.straight_flush_bonus else None,
-            0,
-            0,
-            spot.hand,
-            flush,
-        ),
+def _returned_lines(spot: Spot) -> WagerLines:
+    """R14: a dead hand takes no action: every wager placed on it is returned."""
+    return WagerLines(
+        ante=_RETURNED,
+        raise_=_RETURNED if spot.decision is _RAISE else None,
+        flush_bonus=_RETURNED if spot.flush_bonus else None,
+        straight_flush_bonus=_RETURNED if spot.straight_flush_bonus else None,
     )
+
+
+# --- R11: the aggregate payout cap ----------------------------------------------------------
+
+
+def _cap_bonus_wins(lines: list[WagerLines], cap: Cents | None) -> list[WagerLines]:
+    """R11: if the round's bonus wins exceed the cap, each is scaled by cap / total and rounded
+    down to the cent; the payer keeps the leftover cents. Integer cents keep it exact."""
+    if cap is None:
+        return lines
+    total = _bonus_winnings(lines)
+    if total <= cap:
+        return lines
+    return [
+        spot_lines._replace(
+            flush_bonus=_scaled(spot_lines.flush_bonus, cap, total),
+            straight_flush_bonus=_scaled(spot_lines.straight_flush_bonus, cap, total),
+        )
+        for spot_lines in lines
+    ]
+
+
+def _bonus_winnings(lines: list[WagerLines]) -> Cents:
+    """R11: what the bonus lines of every spot win together, stakes excluded."""
+    total = 0
+    for spot_lines in lines:
+        flush_bonus, straight_flush_bonus = spot_lines.flush_bonus, spot_lines.straight_flush_bonus
+        if flush_bonus is not None and flush_bonus.outcome is _WIN:
+            total += flush_bonus.net
+        if straight_flush_bonus is not None and straight_flush_bonus.outcome is _WIN:
+            total += straight_flush_bonus.net
+    return total
+
+
+def _scaled(bonus: WagerResult | None, cap: Cents, total: Cents) -> WagerResult | None:
+    if bonus is None or bonus.outcome is not _WIN:
+        return bonus
+    return WagerResult(_WIN, bonus.net * cap // total)
+
+
+# --- R12–R14: spot by spot, the DP's bank and the fees ------------------------------------
+
+
+class _Paid(NamedTuple):
+    spots: list[SpotResult]  # in settlement order
+    dealer_net: Cents  # from the dealer's side, before its own fee
+    spot_rake: Cents  # R12: every live spot's fee
+    live_spots: int  # R14: how many did not end dead
+
+
+def _pay_in_order(
+    rnd: Round, flushes: list[int], lines: list[WagerLines], order: list[int]
+) -> _Paid:
+    """R13: spot by spot in settlement order. A spot that owes the DP pays into its bank; one the
+    DP owes is paid only if the bank covers its whole net, else the spot is dead (R14). A house
+    bank is unlimited. R12: each live spot, folded ones too, pays the spot fee."""
+    fee = spot_fee(rnd.table.rake_mode, rnd.table.rake_amount)
+    bank = _opening_bank(rnd)
+    spots: list[SpotResult] = []
+    dealer_net = spot_rake = live_spots = 0
+    for index in order:
+        spot, flush, spot_lines = rnd.spots[index], flushes[index], lines[index]
+        if spot.dead is not None:
+            spots.append(_dead_result(spot, spot.dead, flush))
+            continue
+        net = _lines_net(spot_lines)
+        if bank is not None:
+            if net > bank:
+                spots.append(_dead_result(spot, DeadReason.DEALER_FUNDS, flush))
+                continue
+            bank -= net
+        dealer_net -= net
+        spot_rake += fee
+        live_spots += 1
+        status = _PLAYED if spot.decision is _RAISE else _FOLDED
+        # The four lines sit in SpotResult in WagerLines' own order.
+        result = SpotResult(spot.seat, status, None, *spot_lines, fee, net - fee, spot.hand, flush)
+        spots.append(result)
+    return _Paid(spots, dealer_net, spot_rake, live_spots)
+
+
+def _opening_bank(rnd: Round) -> Cents | None:
+    """R13: what the DP's bank holds to pay winners; None for the house's, which is unlimited.
+    R12: the DP's fee is taken before the deal, so it is not part of the bank."""
+    table, bank = rnd.table, rnd.dealer.bank
+    if table.is_house_banked or bank is None:  # check_round: a DP always has a bank
+        return None
+    return bank - dealer_fee(table.rake_mode, table.rake_amount)
+
+
+def _dead_result(spot: Spot, reason: DeadReason, flush: int) -> SpotResult:
+    """R14: every wager returned, and no fee."""
+    return SpotResult(spot.seat, _DEAD, reason, *_returned_lines(spot), 0, 0, spot.hand, flush)
+
+
+def _dealer_result(rnd: Round, showdown: _Showdown, paid: _Paid) -> DealerResult:
+    """The dealer's net: what the spots lost to it less what it paid them, less its own fee.
+    R12: the DP's fee is returned when every spot of the hand ends dead."""
+    table = rnd.table
+    fee = dealer_fee(table.rake_mode, table.rake_amount) if paid.live_spots else 0
+    net = paid.dealer_net - fee
+    return DealerResult(
+        rnd.dealer.seat, showdown.qualifies, net, fee, showdown.hand, showdown.flush
+    )
+
+
+# --- R15 ------------------------------------------------------------------------------------
 
 
 def _finish(

@@ -10,7 +10,8 @@ from collections import Counter
 
 import pytest
 
-from wagers.engine.hands import flush_key, qualifies
+from wagers.engine.cards import RANKS_PER_SUIT
+from wagers.engine.hands import flush_key, flush_size, qualifies
 
 
 @pytest.fixture(scope="module")
@@ -18,10 +19,11 @@ def counts():
     """For each suit size k: how many rank subsets there are, and how many do not qualify."""
     subsets, not_qualifying = Counter(), Counter()
     for suit in range(4):
-        for ranks in range(1 << 13):
+        for ranks in range(1 << RANKS_PER_SUIT):
             size = ranks.bit_count()
-            key = flush_key(ranks << 13 * suit)  # a hand holding only this suit's cards
-            assert key >> 13 == size
+            # a hand holding only this suit's cards
+            key = flush_key(ranks << RANKS_PER_SUIT * suit)
+            assert flush_size(key) == size
             subsets[suit, size] += 1
             not_qualifying[suit, size] += not qualifies(key)
     patterns = [p for p in itertools.product(range(8), repeat=4) if sum(p) == 7]

@@ -2,12 +2,17 @@
 
 import pytest
 
-from wagers.engine.cards import parse_hand
+from wagers.engine.cards import RANKS, SUITS, parse_hand, suit_ranks
 from wagers.engine.hands import (
+    QUALIFYING_FLUSH_KEY,
     describe_flush,
     describe_straight_flush,
     flush_key,
+    flush_ranks,
+    flush_size,
     qualifies,
+    run_length,
+    run_top,
     straight_flush_key,
 )
 
@@ -208,3 +213,35 @@ def test_r4_any_flush_of_four_or_more_cards_qualifies(text):
 def test_r4_a_two_card_flush_never_qualifies():
     # 2 + 2 + 2 + 1: aces and kings everywhere, yet only 2-card flushes.
     assert not dealer_qualifies("Ah Kh Ac Kc Ad Kd As")
+
+
+# --- the key layouts -------------------------------------------------------------------------
+
+
+def ranks_of(text: str) -> int:
+    """A rank mask, bit r for rank r (2 = bit 0 … A = bit 12)."""
+    return sum(1 << RANKS.index(rank) for rank in text)
+
+
+def test_a_hand_holds_each_suits_ranks_as_a_13_bit_mask():
+    h = hand("Ah Th 6h 2h Jd 5c 9c")
+    assert [suit_ranks(h, SUITS.index(s)) for s in SUITS] == [
+        ranks_of("95"),
+        ranks_of("J"),
+        ranks_of("AT62"),
+        0,
+    ]
+
+
+def test_a_flush_key_reads_back_as_its_size_and_ranks():
+    key = flush_key(hand("Ah Th 6h 2h Jd 5c 9c"))
+    assert (flush_size(key), flush_ranks(key)) == (4, ranks_of("AT62"))
+
+
+def test_a_straight_flush_key_reads_back_as_its_length_and_top_rank():
+    key = straight_flush_key(hand("Ah 2h 3h 9c Jd 5s Kc"))  # A-2-3: the ace plays low (R3)
+    assert (run_length(key), RANKS[run_top(key)]) == (3, "3")
+
+
+def test_r4_the_qualifying_key_is_the_three_card_nine_high():
+    assert flush_key(hand("9h 3h 2h Kc 4d 6s 8c")) == QUALIFYING_FLUSH_KEY

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from wagers.engine import settle_json
 from wagers.engine.cards import CARD_NAMES, RANKS, hand_from_cards
-from wagers.engine.hands import flush_key, straight_flush_key
+from wagers.engine.hands import flush_key, run_length, run_top, straight_flush_key
 
 from .strategies import rounds
 
@@ -54,7 +54,7 @@ def test_r3_straight_flush_comparison_agrees_with_a_literal_reading_of_the_rule(
     for hand in hand_list:
         key = straight_flush_key(hand_from_cards(hand))
         length, top = reference_straight_flush(hand)
-        assert (key >> 4, RANKS[key & 0xF]) == (length, RANKS[top])
+        assert (run_length(key), RANKS[run_top(key)]) == (length, RANKS[top])
 
 
 @settings(max_examples=300)

@@ -9,6 +9,8 @@ from decimal import Decimal
 
 import pytest
 
+from wagers.engine import ConservationError, RoundError, settlement
+
 from .builders import (
     DEALER_876_RUN,
     DEALER_K94,
@@ -950,3 +952,18 @@ def test_r15_the_house_rake_is_every_fee_collected(build):
     result = settled(build())
     fees = sum((Decimal(s["rake"]) for s in result["spots"]), Decimal(result["dealer"]["rake"]))
     assert fees == Decimal(result["house_rake"])
+
+
+def test_r15_a_settlement_that_does_not_balance_is_a_defect_not_a_refusal(monkeypatch):
+    # A defect that books one cent too many to the house: R15 catches it before anything is
+    # returned, as a ConservationError (never a RoundError, so never shown as a dealer's fault).
+    real_finish = settlement._finish
+
+    def a_cent_off(misdeal, dealer, results, order, house_rake):
+        return real_finish(misdeal, dealer, results, order, house_rake + 1)
+
+    monkeypatch.setattr(settlement, "_finish", a_cent_off)
+    with pytest.raises(ConservationError, match="R15"):
+        settled(round_r9_higher())
+    assert issubclass(ConservationError, Exception)
+    assert not issubclass(ConservationError, (RoundError, AssertionError))

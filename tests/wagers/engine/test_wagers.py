@@ -440,3 +440,24 @@ def test_r8_check_raise_accepts_the_cap_and_refuses_one_cent_over():
     assert caught.value.field == "spots[1].raise"
     with pytest.raises(RoundError):
         check_raise(table, 1_000, 999, 7, field="r")  # below the ante
+
+
+# --- several faults ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fault", "field"),
+    [
+        # spot 0's own faults, in the order the rules are checked: seat, ante, bonus, raise
+        ({"seat": 4}, "spots[0].seat"),
+        ({"ante": "4"}, "spots[0].ante"),
+        ({"flush_bonus": "26"}, "spots[0].flush_bonus"),
+        ({"raise": "30"}, "spots[0].raise"),
+    ],
+)
+def test_a_round_with_several_faults_is_refused_at_the_first_spot_by_spot(fault, field):
+    # Spot 1 is at fault too (its ante is off the limits, R5), but spot 0 is checked first.
+    # The DP sits at seat 4; a 4-card flush may raise only 1× the ante (R8).
+    first = raised(2, FOUR_HEARTS_AT62) | fault
+    rnd = dp_round(DEALER_K94, [first, raised(5, FOUR_CLUBS_KQJ4, ante="101")], **NO_FEE)
+    assert refused_at(rnd) == field

@@ -38,9 +38,9 @@ from fractions import Fraction
 from math import comb, prod
 from pathlib import Path
 
-from wagers.engine.cards import RANKS, hand_from_cards
+from wagers.engine.cards import RANKS, SUIT_MASK, hand_from_cards, suit_ranks
 from wagers.engine.game_math import DEALER_HANDS, DEALS, HANDS, count_below, format_figure
-from wagers.engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, SUIT_MASK
+from wagers.engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, flush_ranks, flush_size
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ante_raise_edge.c"
@@ -73,14 +73,15 @@ def dealer_below(suits: Sequence[int], size: int, limit: int) -> int:
 
 
 def suits_of(hand: int) -> tuple[int, int, int, int]:
-    return (hand & SUIT_MASK, hand >> 13 & SUIT_MASK, hand >> 26 & SUIT_MASK, hand >> 39)
+    clubs, diamonds, hearts, spades = (suit_ranks(hand, suit) for suit in range(4))
+    return clubs, diamonds, hearts, spades
 
 
 def counts(suits: Sequence[int]) -> Counts:
     key = max(FLUSH_KEYS[ranks] for ranks in suits)
-    size, ranks = key >> 13, key & SUIT_MASK
+    size, ranks = flush_size(key), flush_ranks(key)
     not_qualifying = dealer_below(
-        suits, QUALIFYING_FLUSH_KEY >> 13, QUALIFYING_FLUSH_KEY & SUIT_MASK
+        suits, flush_size(QUALIFYING_FLUSH_KEY), flush_ranks(QUALIFYING_FLUSH_KEY)
     )
     return not_qualifying, dealer_below(suits, size, ranks), dealer_below(suits, size, ranks + 1)
 
@@ -98,7 +99,7 @@ def best_play(key: int, not_qualifying: int, below: int, at_most: int) -> tuple[
         win, lose = below - not_qualifying, DEALER_HANDS - at_most
     else:  # every qualifying dealer hand is above the spot's
         win, lose = 0, DEALER_HANDS - not_qualifying
-    cap = raise_cap(key >> 13)
+    cap = raise_cap(flush_size(key))
     best = (0, -DEALER_HANDS, DEALER_HANDS)
     for decision, multiple in ((1, 1), (2, cap)):
         ev = not_qualifying + (1 + multiple) * (win - lose)
@@ -230,7 +231,7 @@ def check_identities(sums: dict[str, int]) -> None:
 
 
 def flush_name(key: int) -> str:
-    ranks = key & SUIT_MASK
+    ranks = flush_ranks(key)
     return "-".join(RANKS[r] for r in range(12, -1, -1) if ranks >> r & 1)
 
 
@@ -241,14 +242,16 @@ def describe_strategy(decisions: dict[int, list[int]]) -> tuple[str, Fraction]:
     at_cap = [
         size
         for size in range(7, 1, -1)
-        if all(decisions[key][2] == sum(decisions[key]) for key in decisions if key >> 13 == size)
+        if all(
+            decisions[key][2] == sum(decisions[key]) for key in decisions if flush_size(key) == size
+        )
     ]
     if at_cap:
         caps = ", ".join(f"{raise_cap(size)}×" for size in at_cap)
         sizes = ", ".join(map(str, at_cap[:-1])) + (" or " if len(at_cap) > 1 else "")
         parts.append(f"{sizes}{at_cap[-1]}-card flush: raise the R8 cap ({caps})")
     for size in range(7, 1, -1):
-        keys = sorted(key for key in decisions if key >> 13 == size)
+        keys = sorted(key for key in decisions if flush_size(key) == size)
         folds = [key for key in keys if decisions[key][0]]
         raises = [key for key in keys if decisions[key][1] or decisions[key][2]]
         raised += sum(decisions[key][1] + decisions[key][2] for key in keys)

@@ -32,7 +32,7 @@ from wagers import services
 from wagers.engine.cards import CARD_NAMES, DECK, parse_hand
 from wagers.engine.checks import raise_cap_multiple
 from wagers.engine.fees import dealer_fee, spot_fee
-from wagers.engine.hands import flush_key
+from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_in_force
 
@@ -260,7 +260,7 @@ def decide(world: World, hand: Hand, dealer, fee: Decimal) -> None:
         decision = world.rng.choice(["raise", "raise", "raise", "fold", "walked_away"])
         if decision == "raise":
             # R8: the cap for the spot's flush (flush_key's size); sometimes one past it.
-            size = flush_key(parse_hand(spot.cards, field="cards")) >> 13
+            size = flush_size(flush_key(parse_hand(spot.cards, field="cards")))
             cap = spot.ante * raise_cap_multiple(size)
             amount = world.rng.choice([spot.ante, spot.ante, cap, cap, cap + spot.ante])
             stack = Seating.objects.get(pk=spot.seating_id).stack

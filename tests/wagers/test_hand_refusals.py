@@ -16,7 +16,7 @@ from tables.selectors import open_session
 from wagers import services
 from wagers.engine import ConservationError
 from wagers.engine.cards import parse_hand
-from wagers.engine.hands import flush_key
+from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Spot
 
 from .support import (
@@ -445,7 +445,9 @@ def dealt(hand, dp_table, dealer) -> Hand:
         spot_cards={1: SIX_HEARTS, 2: FIVE_SPADES, 5: FOUR_HEARTS},
         by=dealer,
     )
-    sizes = {s.seat: flush_key(parse_hand(s.cards, field="c")) >> 13 for s in hand.spots.all()}
+    sizes = {
+        s.seat: flush_size(flush_key(parse_hand(s.cards, field="c"))) for s in hand.spots.all()
+    }
     assert sizes == {1: 6, 2: 5, 5: 4}
     return hand
 

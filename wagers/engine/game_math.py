@@ -30,8 +30,9 @@ from math import comb
 from typing import Any
 
 from . import ante_raise_edge
+from .cards import SUIT_MASK
 from .contract import table_from_json
-from .hands import FLUSH_KEYS, STRAIGHT_FLUSH_KEYS, SUIT_MASK
+from .hands import FLUSH_KEYS, STRAIGHT_FLUSH_KEYS, flush_ranks
 from .table import FLUSH_SIZES, RUN_LENGTHS, BonusMode, TableRules
 
 RANKS_PER_SUIT = 13
@@ -216,7 +217,7 @@ def _flush_versus_deals() -> Mapping[int, tuple[int, int]]:
         wins = pushes = 0
         delta = 0  # disjoint pairs of size-k suits, both below the current key
         for i, key in enumerate(keys):
-            ranks = key & SUIT_MASK
+            ranks = flush_ranks(key)
             # Size-k suits disjoint from this one and below it: each is a pair (this, lower)
             # with the spot above, and a pair (lower, this) with the dealer above.
             lower = count_below(SUIT_MASK & ~ranks, k, ranks)

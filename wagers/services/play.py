@@ -22,7 +22,7 @@ from wagers.engine import Decision, TableRules
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
 from wagers.engine.fees import RakeMode, spot_fee
-from wagers.engine.hands import flush_key
+from wagers.engine.hands import flush_key, flush_size
 from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
 
@@ -213,7 +213,7 @@ def spot_decide(
     amount = ZERO
     if decision == Decision.RAISE:
         amount = money(raise_amount, field="raise_amount")
-        size = flush_key(parse_hand(spot.cards, field="cards")) >> 13
+        size = flush_size(flush_key(parse_hand(spot.cards, field="cards")))
         with _engine_errors("raise_amount"):
             check_raise(_rules(hand), cents(spot.ante), cents(amount), size, field="raise_amount")
         fees = _spot_fee(hand) * hand.spots.filter(seating=seating, dead_reason="").count()

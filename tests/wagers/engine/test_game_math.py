@@ -39,7 +39,14 @@ from wagers.engine.game_math import (
     table_figures,
     versus_dp_lines,
 )
-from wagers.engine.hands import FLUSH_KEYS, STRAIGHT_FLUSH_KEYS, flush_key, straight_flush_key
+from wagers.engine.hands import (
+    FLUSH_KEYS,
+    STRAIGHT_FLUSH_KEYS,
+    flush_key,
+    flush_size,
+    run_length,
+    straight_flush_key,
+)
 from wagers.engine.table import (
     DEFAULT_FLUSH_PAYTABLE,
     DEFAULT_STRAIGHT_FLUSH_PAYTABLE,
@@ -81,8 +88,8 @@ def test_it_agrees_with_the_engine_on_a_sample_of_hands_r2_r3():
     rng = random.Random(7)
     for _ in range(2_000):
         hand = hand_from_cards(rng.sample(range(52), 7))
-        assert flush_key(hand) >> 13 in flush_size_distribution()
-        assert straight_flush_key(hand) >> 4 in longest_run_distribution()
+        assert flush_size(flush_key(hand)) in flush_size_distribution()
+        assert run_length(straight_flush_key(hand)) in longest_run_distribution()
 
 
 # --- paytable mode (R10) ----------------------------------------------------------------------
@@ -182,7 +189,9 @@ def simulate_paytable(bonus, paytable, *, hands, seed):
     total = square = 0
     for _ in range(hands):
         hand = hand_from_cards(rng.sample(deck, 7))
-        line = flush_key(hand) >> 13 if bonus is FLUSH else straight_flush_key(hand) >> 4
+        line = (
+            flush_size(flush_key(hand)) if bonus is FLUSH else run_length(straight_flush_key(hand))
+        )
         back = paytable.get(line, -1) + 1
         total += back
         square += back * back
@@ -300,8 +309,8 @@ class LineSampler:
 
 def _value_of(bonus):
     if bonus is FLUSH:
-        return lambda ranks: FLUSH_KEYS[ranks] >> 13
-    return lambda ranks: STRAIGHT_FLUSH_KEYS[ranks] >> 4
+        return lambda ranks: flush_size(FLUSH_KEYS[ranks])
+    return lambda ranks: run_length(STRAIGHT_FLUSH_KEYS[ranks])
 
 
 def simulate_versus_dp(bonus, paytable, *, hands, seed):

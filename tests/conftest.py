@@ -1,13 +1,35 @@
-"""Shared fixtures: the personas the tests talk about."""
+"""Shared fixtures: the personas the tests talk about and the world they build through the
+services; the Hypothesis profiles."""
+
+import os
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.db.backends.base.operations import BaseDatabaseOperations
+from hypothesis import settings
 
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services as table_services
 
 PASSWORD = "a-test-password"
+
+# --- Hypothesis profiles ---------------------------------------------------------------------
+# ``ci`` runs every property with its full number of examples, the same ones on every run
+# (derandomized: a failure in CI fails the same way on a laptop with HYPOTHESIS_PROFILE=ci),
+# and prints the blob that replays a failure. ``dev``, the default, runs a quarter of them, at
+# random, for a quick local run. Loaded here, before any test module builds its settings.
+FULL_EXAMPLES = 100  # Hypothesis's own default
+settings.register_profile(
+    "ci", max_examples=FULL_EXAMPLES, derandomize=True, print_blob=True, database=None
+)
+settings.register_profile("dev", max_examples=FULL_EXAMPLES // 4)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def examples(full: int) -> int:
+    """A test's number of examples under the loaded profile: ``full`` in ``ci``, the same share
+    of it as the profile's in ``dev`` (at least one)."""
+    return max(1, full * settings.default.max_examples // FULL_EXAMPLES)
 
 
 @pytest.fixture

@@ -283,6 +283,7 @@ POST_URLS = [
 ]
 
 
+@pytest.mark.slow
 def test_nasty_bodies_never_produce_a_500(api, world):
     """Every nasty body at every POST endpoint. The bodies of one endpoint go one after
     another (what one changes, the next meets); each endpoint runs in a savepoint rolled back

@@ -1,13 +1,39 @@
-"""Shared fixtures: the personas the tests talk about."""
+"""Shared fixtures: the personas the tests talk about, the world they build through the
+services, the Hypothesis profiles, and ``nothing_written`` for refusals."""
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.db.backends.base.operations import BaseDatabaseOperations
+from hypothesis import settings
 
+from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services as table_services
 
 PASSWORD = "a-test-password"
+
+# --- Hypothesis profiles ---------------------------------------------------------------------
+# ``ci`` runs every property with its full number of examples, the same ones on every run
+# (derandomized: a failure in CI fails the same way on a laptop with HYPOTHESIS_PROFILE=ci),
+# and prints the blob that replays a failure. ``dev``, the default, runs a quarter of them, at
+# random, for a quick local run. Loaded here, before any test module builds its settings.
+FULL_EXAMPLES = 100  # Hypothesis's own default
+settings.register_profile(
+    "ci", max_examples=FULL_EXAMPLES, derandomize=True, print_blob=True, database=None
+)
+settings.register_profile("dev", max_examples=FULL_EXAMPLES // 4)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def examples(full: int) -> int:
+    """A test's number of examples under the loaded profile: ``full`` in ``ci``, the same share
+    of it as the profile's in ``dev`` (at least one)."""
+    return max(1, full * settings.default.max_examples // FULL_EXAMPLES)
 
 
 @pytest.fixture
@@ -145,6 +171,94 @@ def dp_players(dp_table, seat) -> dict:
 def house_players(house_table, seat) -> dict:
     """Four players at the house table, $1,000 each."""
     return {number: seat(house_table, number) for number in HOUSE_SEATS}
+
+
+# --- refusals write nothing ------------------------------------------------------------------
+
+# The apps whose rows are the cardroom's state and books: the audit log and its chain head,
+# tables, settings, changes, sessions, players, seats, stacks, the rotation log, hands, spots,
+# settlements, fees, exports.
+WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance")
+REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead")
+
+Rows = dict[str, dict[object, tuple]]
+
+
+def _rows() -> Rows:
+    """Every row of every watched model, field by field, by primary key."""
+    return {
+        model._meta.label: {row[0]: row for row in model._default_manager.values_list()}
+        for model in apps.get_models()
+        if model._meta.app_label in WATCHED_APPS
+    }
+
+
+def _changes(before: Rows, after: Rows) -> list[str]:
+    """What differs, model by model: rows added, removed or changed."""
+    changes = []
+    for label, old in before.items():
+        new = after[label]
+        added = [new[pk] for pk in new.keys() - old.keys()]
+        removed = [old[pk] for pk in old.keys() - new.keys()]
+        changed = [(old[pk], new[pk]) for pk in old.keys() & new.keys() if old[pk] != new[pk]]
+        if added or removed or changed:
+            changes.append(f"{label}: added {added}, removed {removed}, changed {changed}")
+    return changes
+
+
+def _assert_unchanged(before: Rows, after: Rows, audited: tuple[str, ...]) -> None:
+    if audited:
+        known = before["audit.AuditEvent"].keys()
+        events = apps.get_model("audit", "AuditEvent").objects.exclude(pk__in=known)
+        assert list(events.values_list("action", flat=True)) == list(audited)
+        for label in REFUSAL_AUDITED_IN:
+            del before[label], after[label]
+    changes = _changes(before, after)
+    assert not changes, "the refusal wrote:\n" + "\n".join(changes)
+
+
+@pytest.fixture
+def nothing_written(db):
+    """``with nothing_written(): <a refused call>``: what the block does adds, removes and
+    changes no row of the cardroom's state or books, append-only or not (a refusal rolls
+    back whole). Checked also when an exception leaves the block.
+
+    ``audited=("permission.refused",)``: except exactly those new audit events, in that order,
+    and the chain head they move: the API and the screens record a refused permission after
+    the refused change rolled back (issue 5).
+    """
+
+    @contextmanager
+    def check(*, audited: tuple[str, ...] = ()) -> Iterator[None]:
+        before = _rows()
+        try:
+            yield
+        finally:
+            _assert_unchanged(before, _rows(), audited)
+
+    return check
+
+
+@pytest.fixture
+def refusal(nothing_written):
+    """``with refusal(Conflict, field="seat", says="is taken") as refused: <the call>``: the
+    call raises exactly ``kind`` (a Conflict is not taken for a plain DomainError), naming
+    ``field`` (None where the role or the state as a whole is at fault) in a message that a
+    person can act on and that says ``says``; and it writes nothing (``nothing_written``, with
+    its ``audited``). ``refused.value`` is the error, for more checks after the block."""
+
+    @contextmanager
+    def expect(
+        kind: type[DomainError], *, field: str | None, says: str, audited: tuple[str, ...] = ()
+    ) -> Iterator[pytest.ExceptionInfo[DomainError]]:
+        with nothing_written(audited=audited), pytest.raises(DomainError) as refused:
+            yield refused
+        error = refused.value
+        assert type(error) is kind, f"{type(error).__name__}: {error.message}"
+        assert (error.field, says in error.message) == (field, True), error.message
+        assert len(error.message) > 15, error.message
+
+    return expect
 
 
 def _execute_sql_flush_past_append_only(execute_sql_flush):

@@ -1,5 +1,7 @@
 """One error shape everywhere, ``{"error": {"code", "message", "field"}}``, with the status that
-applies (400, 401, 403, 404, 405, 409, 422); bad input never produces a 500 (issue 6)."""
+applies (400, 401, 403, 404, 405, 409, 422); bad input never produces a 500 (issue 6). A
+refused write names its field, says why and writes nothing but, for a refused permission, its
+audit event (``nothing_written``, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -32,42 +34,51 @@ def error_of(response, status: int) -> dict:
 # --- each status, its shape -------------------------------------------------------------------
 
 
-def test_a_missing_field_is_a_400_naming_it(api, world):
-    error = error_of(api(world.supervisor).post(f"{V}/cardrooms/", {}, format="json"), 400)
+def test_a_missing_field_is_a_400_naming_it(api, world, nothing_written):
+    client = api(world.supervisor)
+    with nothing_written():
+        error = error_of(client.post(f"{V}/cardrooms/", {}, format="json"), 400)
 
     assert error["code"] == "required"
     assert error["field"] == "name"
+    assert "required" in error["message"]
 
 
-def test_a_json_float_amount_is_a_400_naming_the_amount(api, world):
-    response = api(world.dealer).post(
-        f"{V}/seatings/{world['seating']}/add-chips/", {"amount": 100.0}, format="json"
-    )
+def test_a_json_float_amount_is_a_400_naming_the_amount(api, world, nothing_written):
+    client, url = api(world.dealer), f"{V}/seatings/{world['seating']}/add-chips/"
+    with nothing_written():
+        response = client.post(url, {"amount": 100.0}, format="json")
 
     error = error_of(response, 400)
     assert error["field"] == "amount"
     assert "12.50" in error["message"]  # it says how to write an amount
 
 
-def test_a_nested_error_names_the_json_path(api, world):
-    response = api(world.dealer).post(
-        f"{V}/hands/{world['hand_wagering']}/cards/",
-        {"dealer_cards": "Ks 9s 4s 2c 7h 8c 3c", "spot_cards": {"1": ["As"]}},
-        format="json",
-    )
+def test_a_nested_error_names_the_json_path(api, world, nothing_written):
+    client, url = api(world.dealer), f"{V}/hands/{world['hand_wagering']}/cards/"
+    with nothing_written():
+        response = client.post(
+            url,
+            {"dealer_cards": "Ks 9s 4s 2c 7h 8c 3c", "spot_cards": {"1": ["As"]}},
+            format="json",
+        )
 
     error = error_of(response, 400)
     assert error["field"] == "spot_cards.1"
+    assert error["message"] == "Not a valid string."  # a hand is "As Kd …", not a list
 
 
-def test_malformed_json_is_a_400(api, world):
-    response = api(world.supervisor).post(
-        f"{V}/cardrooms/", data='{"name": "Open brace', content_type="application/json"
-    )
+def test_malformed_json_is_a_400(api, world, nothing_written):
+    client = api(world.supervisor)
+    with nothing_written():
+        response = client.post(
+            f"{V}/cardrooms/", data='{"name": "Open brace', content_type="application/json"
+        )
 
     error = error_of(response, 400)
     assert error["code"] == "parse_error"
     assert error["field"] is None
+    assert "JSON parse error" in error["message"]
 
 
 def test_no_credentials_is_a_401_with_a_challenge(api):
@@ -85,23 +96,28 @@ def test_a_wrong_token_is_a_401(api):
     assert error_of(client.get(f"{V}/tables/"), 401)["code"] == "authentication_failed"
 
 
-def test_a_role_that_may_not_write_is_a_403_and_the_refusal_is_audited(api, world):
-    response = api(world.dealer).post(f"{V}/cardrooms/", {"name": "Mine"}, format="json")
+def test_a_role_that_may_not_write_is_a_403_and_the_refusal_is_audited(api, world, nothing_written):
+    client = api(world.dealer)
+    with nothing_written(audited=("permission.refused",)):
+        response = client.post(f"{V}/cardrooms/", {"name": "Mine"}, format="json")
 
     error = error_of(response, 403)
     assert error["code"] == "permission_denied"
+    assert error["field"] is None
+    assert "Your role does not allow this" in error["message"]
     refusal = AuditEvent.objects.get(action="permission.refused")
     assert refusal.actor == world.dealer
     assert "POST /api/v1/cardrooms/" in refusal.payload
 
 
-def test_a_dealer_off_duty_is_a_403_from_the_service(api, world):
-    response = api(world.other_dealer).post(
-        f"{V}/seatings/{world['seating']}/add-chips/", {"amount": "100"}, format="json"
-    )
+def test_a_dealer_off_duty_is_a_403_from_the_service(api, world, nothing_written):
+    client, url = api(world.other_dealer), f"{V}/seatings/{world['seating']}/add-chips/"
+    with nothing_written(audited=("permission.refused",)):
+        response = client.post(url, {"amount": "100"}, format="json")
 
     error = error_of(response, 403)
     assert error["code"] == "forbidden"
+    assert error["field"] is None
     assert "dealer on duty" in error["message"]
 
 
@@ -153,19 +169,29 @@ def test_an_unknown_id_is_a_404(api, world, method, url):
         (f"{V}/tables/{{dp_table}}/hands/", {"draw_cards": {"one": "As"}}, "draw_cards"),
     ],
 )
-def test_an_id_or_seat_no_database_keeps_is_a_400_naming_it(api, world, url, body, field):
-    response = api(world.supervisor).post(url.format_map(world), body, format="json")
+def test_an_id_or_seat_no_database_keeps_is_a_400_naming_it(
+    api, world, nothing_written, url, body, field
+):
+    client, path = api(world.supervisor), url.format_map(world)
+    with nothing_written():
+        response = client.post(path, body, format="json")
 
-    assert error_of(response, response.status_code)["field"] == field
+    error = error_of(response, response.status_code)
+    assert error["field"] == field
     assert response.status_code in (400, 422)
+    assert error["message"]
 
 
-def test_an_unknown_seating_in_a_body_is_a_404(api, world):
-    response = api(world.dealer).post(
-        f"{V}/hands/{world['hand_open']}/wagers/", {"seating": 999999, "ante": "10"}, format="json"
-    )
+def test_an_unknown_seating_in_a_body_is_a_404(api, world, nothing_written):
+    client, url = api(world.dealer), f"{V}/hands/{world['hand_open']}/wagers/"
+    with nothing_written():
+        response = client.post(url, {"seating": 999999, "ante": "10"}, format="json")
 
-    assert error_of(response, 404)["code"] == "not_found"
+    error = error_of(response, 404)
+    assert error["code"] == "not_found"
+    # Found by the view, not a service: Django's "Not found.", naming no field (not even the
+    # body's "seating" that it did not find).
+    assert (error["field"], error["message"]) == (None, "Not found.")
 
 
 def test_a_method_the_endpoint_does_not_serve_is_a_405(api, world):
@@ -175,24 +201,27 @@ def test_a_method_the_endpoint_does_not_serve_is_a_405(api, world):
     assert "GET" in response["Allow"]
 
 
-def test_a_step_out_of_order_is_a_409_naming_the_status(api, world):
-    response = api(world.dealer).post(f"{V}/hands/{world['hand_wagering']}/settle/")
+def test_a_step_out_of_order_is_a_409_naming_the_status(api, world, nothing_written):
+    client, url = api(world.dealer), f"{V}/hands/{world['hand_wagering']}/settle/"
+    with nothing_written():
+        response = client.post(url)
 
     error = error_of(response, 409)
     assert error["code"] == "conflict"
     assert error["field"] == "status"
+    assert "cannot settle yet: the cards are not dealt" in error["message"]
 
 
-def test_a_rule_refusal_is_a_422_naming_the_field(api, world):
-    response = api(world.dealer).post(
-        f"{V}/hands/{world['hand_open']}/wagers/",
-        {"seating": world["hand_open_seating"], "ante": "500"},
-        format="json",
-    )
+def test_a_rule_refusal_is_a_422_naming_the_field(api, world, nothing_written):
+    client, url = api(world.dealer), f"{V}/hands/{world['hand_open']}/wagers/"
+    body = {"seating": world["hand_open_seating"], "ante": "500"}
+    with nothing_written():
+        response = client.post(url, body, format="json")
 
     error = error_of(response, 422)
     assert error["code"] == "invalid"
     assert error["field"] == "ante"
+    assert "The ante $500.00 is off the limits" in error["message"]
 
 
 def test_an_unsupported_media_type_is_a_415(api, world):
@@ -283,6 +312,7 @@ POST_URLS = [
 ]
 
 
+@pytest.mark.slow
 def test_nasty_bodies_never_produce_a_500(api, world):
     """Every nasty body at every POST endpoint. The bodies of one endpoint go one after
     another (what one changes, the next meets); each endpoint runs in a savepoint rolled back
@@ -313,28 +343,31 @@ def test_nasty_bodies_never_produce_a_500(api, world):
 
 
 @pytest.mark.parametrize(
-    "raw",
+    ("raw", "field", "says"),
     [
-        '{"amount": NaN}',
-        '{"amount": Infinity}',
-        "[" * 5000,
-        "[" * 500 + "]" * 500,
-        '{"a":' * 100 + "1" + "}" * 100,
-        '{"amount": ' + "9" * 5000 + "}",
-        '{"a": "\\ud800"}',
-        "\xff\xfe",
-        "",
+        ('{"amount": NaN}', None, "JSON parse error"),
+        ('{"amount": Infinity}', None, "JSON parse error"),
+        ("[" * 5000, None, "JSON parse error - the body is nested"),
+        ("[" * 500 + "]" * 500, None, "JSON parse error - the body is nested"),
+        ('{"a":' * 100 + "1" + "}" * 100, None, "the body is nested more than 32 deep"),
+        ('{"amount": ' + "9" * 5000 + "}", None, "JSON parse error"),
+        # Parsed (a lone surrogate in a string), or empty: the amount is missing.
+        ('{"a": "\\ud800"}', "amount", "This field is required"),
+        ("\xff\xfe", None, "JSON parse error"),
+        ("", "amount", "This field is required"),
     ],
 )
-def test_unparseable_or_too_deep_bodies_are_400s(api, world, raw):
-    response = api(world.dealer).post(
-        f"{V}/seatings/{world['seating']}/add-chips/",
-        data=raw.encode("utf-8", "surrogatepass"),
-        content_type="application/json",
-    )
+def test_unparseable_or_too_deep_bodies_are_400s(api, world, nothing_written, raw, field, says):
+    client, url = api(world.dealer), f"{V}/seatings/{world['seating']}/add-chips/"
+    with nothing_written():
+        response = client.post(
+            url, data=raw.encode("utf-8", "surrogatepass"), content_type="application/json"
+        )
 
     assert response.status_code == 400, response.content[:300]
-    error_of(response, 400)
+    error = error_of(response, 400)
+    assert error["field"] == field
+    assert says in error["message"]
 
 
 def test_form_encoded_bodies_are_read_too(api, world):
@@ -402,12 +435,16 @@ def test_bad_periods_are_refused_not_crashed(api, world, url):
         error_of(response, response.status_code)
 
 
-def test_a_stack_that_would_overflow_is_refused_not_crashed(api, world):
+def test_a_stack_that_would_overflow_is_refused_not_crashed(api, world, nothing_written):
     """Money is at most 12 digits (DecimalField(12, 2)): a stack cannot grow past it."""
     client = api(world.dealer)
     url = f"{V}/seatings/{world['seating']}/add-chips/"
-    answers = [
-        client.post(url, {"amount": "9999999999"}, format="json").status_code for _ in range(12)
-    ]
+    with nothing_written():  # $1,000 on the stack: not even the first fits
+        responses = [client.post(url, {"amount": "9999999999"}, format="json") for _ in range(12)]
 
+    answers = [response.status_code for response in responses]
     assert all(status < 500 for status in answers), answers
+    for response in responses:
+        error = error_of(response, 422)
+        assert error["field"] == "amount"
+        assert "has $1000.00 on the table, and $9999999999.00 more would pass" in error["message"]

@@ -255,23 +255,25 @@ def test_the_other_changes_append_their_events_too(
 
 
 def test_a_refused_service_call_leaves_no_event_and_no_change(
-    dp_table, dp_players, dealer, supervisor, cardroom
+    dp_table, dp_players, dealer, supervisor, cardroom, refusal
 ):
     before, hands, records = last_seq(), Hand.objects.count(), RotationRecord.objects.count()
-    with pytest.raises(PermissionDenied):
+    with refusal(PermissionDenied, field=None, says="Only a floor supervisor may create a table"):
         table_services.table_create(cardroom=cardroom, name="X", banking="house", by=dealer)
-    with pytest.raises(Conflict):
-        table_services.seat_player(table=dp_table, seat=1, player=dp_players[2].player, by=dealer)
+    player = dp_players[2].player
+    with refusal(Conflict, field="seat", says="Seat 1 at DP table is taken"):
+        table_services.seat_player(table=dp_table, seat=1, player=player, by=dealer)
     # The rotation recorded its offer and audited it before the bank was refused: all of it
     # rolls back with the refusal.
-    with pytest.raises(DomainError, match="bank"):
+    with refusal(DomainError, field="dp_bank", says="bank must be between") as refused:
         services.hand_start(table=dp_table, by=dealer, dp_bank="5000", draw_cards=None)
+    assert "bank" in refused.value.message
     assert last_seq() == before
     change = table_services.setting_change_propose(
         table=dp_table, values={"ante_max": "50"}, reason="r", by=supervisor
     )
     before = last_seq()
-    with pytest.raises(PermissionDenied, match="different floor supervisor"):
+    with refusal(PermissionDenied, field=None, says="different floor supervisor"):
         table_services.setting_change_approve(change=change, by=supervisor)
     assert last_seq() == before
     assert Hand.objects.count() == hands and RotationRecord.objects.count() == records

@@ -27,6 +27,7 @@ from tests.audit.support import (
     play_hand,
     random_plan,
 )
+from tests.conftest import examples
 from wagers import services
 from wagers.models import Hand, Settlement, SpotSettlement
 
@@ -307,7 +308,7 @@ def test_a_day_starting_inside_a_daylight_saving_change_is_judged_by_its_bounds(
 ZONES = ["UTC", "America/New_York", "Europe/London", "Australia/Sydney", "Asia/Kolkata"]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     zone=st.sampled_from(ZONES),
     starts=st.builds(time, st.integers(0, 23), st.sampled_from([0, 15, 30, 45])),

@@ -1,6 +1,7 @@
 """R16: the designated-player position — the high-card draw, the clockwise offer, eligibility,
 waivers and refusals, the game stopping when nobody accepts, the rotation log and the
-compliance check. A "hand" here is one call of ``designated_player_rotate``."""
+compliance check. A "hand" here is one call of ``designated_player_rotate``. Every refusal
+names its field, says why, and writes nothing (``refusal``, tests/conftest.py)."""
 
 from datetime import timedelta
 
@@ -133,29 +134,29 @@ def test_r16_the_system_draws_when_the_dealer_enters_no_cards(seated, rotate, de
 
 
 @pytest.mark.parametrize(
-    ("cards", "field"),
+    ("cards", "field", "says"),
     [
-        ({1: "As", 3: "Kd"}, "draw_cards.5"),  # missing
-        ({3: "Kd", 5: "Qd"}, "draw_cards.1"),  # missing
-        ({1: "As", 3: "Kd", 5: "Qd", 2: "Jd"}, "draw_cards.2"),  # nobody at seat 2
-        ({1: "As", 3: "As", 5: "Qd"}, "draw_cards.3"),  # the same card twice
-        ({1: "As", 3: "ace", 5: "Qd"}, "draw_cards.3"),  # not a card
-        ({1: "As", 3: "1d", 5: "Qd"}, "draw_cards.3"),
+        ({1: "As", 3: "Kd"}, "draw_cards.5", "Enter the card dealt to seat 5"),  # missing
+        ({3: "Kd", 5: "Qd"}, "draw_cards.1", "Enter the card dealt to seat 1"),  # missing
+        # nobody at seat 2
+        ({1: "As", 3: "Kd", 5: "Qd", 2: "Jd"}, "draw_cards.2", "Seat 2 is not in the draw"),
+        # the same card twice
+        ({1: "As", 3: "As", 5: "Qd"}, "draw_cards.3", "As was dealt to two seats"),
+        ({1: "As", 3: "ace", 5: "Qd"}, "draw_cards.3", "'ace' is not a card"),  # not a card
+        ({1: "As", 3: "1d", 5: "Qd"}, "draw_cards.3", "'1d' is not a card"),
     ],
 )
 def test_r16_missing_extra_duplicate_or_bad_draw_cards_are_refused_naming_the_seat(
-    seated, rotate, cards, field
+    seated, rotate, refusal, cards, field, says
 ):
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field=field, says=says):
         rotate(draw_cards=cards)
-    assert refused.value.field == field
     assert not RotationRecord.objects.exists()
 
 
-def test_r16_a_card_for_a_seat_that_refused_the_draw_is_refused(seated, rotate):
-    with pytest.raises(DomainError) as refused:
+def test_r16_a_card_for_a_seat_that_refused_the_draw_is_refused(seated, rotate, refusal):
+    with refusal(DomainError, field="draw_cards.1", says="Seat 1 is not in the draw"):
         rotate(refusals=[1], draw_cards={1: "As", 3: "Kd", 5: "Qd"})
-    assert refused.value.field == "draw_cards.1"
 
 
 def test_r16_a_new_session_starts_with_a_new_draw(
@@ -174,11 +175,11 @@ def test_r16_a_new_session_starts_with_a_new_draw(
     assert dp_seat(record) == 4
 
 
-def test_r16_only_the_first_hand_has_a_draw(seated, rotate):
+def test_r16_only_the_first_hand_has_a_draw(seated, rotate, refusal):
     start_with(rotate, 1, seated)
-    with pytest.raises(DomainError) as refused:
+    only = "Only the first hand of a session has a high-card draw (R16)"
+    with refusal(DomainError, field="draw_cards", says=only):
         rotate(draw_cards={1: "As", 3: "Kd", 5: "Qd"})
-    assert refused.value.field == "draw_cards"
 
 
 # --- later hands: the clockwise offer --------------------------------------------------------
@@ -343,17 +344,16 @@ def test_r16_a_refusal_counts_for_one_hand_only(seated, rotate):
     assert outcomes(rotate(refusals=[1])) == [(1, "refused"), (3, "accepted")]
 
 
-def test_r16_a_refusal_for_an_empty_seat_is_refused(seated, rotate):
-    with pytest.raises(DomainError) as refused:
+def test_r16_a_refusal_for_an_empty_seat_is_refused(seated, rotate, refusal):
+    with refusal(DomainError, field="refusals", says="Nobody sits at seat 2 to refuse"):
         rotate(refusals=[2])
-    assert refused.value.field == "refusals"
 
 
 # --- nobody accepts --------------------------------------------------------------------------
 
 
 def test_r16_when_nobody_accepts_no_hand_can_start_and_the_error_names_the_seats_and_why(
-    seated, rotate, dealer
+    seated, rotate, dealer, refusal
 ):
     start_with(rotate, 1, seated)
     services.seating_sit_out(seating=seated[5], by=dealer)
@@ -402,26 +402,33 @@ def test_r16_a_rotation_that_finds_a_dp_returns_it(seated, rotate):
 # --- where there is no rotation --------------------------------------------------------------
 
 
-def test_r16_a_house_banked_table_has_no_rotation(house_table, house_session, seat, rotate):
+def test_r16_a_house_banked_table_has_no_rotation(
+    house_table, house_session, seat, rotate, refusal
+):
     seat(2, table=house_table)
-    with pytest.raises(DomainError) as refused:
+    no_rotation = "A house-banked table has no designated player and no rotation (R16)"
+    with refusal(DomainError, field="table", says=no_rotation):
         rotate(table=house_table)
-    assert refused.value.field == "table"
     assert not RotationRecord.objects.exists()
 
 
-def test_a_closed_table_has_no_rotation(dp_table, rotate, supervisor):
-    with pytest.raises((Conflict, PermissionDenied)):
+def test_a_closed_table_has_no_rotation(dp_table, rotate, supervisor, refusal):
+    """Nobody is on duty at a closed table: its dealer is refused before the table's state."""
+    on_duty = "Only the dealer on duty at this table may offer the designated-player position"
+    with refusal(PermissionDenied, field=None, says=on_duty):
         rotate()
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field=None, says="Table 1 is closed"):
         designated_player_rotate(table=dp_table, by=supervisor)
 
 
 def test_only_the_dealer_on_duty_or_a_supervisor_offers_the_position(
-    dp_table, seated, other_dealer, auditor, supervisor
+    dp_table, seated, other_dealer, auditor, supervisor, refusal
 ):
-    for actor in (other_dealer, auditor):
-        with pytest.raises(PermissionDenied):
+    for actor, says in (
+        (other_dealer, "Only the dealer on duty at this table may offer"),
+        (auditor, "Only a floor supervisor or dealer may offer"),
+    ):
+        with refusal(PermissionDenied, field=None, says=says):
             designated_player_rotate(table=dp_table, by=actor)
     assert designated_player_rotate(table=dp_table, by=supervisor).designated_player
 

@@ -1,4 +1,6 @@
-"""Table sessions, seats and the stack ledger: every chip movement an entry, never negative."""
+"""Table sessions, seats and the stack ledger: every chip movement an entry, never negative.
+Every refusal names its field (None where the role or the table's state is at fault), says
+why, and writes nothing (``refusal``, tests/conftest.py)."""
 
 from decimal import Decimal
 
@@ -57,14 +59,14 @@ def test_a_supervisor_closes_an_open_table(dp_table, session, supervisor):
     assert audit_actions(since) == ["table.closed"]
 
 
-def test_opening_an_open_table_is_refused(dp_table, session, dealer, supervisor):
-    with pytest.raises(Conflict):
+def test_opening_an_open_table_is_refused(dp_table, session, dealer, supervisor, refusal):
+    with refusal(Conflict, field=None, says="Table 1 is open already"):
         services.table_open(table=dp_table, dealer=dealer, by=supervisor)
     assert TableSession.objects.filter(table=dp_table).count() == 1
 
 
-def test_closing_a_closed_table_is_refused(dp_table, supervisor):
-    with pytest.raises(Conflict):
+def test_closing_a_closed_table_is_refused(dp_table, supervisor, refusal):
+    with refusal(Conflict, field=None, says="Table 1 is closed"):
         services.table_close(table=dp_table, by=supervisor)
 
 
@@ -75,32 +77,36 @@ def test_a_closed_table_opens_again_in_a_new_session(dp_table, session, dealer, 
     assert selectors.open_session(dp_table) == again
 
 
-def test_an_auditor_cannot_open_a_table(dp_table, dealer, auditor):
-    with pytest.raises(PermissionDenied):
+def test_an_auditor_cannot_open_a_table(dp_table, dealer, auditor, refusal):
+    with refusal(PermissionDenied, field=None, says="Only a floor supervisor or dealer may open"):
         services.table_open(table=dp_table, dealer=dealer, by=auditor)
     assert selectors.open_session(dp_table) is None
 
 
-def test_a_dealer_opens_a_table_only_as_its_own_dealer_on_duty(dp_table, dealer, other_dealer):
-    with pytest.raises(PermissionDenied):
+def test_a_dealer_opens_a_table_only_as_its_own_dealer_on_duty(
+    dp_table, dealer, other_dealer, refusal
+):
+    with refusal(PermissionDenied, field=None, says="only as its own dealer on duty"):
         services.table_open(table=dp_table, dealer=other_dealer, by=dealer)
     session = services.table_open(table=dp_table, dealer=dealer, by=dealer)
     assert (session.dealer, session.opened_by) == (dealer, dealer)
 
 
-def test_a_dealer_cannot_close_a_table(dp_table, session, dealer):
-    with pytest.raises(PermissionDenied):
+def test_a_dealer_cannot_close_a_table(dp_table, session, dealer, refusal):
+    with refusal(PermissionDenied, field=None, says="Only a floor supervisor may close a table"):
         services.table_close(table=dp_table, by=dealer)
 
 
-def test_the_dealer_on_duty_must_be_a_dealer(dp_table, auditor, supervisor):
-    with pytest.raises(PermissionDenied):
+def test_the_dealer_on_duty_must_be_a_dealer(dp_table, auditor, supervisor, refusal):
+    with refusal(PermissionDenied, field=None, says="Only a dealer may deal at a table"):
         services.table_open(table=dp_table, dealer=auditor, by=supervisor)
 
 
-def test_closing_a_table_with_a_hand_in_progress_is_refused(dp_table, session, seated, supervisor):
+def test_closing_a_table_with_a_hand_in_progress_is_refused(
+    dp_table, session, seated, supervisor, refusal
+):
     start_a_hand(dp_table, session, seated[1], supervisor)
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field=None, says="Table 1 has a hand in progress"):
         services.table_close(table=dp_table, by=supervisor)
     assert selectors.open_session(dp_table) == session
 
@@ -116,13 +122,14 @@ def test_closing_a_table_cashes_out_every_seated_player(dp_table, session, seate
 
 
 def test_a_new_dealer_on_duty_deals_and_the_previous_one_no_longer_may(
-    dp_table, session, other_dealer, dealer, supervisor, make_player
+    dp_table, session, other_dealer, dealer, supervisor, make_player, refusal
 ):
     services.table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
     assert selectors.open_session(dp_table).dealer == other_dealer
     services.seat_player(table=dp_table, seat=1, player=make_player(), by=other_dealer)
-    with pytest.raises(PermissionDenied):
-        services.seat_player(table=dp_table, seat=2, player=make_player(), by=dealer)
+    player = make_player()
+    with refusal(PermissionDenied, field=None, says="dealer on duty at this table may seat"):
+        services.seat_player(table=dp_table, seat=2, player=player, by=dealer)
 
 
 # --- seats -----------------------------------------------------------------------------------
@@ -141,111 +148,123 @@ def test_a_player_sits_without_chips_and_buys_in_later(dp_table, session, dealer
     assert not seating.entries.exists()
 
 
-def test_seating_on_a_closed_table_is_refused(dp_table, supervisor, make_player):
-    with pytest.raises(Conflict):
-        services.seat_player(table=dp_table, seat=1, player=make_player(), by=supervisor)
+def test_seating_on_a_closed_table_is_refused(dp_table, supervisor, make_player, refusal):
+    player = make_player()
+    with refusal(Conflict, field=None, says="is closed: open it to seat a player"):
+        services.seat_player(table=dp_table, seat=1, player=player, by=supervisor)
     assert not Seating.objects.exists()
 
 
 def test_a_dealer_not_on_duty_at_the_table_cannot_seat_a_player(
-    dp_table, session, other_dealer, make_player
+    dp_table, session, other_dealer, make_player, refusal
 ):
-    with pytest.raises(PermissionDenied) as refused:
-        services.seat_player(table=dp_table, seat=1, player=make_player(), by=other_dealer)
-    assert "dealer on duty" in refused.value.message
+    player = make_player()
+    with refusal(PermissionDenied, field=None, says="dealer on duty") as refused:
+        services.seat_player(table=dp_table, seat=1, player=player, by=other_dealer)
+    assert "seat a player" in refused.value.message
 
 
-def test_a_dealer_cannot_seat_a_player_at_a_closed_table(dp_table, dealer, make_player):
-    with pytest.raises((PermissionDenied, Conflict)):
-        services.seat_player(table=dp_table, seat=1, player=make_player(), by=dealer)
+def test_a_dealer_cannot_seat_a_player_at_a_closed_table(dp_table, dealer, make_player, refusal):
+    """Nobody is on duty at a closed table: the dealer is refused before the table's state."""
+    player = make_player()
+    with refusal(PermissionDenied, field=None, says="Only the dealer on duty at this table"):
+        services.seat_player(table=dp_table, seat=1, player=player, by=dealer)
     assert not Seating.objects.exists()
 
 
-def test_an_auditor_cannot_seat_a_player(dp_table, session, auditor, make_player):
-    with pytest.raises(PermissionDenied):
-        services.seat_player(table=dp_table, seat=1, player=make_player(), by=auditor)
+def test_an_auditor_cannot_seat_a_player(dp_table, session, auditor, make_player, refusal):
+    player = make_player()
+    with refusal(PermissionDenied, field=None, says="Only a floor supervisor or dealer may seat"):
+        services.seat_player(table=dp_table, seat=1, player=player, by=auditor)
 
 
 @pytest.mark.parametrize("number", [0, 8, -1, "3", True])
-def test_a_seat_out_of_range_is_refused(dp_table, session, dealer, make_player, number):
-    with pytest.raises(DomainError) as refused:
-        services.seat_player(table=dp_table, seat=number, player=make_player(), by=dealer)
-    assert refused.value.field == "seat"
+def test_a_seat_out_of_range_is_refused(dp_table, session, dealer, make_player, refusal, number):
+    player = make_player()
+    with refusal(DomainError, field="seat", says="Seat must be a number from 1 to 7"):
+        services.seat_player(table=dp_table, seat=number, player=player, by=dealer)
 
 
 def test_a_seat_beyond_a_short_tables_seat_count_is_refused(
-    make_table, dealer, supervisor, make_player
+    make_table, dealer, supervisor, make_player, refusal
 ):
     table = make_table("Five seats", seat_count=5)
     services.table_open(table=table, dealer=dealer, by=supervisor)
-    with pytest.raises(DomainError) as refused:
-        services.seat_player(table=table, seat=6, player=make_player(), by=dealer)
-    assert refused.value.field == "seat"
+    player = make_player()
+    with refusal(DomainError, field="seat", says="Seat must be a number from 1 to 5"):
+        services.seat_player(table=table, seat=6, player=player, by=dealer)
 
 
-def test_a_taken_seat_is_refused(dp_table, seated, dealer, make_player):
-    with pytest.raises(Conflict) as refused:
-        services.seat_player(table=dp_table, seat=3, player=make_player(), by=dealer)
-    assert refused.value.field == "seat"
+def test_a_taken_seat_is_refused(dp_table, seated, dealer, make_player, refusal):
+    player = make_player()
+    with refusal(Conflict, field="seat", says="Seat 3 at Table 1 is taken"):
+        services.seat_player(table=dp_table, seat=3, player=player, by=dealer)
     assert selectors.seated(dp_table).get(seat=3) == seated[3]
 
 
 def test_a_player_seated_at_another_table_is_refused(
-    dp_table, house_table, house_session, seat, dealer
+    dp_table, house_table, house_session, seat, dealer, refusal
 ):
     at_house = seat(2, table=house_table)
-    with pytest.raises(Conflict) as refused:
+    with refusal(Conflict, field="player", says=f"{at_house.player} is seated already"):
         services.seat_player(table=dp_table, seat=2, player=at_house.player, by=dealer)
-    assert refused.value.field == "player"
 
 
-def test_a_player_already_seated_cannot_take_a_second_seat_at_the_table(dp_table, seated, dealer):
-    with pytest.raises(Conflict) as refused:
+def test_a_player_already_seated_cannot_take_a_second_seat_at_the_table(
+    dp_table, seated, dealer, refusal
+):
+    with refusal(Conflict, field="player", says=f"{seated[1].player} is seated already"):
         services.seat_player(table=dp_table, seat=2, player=seated[1].player, by=dealer)
-    assert refused.value.field == "player"
 
 
-def test_a_player_of_another_cardroom_is_refused(dp_table, session, dealer, supervisor):
+def test_a_player_of_another_cardroom_is_refused(dp_table, session, dealer, supervisor, refusal):
     elsewhere = services.cardroom_create(name="Elsewhere", by=supervisor)
     stranger = services.player_create(cardroom=elsewhere, name="Stranger", by=supervisor)
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field="player", says="Stranger is not a player of"):
         services.seat_player(table=dp_table, seat=1, player=stranger, by=dealer)
-    assert refused.value.field == "player"
 
 
 @pytest.mark.parametrize("buy_in", ["12.50", "0.01", "99.99"])
 def test_r5_a_buy_in_that_is_not_a_whole_number_of_chips_is_refused(
-    dp_table, session, dealer, make_player, buy_in
+    dp_table, session, dealer, make_player, refusal, buy_in
 ):
-    with pytest.raises(DomainError) as refused:
-        services.seat_player(table=dp_table, seat=1, player=make_player(), buy_in=buy_in, by=dealer)
-    assert refused.value.field == "buy_in"
+    player = make_player()
+    with refusal(DomainError, field="buy_in", says=f"${buy_in} is not a whole number of $1.00"):
+        services.seat_player(table=dp_table, seat=1, player=player, buy_in=buy_in, by=dealer)
     assert not Seating.objects.exists()  # nothing half-done: no seat taken either
 
 
-def test_r5_chips_follow_the_tables_chip_unit(make_table, dealer, supervisor, make_player):
+def test_r5_chips_follow_the_tables_chip_unit(make_table, dealer, supervisor, make_player, refusal):
     table = make_table(
         "Five dollar chips",
         settings={"chip_unit": "5", "bonus_min": "5", "bonus_max": "25", "rake_amount": "5"},
     )
     services.table_open(table=table, dealer=dealer, by=supervisor)
-    with pytest.raises(DomainError):
-        services.seat_player(table=table, seat=1, player=make_player(), buy_in="102", by=dealer)
+    player = make_player()
+    with refusal(DomainError, field="buy_in", says="$102.00 is not a whole number of $5.00"):
+        services.seat_player(table=table, seat=1, player=player, buy_in="102", by=dealer)
     seating = services.seat_player(
         table=table, seat=1, player=make_player(), buy_in="105", by=dealer
     )
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field="amount", says="$7.00 is not a whole number of $5.00 chips"):
         services.stack_add(seating=seating, amount="7", by=dealer)
-    assert refused.value.field == "amount"
 
 
-@pytest.mark.parametrize("buy_in", [12.0, "-20", -20, "abc"])
+@pytest.mark.parametrize(
+    ("buy_in", "says"),
+    [
+        (12.0, "the number 12.0 (a JSON float) is not accepted"),
+        ("-20", "'-20' is not an amount"),
+        (-20, "-20 is not an amount between 0 and"),
+        ("abc", "'abc' is not an amount"),
+    ],
+)
 def test_a_buy_in_must_be_a_non_negative_amount_and_never_a_float(
-    dp_table, session, dealer, make_player, buy_in
+    dp_table, session, dealer, make_player, refusal, buy_in, says
 ):
-    with pytest.raises(DomainError) as refused:
-        services.seat_player(table=dp_table, seat=1, player=make_player(), buy_in=buy_in, by=dealer)
-    assert refused.value.field == "buy_in"
+    player = make_player()
+    with refusal(DomainError, field="buy_in", says=says):
+        services.seat_player(table=dp_table, seat=1, player=player, buy_in=buy_in, by=dealer)
 
 
 # --- the stack ledger ------------------------------------------------------------------------
@@ -294,12 +313,21 @@ def test_the_stack_is_the_sum_of_its_entries_after_any_buy_ins_add_ons_and_cash_
         assert seating.stack >= 0
 
 
-def test_cashing_out_more_than_the_stack_is_refused_and_changes_nothing(dp_table, seated, dealer):
+@pytest.mark.parametrize(
+    ("amount", "says"),
+    [
+        ("301", "The stack holds $300.00; $301.00 cannot be cashed out"),
+        # A cent more is no whole chip: refused for that first (R5).
+        ("300.01", "$300.01 is not a whole number of $1.00 chips (R5)"),
+    ],
+)
+def test_cashing_out_more_than_the_stack_is_refused_and_changes_nothing(
+    dp_table, seated, dealer, refusal, amount, says
+):
     seating = seated[3]  # $300
     entries = seating.entries.count()
-    with pytest.raises(DomainError) as refused:
-        services.stack_cash_out(seating=seating, amount="300.01", by=dealer)
-    assert refused.value.field == "amount"
+    with refusal(DomainError, field="amount", says=says):
+        services.stack_cash_out(seating=seating, amount=amount, by=dealer)
     seating.refresh_from_db()
     assert seating.stack == Decimal("300.00")
     assert seating.entries.count() == entries
@@ -312,22 +340,22 @@ def test_cashing_out_with_no_amount_takes_the_whole_stack(dp_table, seated, deal
     assert seated[5].left_at is None  # colouring up is not leaving
 
 
-def test_cashing_out_an_empty_stack_is_refused(dp_table, seated, dealer):
+def test_cashing_out_an_empty_stack_is_refused(dp_table, seated, dealer, refusal):
     services.stack_cash_out(seating=seated[5], by=dealer)
-    with pytest.raises(DomainError):
+    with refusal(DomainError, field="amount", says="There are no chips to cash out"):
         services.stack_cash_out(seating=seated[5], by=dealer)
 
 
 @pytest.mark.parametrize("amount", ["0", "0.00", 0])
-def test_adding_nothing_is_refused(dp_table, seated, dealer, amount):
-    with pytest.raises(DomainError) as refused:
+def test_adding_nothing_is_refused(dp_table, seated, dealer, refusal, amount):
+    with refusal(DomainError, field="amount", says="Add an amount above $0.00"):
         services.stack_add(seating=seated[1], amount=amount, by=dealer)
-    assert refused.value.field == "amount"
 
 
-def test_the_ledger_service_never_takes_a_stack_below_zero(dp_table, seated, dealer):
+def test_the_ledger_service_never_takes_a_stack_below_zero(dp_table, seated, dealer, refusal):
     seating = Seating.objects.select_related("player").get(pk=seated[3].pk)
-    with pytest.raises(DomainError), transaction.atomic():
+    below = "has $300.00 on the table, and $300.01 would come off it"
+    with refusal(DomainError, field="amount", says=below), transaction.atomic():
         services.stack_entry_add(
             seating=seating, amount=Decimal("-300.01"), reason=StackEntry.Reason.WAGER, by=dealer
         )
@@ -358,12 +386,12 @@ def test_the_database_refuses_to_edit_or_delete_a_stack_entry(dp_table, seated, 
 
 
 def test_chips_in_a_hand_in_progress_cannot_be_cashed_out(
-    dp_table, session, seated, dealer, supervisor
+    dp_table, session, seated, dealer, supervisor, refusal
 ):
     start_a_hand(dp_table, session, seated[1], supervisor)
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field=None, says="Chips in a hand in progress stay on the table"):
         services.stack_cash_out(seating=seated[1], by=dealer)
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field=None, says="A player in a hand in progress leaves once it"):
         services.seating_leave(seating=seated[1], by=dealer)
     services.stack_cash_out(seating=seated[3], amount="100", by=dealer)  # not in the hand
 
@@ -406,22 +434,24 @@ def test_a_player_with_no_chips_leaves_without_a_ledger_entry(dp_table, seated, 
     assert seated[1].entries.count() == entries
 
 
-def test_nothing_is_done_to_a_seating_after_the_player_left(dp_table, seated, dealer):
+def test_nothing_is_done_to_a_seating_after_the_player_left(dp_table, seated, dealer, refusal):
     services.seating_leave(seating=seated[1], by=dealer)
+    left = f"{seated[1].player} has left seat 1"
     for act in (
         lambda: services.stack_add(seating=seated[1], amount="10", by=dealer),
         lambda: services.stack_cash_out(seating=seated[1], by=dealer),
         lambda: services.seating_sit_out(seating=seated[1], by=dealer),
         lambda: services.seating_leave(seating=seated[1], by=dealer),
     ):
-        with pytest.raises(Conflict):
+        with refusal(Conflict, field=None, says=left):
             act()
 
 
-def test_a_dealer_not_on_duty_cannot_move_chips(dp_table, seated, other_dealer):
-    with pytest.raises(PermissionDenied):
+def test_a_dealer_not_on_duty_cannot_move_chips(dp_table, seated, other_dealer, refusal):
+    on_duty = "Only the dealer on duty at this table may"
+    with refusal(PermissionDenied, field=None, says=f"{on_duty} add chips"):
         services.stack_add(seating=seated[1], amount="10", by=other_dealer)
-    with pytest.raises(PermissionDenied):
+    with refusal(PermissionDenied, field=None, says=f"{on_duty} cash out chips"):
         services.stack_cash_out(seating=seated[1], by=other_dealer)
 
 
@@ -435,12 +465,12 @@ def test_a_supervisor_flags_a_proposition_player(dp_table, seated, supervisor):
 
 
 def test_at_most_one_proposition_player_per_table(
-    dp_table, house_table, house_session, seated, seat, supervisor
+    dp_table, house_table, house_session, seated, seat, supervisor, refusal
 ):
     services.seating_flag_proposition(seating=seated[5], flagged=True, by=supervisor)
-    with pytest.raises(Conflict) as refused:
+    already = "This table has a proposition player already"
+    with refusal(Conflict, field="proposition_player", says=already):
         services.seating_flag_proposition(seating=seated[1], flagged=True, by=supervisor)
-    assert refused.value.field == "proposition_player"
     # Another table may have its own.
     services.seating_flag_proposition(
         seating=seat(2, table=house_table), flagged=True, by=supervisor
@@ -456,8 +486,9 @@ def test_the_database_allows_only_one_proposition_player_per_table(dp_table, sea
         Seating.objects.filter(pk=seated[3].pk).update(proposition_player=True)
 
 
-def test_a_dealer_cannot_flag_a_proposition_player(dp_table, seated, dealer):
-    with pytest.raises(PermissionDenied):
+def test_a_dealer_cannot_flag_a_proposition_player(dp_table, seated, dealer, refusal):
+    only = "Only a floor supervisor may flag a proposition player"
+    with refusal(PermissionDenied, field=None, says=only):
         services.seating_flag_proposition(seating=seated[1], flagged=True, by=dealer)
 
 
@@ -508,8 +539,8 @@ def test_an_audit_event_names_its_actor_and_what_it_was_about(dp_table, seated, 
     assert '"stack":"550.00"' in event.payload
 
 
-def test_a_refused_action_leaves_no_audit_event(dp_table, seated, dealer):
+def test_a_refused_action_leaves_no_audit_event(dp_table, seated, dealer, refusal):
     since = last_seq()
-    with pytest.raises(DomainError):
+    with refusal(DomainError, field="amount", says="$500.00; $9999.00 cannot be cashed out"):
         services.stack_cash_out(seating=seated[1], amount="9999", by=dealer)
     assert audit_actions(since) == []

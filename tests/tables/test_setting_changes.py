@@ -1,5 +1,6 @@
 """R17: a table's settings change only by a floor supervisor's proposal and another floor
-supervisor's approval, from the next hand on, with who, when, what and why on the record."""
+supervisor's approval, from the next hand on, with who, when, what and why on the record.
+Every refusal names its field, says why, and writes nothing (``refusal``, tests/conftest.py)."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -40,18 +41,25 @@ def test_r17_a_floor_supervisor_proposes_a_change_with_a_reason(dp_table, propos
     assert change.old_values == {"ante_min": "5.00", "ante_max": "100.00"}
 
 
+ONLY_A_SUPERVISOR = "Only a floor supervisor may"
+
+
 @pytest.mark.parametrize("persona", ["dealer", "auditor"])
-def test_r17_only_a_floor_supervisor_may_propose_a_change(request, propose, persona):
-    with pytest.raises(PermissionDenied):
-        propose(ante_min="10", by=request.getfixturevalue(persona))
+def test_r17_only_a_floor_supervisor_may_propose_a_change(request, propose, refusal, persona):
+    someone = request.getfixturevalue(persona)
+    says = f"{ONLY_A_SUPERVISOR} propose a change to a table's settings"
+    with refusal(PermissionDenied, field=None, says=says):
+        propose(ante_min="10", by=someone)
     assert not SettingChange.objects.exists()
 
 
 @pytest.mark.parametrize("persona", ["dealer", "auditor"])
-def test_r17_only_a_floor_supervisor_may_approve_a_change(request, propose, persona):
+def test_r17_only_a_floor_supervisor_may_approve_a_change(request, propose, refusal, persona):
+    someone = request.getfixturevalue(persona)
     change = propose(ante_min="10")
-    with pytest.raises(PermissionDenied):
-        services.setting_change_approve(change=change, by=request.getfixturevalue(persona))
+    says = f"{ONLY_A_SUPERVISOR} approve a change to a table's settings"
+    with refusal(PermissionDenied, field=None, says=says):
+        services.setting_change_approve(change=change, by=someone)
     change.refresh_from_db()
     assert change.status == SettingChange.Status.PENDING
 
@@ -69,9 +77,9 @@ def test_r17_a_different_floor_supervisor_approves_the_change(
     assert version.version == 2
 
 
-def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, supervisor):
+def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, supervisor, refusal):
     change = propose(ante_min="10")
-    with pytest.raises(PermissionDenied) as refused:
+    with refusal(PermissionDenied, field=None, says="(R17 dual control)") as refused:
         services.setting_change_approve(change=change, by=supervisor)
     assert "different floor supervisor" in refused.value.message
     change.refresh_from_db()
@@ -208,26 +216,25 @@ def test_r17_a_hand_in_progress_keeps_the_settings_it_started_under(
 
 
 def test_r17_a_second_approval_of_the_same_change_is_refused(
-    dp_table, propose, second_supervisor, make_user
+    dp_table, propose, second_supervisor, make_user, refusal
 ):
     third = make_user("supervisor3", role="Floor supervisor")
     change = propose(ante_min="10")
     services.setting_change_approve(change=change, by=second_supervisor)
-    with pytest.raises(Conflict) as refused:
+    with refusal(Conflict, field="status", says="This change was approved already"):
         services.setting_change_approve(change=change, by=third)
-    assert refused.value.field == "status"
     assert TableSettings.objects.filter(table=dp_table).count() == 2
 
 
 def test_r17_a_change_valid_alone_but_not_on_top_of_one_approved_since_is_refused(
-    dp_table, propose, second_supervisor
+    dp_table, propose, second_supervisor, refusal
 ):
     raise_min = propose(ante_min="50")
     lower_max = propose(ante_max="25")
     services.setting_change_approve(change=raise_min, by=second_supervisor)
-    with pytest.raises(DomainError) as refused:
+    below = "The ante maximum $25.00 is below the minimum $50.00 (R5)"
+    with refusal(DomainError, field="ante_max", says=below):
         services.setting_change_approve(change=lower_max, by=second_supervisor)
-    assert refused.value.field == "ante_max"
     lower_max.refresh_from_db()
     assert lower_max.status == SettingChange.Status.PENDING
     assert selectors.current_settings(dp_table).version == 2
@@ -237,61 +244,62 @@ def test_r17_a_change_valid_alone_but_not_on_top_of_one_approved_since_is_refuse
 
 
 @pytest.mark.parametrize(
-    ("values", "field"),
+    ("values", "field", "says"),
     [
-        ({"rake_percent": "5"}, "rake_percent"),
-        ({"rake_amount": "5%"}, "rake_amount"),
-        ({"rake_amount": "0.05", "rake_basis": "pot"}, "rake_basis"),
-        ({"rake_mode": "percent_of_wins"}, "rake_mode"),
-        ({"seat_count": 6}, "seat_count"),
-        ({"banking": "house"}, "banking"),
+        ({"rake_percent": "5"}, "rake_percent", "'rake_percent' is not a table setting"),
+        ({"rake_amount": "5%"}, "rake_amount", "'5%' is not an amount"),
+        (
+            {"rake_amount": "0.05", "rake_basis": "pot"},
+            "rake_basis",
+            "'rake_basis' is not a table setting",
+        ),
+        ({"rake_mode": "percent_of_wins"}, "rake_mode", "'percent_of_wins' is not one of"),
+        ({"seat_count": 6}, "seat_count", "'seat_count' is not a table setting"),
+        ({"banking": "house"}, "banking", "'banking' is not a table setting"),
     ],
 )
 def test_r12_a_fee_that_is_not_a_fixed_amount_or_an_unknown_setting_is_refused_naming_it(
-    propose, values, field
+    propose, refusal, values, field, says
 ):
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field=field, says=says):
         propose(**values)
-    assert refused.value.field == field
     assert not SettingChange.objects.exists()
 
 
 @pytest.mark.parametrize(
-    ("values", "field"),
+    ("values", "field", "says"),
     [
-        ({"ante_min": "2"}, "ante_min"),
-        ({"ante_max": "200"}, "ante_max"),
-        ({"ante_min": "50", "ante_max": "40"}, "ante_max"),
-        ({"bonus_max": "30"}, "bonus_max"),
-        ({"bonus_min": "0"}, "bonus_min"),
-        ({"chip_unit": "2"}, "ante_min"),  # $5 minimum is not a whole number of $2 chips
+        ({"ante_min": "2"}, "ante_min", "The posted ante limit $2.00 is outside"),
+        ({"ante_max": "200"}, "ante_max", "The posted ante limit $200.00 is outside"),
+        ({"ante_min": "50", "ante_max": "40"}, "ante_max", "$40.00 is below the minimum $50.00"),
+        ({"bonus_max": "30"}, "bonus_max", "The posted bonus limit $30.00 is outside"),
+        ({"bonus_min": "0"}, "bonus_min", "The posted bonus limit $0.00 is outside"),
+        # $5 minimum is not a whole number of $2 chips
+        ({"chip_unit": "2"}, "ante_min", "not a whole multiple of the $2.00 chip unit"),
     ],
 )
 def test_r5_a_change_that_would_break_the_limits_is_refused_naming_the_field(
-    propose, values, field
+    propose, refusal, values, field, says
 ):
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field=field, says=says) as refused:
         propose(**values)
-    assert refused.value.field == field
     assert "R5" in refused.value.message
 
 
-def test_r12_a_house_banked_table_cannot_be_given_a_fee(house_table, propose):
-    with pytest.raises(DomainError) as refused:
+def test_r12_a_house_banked_table_cannot_be_given_a_fee(house_table, propose, refusal):
+    no_fee = "A house-banked table takes no collection fee: its rake_mode must be 'none' (R12)"
+    with refusal(DomainError, field="rake_mode", says=no_fee):
         propose(table=house_table, rake_mode="all_players", rake_amount="1")
-    assert refused.value.field == "rake_mode"
 
 
-def test_a_change_needs_a_reason(propose):
-    with pytest.raises(DomainError) as refused:
+def test_a_change_needs_a_reason(propose, refusal):
+    with refusal(DomainError, field="reason", says="Say why the settings change"):
         propose(ante_min="10", reason="  ")
-    assert refused.value.field == "reason"
 
 
-def test_a_change_to_the_current_values_is_refused(propose):
-    with pytest.raises(DomainError) as refused:
+def test_a_change_to_the_current_values_is_refused(propose, refusal):
+    with refusal(DomainError, field="values", says="are the table's current values"):
         propose(ante_min="5.00")
-    assert refused.value.field == "values"
 
 
 # --- reject and withdraw ---------------------------------------------------------------------
@@ -312,9 +320,11 @@ def test_r17_a_supervisor_rejects_a_change_and_the_settings_stay(
     assert audit_actions(since) == ["table.settings.change_rejected"]
 
 
-def test_a_dealer_cannot_reject_a_change(propose, dealer):
-    with pytest.raises(PermissionDenied):
-        services.setting_change_reject(change=propose(ante_min="10"), by=dealer)
+def test_a_dealer_cannot_reject_a_change(propose, dealer, refusal):
+    change = propose(ante_min="10")
+    says = f"{ONLY_A_SUPERVISOR} reject a change to a table's settings"
+    with refusal(PermissionDenied, field=None, says=says):
+        services.setting_change_reject(change=change, by=dealer)
 
 
 def test_r17_the_proposer_withdraws_their_change(dp_table, propose, supervisor):
@@ -328,16 +338,17 @@ def test_r17_the_proposer_withdraws_their_change(dp_table, propose, supervisor):
     assert audit_actions(since) == ["table.settings.change_withdrawn"]
 
 
-def test_only_the_proposer_withdraws_a_change(propose, second_supervisor):
+def test_only_the_proposer_withdraws_a_change(propose, second_supervisor, refusal):
     change = propose(ante_min="10")
-    with pytest.raises(PermissionDenied):
+    says = "Only the supervisor who proposed a change may withdraw it"
+    with refusal(PermissionDenied, field=None, says=says):
         services.setting_change_withdraw(change=change, by=second_supervisor)
 
 
 @pytest.mark.parametrize("first", ["approve", "reject", "withdraw"])
 @pytest.mark.parametrize("then", ["approve", "reject", "withdraw"])
 def test_r17_a_decided_change_cannot_be_decided_again(
-    dp_table, propose, supervisor, second_supervisor, first, then
+    dp_table, propose, supervisor, second_supervisor, refusal, first, then
 ):
     change = propose(ante_min="10")
     decide = {
@@ -347,7 +358,7 @@ def test_r17_a_decided_change_cannot_be_decided_again(
     }
     decide[first]()
     status = SettingChange.objects.get(pk=change.pk).status
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field="status", says=f"This change was {status} already"):
         decide[then]()
     assert SettingChange.objects.get(pk=change.pk).status == status
     assert TableSettings.objects.filter(table=dp_table).count() == (2 if first == "approve" else 1)

@@ -180,15 +180,14 @@ def test_a_corrected_hand_can_be_corrected_again_and_history_shows_every_entry(
 
 
 @pytest.mark.parametrize("role", ["dealer", "auditor"])
-def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request):
+def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request, refusal):
     hand, _ = settled
+    someone = request.getfixturevalue(role)
     books = Books.now()
-    with pytest.raises(PermissionDenied):
+    only = "Only a floor supervisor may correct a settled hand"
+    with refusal(PermissionDenied, field=None, says=only):
         services.hand_correct(
-            hand=hand,
-            by=request.getfixturevalue(role),
-            reason=REASON,
-            spot_cards={2: FOUR_HEARTS_AT62},
+            hand=hand, by=someone, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
         )
     assert Books.now() == books
 
@@ -222,7 +221,7 @@ def test_a_correction_by_anyone_but_a_supervisor_is_refused_on_the_locked_path(
 
 
 def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_nothing(
-    settled, dp_table, dealer, supervisor
+    settled, dp_table, dealer, supervisor, refusal
 ):
     """Seat 1 won and coloured up; the corrected cards make it a loser, so $40 would come
     off an empty stack: the $39 it was paid back, and the $1 fee its losing hand owes."""
@@ -230,7 +229,7 @@ def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_
     table_services.stack_cash_out(seating=seating_at(dp_table, 1), by=dealer)
     books, table_stacks = Books.now(), stacks(dp_table)
     events = AuditEvent.objects.count()
-    with pytest.raises(DomainError) as refused:
+    with refusal(DomainError, field="stack", says="a stack never goes negative") as refused:
         services.hand_correct(
             hand=hand,
             by=supervisor,
@@ -313,30 +312,34 @@ def test_an_entry_the_engine_no_longer_answers_with_is_not_reversed(
 
 
 def test_a_correction_needs_a_reason_a_settled_hand_and_a_change(
-    settled, dp_table, dp_players, dealer, supervisor
+    settled, dp_table, dp_players, dealer, supervisor, refusal
 ):
     hand, _ = settled
     books = Books.now()
 
-    def correct(**kwargs):
-        with pytest.raises(DomainError) as refused:
+    def correct(field: str, says: str, **kwargs) -> DomainError:
+        with refusal(DomainError, field=field, says=says) as refused:
             services.hand_correct(hand=hand, by=supervisor, **kwargs)
         return refused.value
 
-    assert correct(reason=" ", spot_cards={2: FOUR_HEARTS_AT62}).field == "reason"
-    error = correct(reason=REASON, spot_cards={2: THREE_HEARTS_QJ3})
+    correct("reason", "Say why the hand is corrected", reason=" ", spot_cards={2: FOUR_HEARTS_AT62})
+    error = correct("cards", "changes no result", reason=REASON, spot_cards={2: THREE_HEARTS_QJ3})
     assert (error.field, "changes no result" in error.message) == ("cards", True)
-    assert correct(reason=REASON, spot_cards={5: FOUR_HEARTS_AT62}).field == "cards.5"
+    no_cards = "Seat 5 had no cards in this hand"
+    correct("cards.5", no_cards, reason=REASON, spot_cards={5: FOUR_HEARTS_AT62})
     # Refusals name the correction's own input, as hand_cards_enter does (R1).
-    error = correct(reason=REASON, spot_cards={2: FOUR_CLUBS_KQJ4})  # seat 1's cards
+    once = "a card is dealt once"
+    error = correct("cards.2", once, reason=REASON, spot_cards={2: FOUR_CLUBS_KQJ4})  # seat 1's
     assert (error.field, "a card is dealt once" in error.message) == ("cards.2", True)
-    assert correct(reason=REASON, spot_cards={1: "Kc 6c 4c 5h 8h Ts Xx"}).field == "cards.1"
-    error = correct(reason=REASON, dealer_cards="Ks 9s 4s 2c 7h 8c")
+    correct("cards.1", "'Xx' is not a card", reason=REASON, spot_cards={1: "Kc 6c 4c 5h 8h Ts Xx"})
+    error = correct(
+        "dealer_cards", "exactly 7 cards", reason=REASON, dealer_cards="Ks 9s 4s 2c 7h 8c"
+    )
     assert (error.field, "exactly 7 cards" in error.message) == ("dealer_cards", True)
     assert Books.now() == books
 
     in_progress = services.hand_start(table=dp_table, by=dealer)
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field=None, says="is open: only a settled hand is corrected"):
         services.hand_correct(
             hand=in_progress, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
         )

@@ -83,7 +83,7 @@ def test_r14_a_spot_dealt_a_wrong_count_gets_its_wagers_back_and_pays_no_fee(
 
 
 def test_r14_a_wrong_count_after_a_system_deal_kills_the_spot_before_it_acts(
-    house_table, house_players, dealer
+    house_table, house_players, dealer, refusal
 ):
     before = stacks(house_table)
     hand = start(house_table, dealer)
@@ -91,9 +91,9 @@ def test_r14_a_wrong_count_after_a_system_deal_kills_the_spot_before_it_acts(
     wager(hand, house_table, 2, "10", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=2, decision="fold", by=dealer)
-    with pytest.raises(Conflict) as acted:
+    before_it_acts = "Seat 2 has acted already: a wrong count is declared before the spot acts"
+    with refusal(Conflict, field="seat", says=before_it_acts):
         services.spot_declare_dead(hand=hand, seat=2, by=dealer)
-    assert acted.value.field == "seat"
     spot = services.spot_declare_dead(hand=hand, seat=1, by=dealer)
     assert spot.cards == ""  # the miscounted cards are not the spot's hand
     settlement = services.hand_settle(hand=hand, by=dealer)
@@ -213,23 +213,23 @@ def test_r14_a_misdeal_returns_every_wager_and_the_dps_whole_bank_with_its_fee(
     assert AuditEvent.objects.filter(action="hand.misdeal", object_id=str(hand.pk)).exists()
 
 
-def test_r14_a_misdeal_has_a_reason_of_the_rules(dp_table, dp_players, dealer):
+def test_r14_a_misdeal_has_a_reason_of_the_rules(dp_table, dp_players, dealer, refusal):
     hand = play_to("dealt", dp_table, dealer)
     books = Books.now()
-    with pytest.raises(DomainError) as refused:
+    reasons = "A misdeal is dealer_card_count or shuffler_fault (R14)"
+    with refusal(DomainError, field="reason", says=reasons):
         services.hand_declare_misdeal(hand=hand, reason="dealer_sneezed", by=dealer)
-    assert refused.value.field == "reason"
     assert Books.now() == books
     hand.refresh_from_db()
     assert hand.status == "dealt"
 
 
-def test_a_misdealt_hand_settles_once_and_the_table_goes_on(dp_table, dp_players, dealer):
+def test_a_misdealt_hand_settles_once_and_the_table_goes_on(dp_table, dp_players, dealer, refusal):
     hand = play_to("dealt", dp_table, dealer)
     first = services.hand_declare_misdeal(hand=hand, reason="shuffler_fault", by=dealer)
     books = Books.now()
     assert services.hand_settle(hand=hand, by=dealer).pk == first.pk
-    with pytest.raises(Conflict):
+    with refusal(Conflict, field="status", says=f"Hand {hand.number} is dead already"):
         services.hand_declare_misdeal(hand=hand, reason="shuffler_fault", by=dealer)
     assert Books.now() == books
     assert services.hand_start(table=dp_table, by=dealer).number == 2
@@ -264,8 +264,7 @@ def test_a_cancelled_hand_is_not_settled(dp_table, dp_players, dealer):
     assert Books.now() == books
 
 
-def test_a_hand_with_wagers_is_not_cancelled(dp_table, dp_players, dealer):
+def test_a_hand_with_wagers_is_not_cancelled(dp_table, dp_players, dealer, refusal):
     hand = play_to("wagering", dp_table, dealer)
-    with pytest.raises(Conflict) as refused:
+    with refusal(Conflict, field="status", says="has wagers: settle it, or declare a misdeal"):
         services.hand_cancel(hand=hand, by=dealer)
-    assert refused.value.field == "status"

@@ -1,7 +1,8 @@
-"""Every refusal of a hand's services names the field or the state at fault, and changes
-nothing: steps out of order, bad or repeated cards (R1), wagers off the limits (R5–R7), raises
-above the cap or the stack (R8), the DP's own wagers (R16), staff who are not on duty, closed
-tables, and a second settlement."""
+"""Every refusal of a hand's services names the field or the state at fault, says why, and
+writes nothing (``refusal`` and ``nothing_written``, tests/conftest.py): steps out of order,
+bad or repeated cards (R1), wagers off the limits (R5–R7), raises above the cap or the stack
+(R8), the DP's own wagers (R16), staff who are not on duty, closed tables, and a second
+settlement."""
 
 from __future__ import annotations
 
@@ -42,19 +43,6 @@ FIVE_SPADES = "As Ks Qs Js 9s 3d 4d"
 FOUR_HEARTS = "Ad Kd 8h 6h 4h 2h Tc"
 
 
-def refusal(kind: type[DomainError], call, *args, **kwargs) -> DomainError:
-    """The error ``call`` raises, which must be exactly of ``kind`` (a Conflict is not taken
-    for a plain DomainError), with a message a dealer can act on; and nothing was written."""
-    books, events = Books.now(), AuditEvent.objects.count()
-    with pytest.raises(DomainError) as raised:
-        call(*args, **kwargs)
-    assert type(raised.value) is kind, f"{type(raised.value).__name__}: {raised.value}"
-    assert len(raised.value.message) > 15
-    assert Books.now() == books
-    assert AuditEvent.objects.count() == events
-    return raised.value
-
-
 @pytest.fixture
 def hand(dp_table, dp_players, dealer) -> Hand:
     """A DP hand at the table, DP at seat 4: the dealer's next step is to take wagers."""
@@ -68,120 +56,97 @@ def status(hand: Hand) -> str:
 
 # --- steps out of order ----------------------------------------------------------------------
 
+NOT_DEALT = "cannot settle yet: the cards are not dealt"
 
-def test_a_hand_cannot_be_settled_before_its_cards(hand, dp_table, dealer):
-    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
-    assert error.field == "status"
+
+def test_a_hand_cannot_be_settled_before_its_cards(hand, dp_table, dealer, refusal):
+    with refusal(Conflict, field="status", says=NOT_DEALT):
+        services.hand_settle(hand=hand, by=dealer)
     wager(hand, dp_table, 1, "5", by=dealer)
-    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
-    assert error.field == "status"
-    assert "cannot settle yet: the cards are not dealt" in error.message
+    with refusal(Conflict, field="status", says=NOT_DEALT):
+        services.hand_settle(hand=hand, by=dealer)
     assert status(hand) == "wagering"
 
 
-def test_a_hand_cannot_be_settled_while_a_spot_has_not_decided(hand, dp_table, dealer):
+def test_a_hand_cannot_be_settled_while_a_spot_has_not_decided(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
     wager(hand, dp_table, 2, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
-    error = refusal(Conflict, services.hand_settle, hand=hand, by=dealer)
-    assert error.field == "status"
-    assert "waiting for the decision of seat 2" in error.message
+    with refusal(Conflict, field="status", says="waiting for the decision of seat 2"):
+        services.hand_settle(hand=hand, by=dealer)
 
 
-def test_no_decision_before_the_deal(hand, dp_table, dealer):
+def test_no_decision_before_the_deal(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
-    error = refusal(Conflict, services.spot_decide, hand=hand, seat=1, decision="fold", by=dealer)
-    assert error.field == "status"
+    with refusal(Conflict, field="status", says="is wagering: it cannot become decisions"):
+        services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
 
 
-def test_no_deal_before_a_wager(hand, dealer):
-    error = refusal(Conflict, services.hand_deal, hand=hand, by=dealer)
-    assert error.field == "status"
+def test_no_deal_before_a_wager(hand, dealer, refusal):
+    with refusal(Conflict, field="status", says="is open: cards are dealt once, after the wagers"):
+        services.hand_deal(hand=hand, by=dealer)
 
 
-def test_cards_are_dealt_once(hand, dp_table, dealer):
-    wager(hand, dp_table, 1, "5", by=dealer)
-    services.hand_deal(hand=hand, by=dealer)
-    assert refusal(Conflict, services.hand_deal, hand=hand, by=dealer).field == "status"
-    error = refusal(
-        Conflict,
-        services.hand_cards_enter,
-        hand=hand,
-        dealer_cards=DEALER_K94,
-        spot_cards={1: FOUR_HEARTS_AT62},
-        by=dealer,
-    )
-    assert error.field == "status"
-
-
-def test_no_wager_after_the_deal(hand, dp_table, dealer):
+def test_cards_are_dealt_once(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
-    error = refusal(Conflict, wager, hand, dp_table, 2, "5", by=dealer)
-    assert error.field == "status"
+    once = "is dealt: cards are dealt once, after the wagers"
+    with refusal(Conflict, field="status", says=once):
+        services.hand_deal(hand=hand, by=dealer)
+    with refusal(Conflict, field="status", says=once):
+        services.hand_cards_enter(
+            hand=hand, dealer_cards=DEALER_K94, spot_cards={1: FOUR_HEARTS_AT62}, by=dealer
+        )
+
+
+def test_no_wager_after_the_deal(hand, dp_table, dealer, refusal):
+    wager(hand, dp_table, 1, "5", by=dealer)
+    services.hand_deal(hand=hand, by=dealer)
+    with refusal(Conflict, field="status", says="is dealt: it cannot become wagering"):
+        wager(hand, dp_table, 2, "5", by=dealer)
     assert status(hand) == "dealt"
 
 
-def test_a_decision_is_final(hand, dp_table, dealer):
+def test_a_decision_is_final(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
-    error = refusal(
-        Conflict,
-        services.spot_decide,
-        hand=hand,
-        seat=1,
-        decision="raise",
-        raise_amount="5",
-        by=dealer,
-    )
-    assert error.field == "decision"
+    with refusal(Conflict, field="decision", says="Seat 1 has decided already (fold)"):
+        services.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="5", by=dealer)
 
 
 def test_a_decision_is_raise_fold_or_walked_away_and_only_a_raise_has_an_amount(
-    hand, dp_table, dealer
+    hand, dp_table, dealer, refusal
 ):
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
-    error = refusal(
-        DomainError, services.spot_decide, hand=hand, seat=1, decision="check", by=dealer
-    )
-    assert error.field == "decision"
-    error = refusal(
-        DomainError,
-        services.spot_decide,
-        hand=hand,
-        seat=1,
-        decision="fold",
-        raise_amount="5",
-        by=dealer,
-    )
-    assert error.field == "raise_amount"
-    error = refusal(
-        DomainError, services.spot_decide, hand=hand, seat=3, decision="fold", by=dealer
-    )
-    assert error.field == "seat"  # no spot there
+    with refusal(DomainError, field="decision", says="raise, fold or walked_away (R8)"):
+        services.spot_decide(hand=hand, seat=1, decision="check", by=dealer)
+    with refusal(DomainError, field="raise_amount", says="Only a raise has an amount (R8)"):
+        services.spot_decide(hand=hand, seat=1, decision="fold", raise_amount="5", by=dealer)
+    with refusal(DomainError, field="seat", says="Seat 3 has no spot in hand"):  # no spot there
+        services.spot_decide(hand=hand, seat=3, decision="fold", by=dealer)
 
 
-def test_a_settled_hand_takes_no_more_actions(hand, dp_table, dealer):
+def test_a_settled_hand_takes_no_more_actions(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
     services.hand_settle(hand=hand, by=dealer)
-    assert refusal(Conflict, wager, hand, dp_table, 2, "5", by=dealer).field == "status"
-    assert refusal(Conflict, services.hand_deal, hand=hand, by=dealer).field == "status"
-    error = refusal(Conflict, services.spot_declare_dead, hand=hand, seat=1, by=dealer)
-    assert error.field == "status"
-    error = refusal(
-        Conflict, services.hand_declare_misdeal, hand=hand, reason="shuffler_fault", by=dealer
-    )
-    assert error.field == "status"
+    with refusal(Conflict, field="status", says=f"Hand {hand.number} is settled."):
+        wager(hand, dp_table, 2, "5", by=dealer)
+    with refusal(Conflict, field="status", says=f"Hand {hand.number} is settled."):
+        services.hand_deal(hand=hand, by=dealer)
+    with refusal(Conflict, field="status", says=f"Hand {hand.number} is settled."):
+        services.spot_declare_dead(hand=hand, seat=1, by=dealer)
+    with refusal(Conflict, field="status", says=f"Hand {hand.number} is settled already."):
+        services.hand_declare_misdeal(hand=hand, reason="shuffler_fault", by=dealer)
 
 
 @pytest.mark.parametrize("current", [status.value for status in Hand.Status])
 def test_one_transition_function_refuses_every_move_the_state_machine_does_not_have(
-    current,
+    current, nothing_written
 ):
     """open → wagering → dealt → decisions → settled, or dead; nothing else (design.md)."""
     allowed = {
@@ -198,10 +163,11 @@ def test_one_transition_function_refuses_every_move_the_state_machine_does_not_h
             services.hand_transition(hand, target)
             assert hand.status == target
         else:
-            with pytest.raises(Conflict) as refused:
+            with nothing_written(), pytest.raises(Conflict) as refused:
                 services.hand_transition(hand, target)
             assert (refused.value.field, hand.status) == ("status", current)
             assert current in refused.value.message
+            assert f"cannot become {target}" in refused.value.message
 
 
 # --- cards (R1) ------------------------------------------------------------------------------
@@ -236,35 +202,27 @@ def enter(hand, dealer, *, dealer_cards=DEALER_K94, seat_1=FOUR_HEARTS_AT62, sea
     ],
 )
 def test_r1_a_bad_repeated_or_miscounted_card_is_refused_naming_the_hand(
-    wagered, dealer, cards, field, says
+    wagered, dealer, refusal, cards, field, says
 ):
-    error = refusal(DomainError, enter, wagered, dealer, **cards)
-    assert error.field == field
-    assert says in error.message
+    with refusal(DomainError, field=field, says=says):
+        enter(wagered, dealer, **cards)
     wagered.refresh_from_db()
     assert (wagered.status, wagered.dealer_cards) == ("wagering", "")
     assert set(Spot.objects.filter(hand=wagered).values_list("cards", flat=True)) == {""}
 
 
-def test_every_live_spot_gets_its_cards_and_only_live_spots_do(wagered, dealer):
-    error = refusal(
-        DomainError,
-        services.hand_cards_enter,
-        hand=wagered,
-        dealer_cards=DEALER_K94,
-        spot_cards={1: FOUR_HEARTS_AT62},
-        by=dealer,
-    )
-    assert error.field == "cards.2"
-    error = refusal(
-        DomainError,
-        services.hand_cards_enter,
-        hand=wagered,
-        dealer_cards=DEALER_K94,
-        spot_cards={1: FOUR_HEARTS_AT62, 2: THREE_DIAMONDS_Q85, 5: FOUR_CLUBS_KQJ4},
-        by=dealer,
-    )
-    assert error.field == "cards.5"
+def test_every_live_spot_gets_its_cards_and_only_live_spots_do(wagered, dealer, refusal):
+    with refusal(DomainError, field="cards.2", says="Enter this hand's 7 cards"):
+        services.hand_cards_enter(
+            hand=wagered, dealer_cards=DEALER_K94, spot_cards={1: FOUR_HEARTS_AT62}, by=dealer
+        )
+    with refusal(DomainError, field="cards.5", says="Seat 5 has no live spot in this hand"):
+        services.hand_cards_enter(
+            hand=wagered,
+            dealer_cards=DEALER_K94,
+            spot_cards={1: FOUR_HEARTS_AT62, 2: THREE_DIAMONDS_Q85, 5: FOUR_CLUBS_KQJ4},
+            by=dealer,
+        )
 
 
 def test_r1_each_hand_is_a_new_deck_so_last_hands_cards_come_again(wagered, dp_table, dealer):
@@ -281,45 +239,48 @@ def test_r1_each_hand_is_a_new_deck_so_last_hands_cards_come_again(wagered, dp_t
     assert following.dealer_cards == wagered.dealer_cards != ""
 
 
-def test_r1_a_miscount_is_not_entered_it_is_declared(wagered, dealer):
+def test_r1_a_miscount_is_not_entered_it_is_declared(wagered, dealer, refusal):
     """The refusal tells the dealer what to do instead (R14)."""
-    error = refusal(DomainError, enter, wagered, dealer, seat_2="Qd 8d 5d As 6c 4h")
-    assert "declare the spot dead or the round a misdeal" in error.message
+    declare = "declare the spot dead or the round a misdeal"
+    with refusal(DomainError, field="cards.2", says=declare):
+        enter(wagered, dealer, seat_2="Qd 8d 5d As 6c 4h")
 
 
 # --- wagers (R5–R7) --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("amounts", "field"),
+    ("amounts", "field", "says"),
     [
-        ({"ante": "4"}, "ante"),  # below the $5 minimum (R5)
-        ({"ante": "101"}, "ante"),  # above the $100 maximum
-        ({"ante": "5.50"}, "ante"),  # not a whole $1 chip
-        ({"ante": 5.0}, "ante"),  # never a float
-        ({"ante": "five"}, "ante"),
-        ({"ante": "5", "flush_bonus": "26"}, "flush_bonus"),  # above the $25 bonus maximum
-        ({"ante": "5", "flush_bonus": "0.50"}, "flush_bonus"),
-        ({"ante": "5", "straight_flush_bonus": "30"}, "straight_flush_bonus"),
-        ({"ante": "5", "straight_flush_bonus": "2.25"}, "straight_flush_bonus"),
+        ({"ante": "4"}, "ante", "The ante $4.00 is off the limits"),  # below the $5 minimum (R5)
+        ({"ante": "101"}, "ante", "The ante $101.00 is off the limits"),  # above the $100 maximum
+        ({"ante": "5.50"}, "ante", "$5.50 is not a whole multiple of the $1.00 chip unit (R5)"),
+        ({"ante": 5.0}, "ante", "the number 5.0 (a JSON float) is not accepted"),  # never a float
+        ({"ante": "five"}, "ante", "'five' is not an amount"),
+        # above the $25 bonus maximum
+        ({"ante": "5", "flush_bonus": "26"}, "flush_bonus", "flush bonus $26.00 is off the limits"),
+        ({"ante": "5", "flush_bonus": "0.50"}, "flush_bonus", "flush bonus $0.50 is off the"),
+        (
+            {"ante": "5", "straight_flush_bonus": "30"},
+            "straight_flush_bonus",
+            "straight flush bonus $30.00 is off the limits",
+        ),
+        (
+            {"ante": "5", "straight_flush_bonus": "2.25"},
+            "straight_flush_bonus",
+            "straight flush bonus $2.25 is not a whole multiple",
+        ),
     ],
 )
 def test_r5_a_wager_off_the_limits_or_off_the_chip_unit_is_refused(
-    hand, dp_table, dealer, amounts, field
+    hand, dp_table, dealer, refusal, amounts, field, says
 ):
-    error = refusal(
-        DomainError,
-        services.wager_place,
-        hand=hand,
-        seating=seating_at(dp_table, 1),
-        by=dealer,
-        **amounts,
-    )
-    assert error.field == field
+    with refusal(DomainError, field=field, says=says):
+        services.wager_place(hand=hand, seating=seating_at(dp_table, 1), by=dealer, **amounts)
     assert status(hand) == "open"
 
 
-def test_r5_the_limits_are_the_tables_own(make_table, seat, dealer):
+def test_r5_the_limits_are_the_tables_own(make_table, seat, dealer, refusal):
     """A $25 minimum, bonuses from $5 to $10 and $5 chips."""
     table = make_table(
         "High limit",
@@ -335,48 +296,65 @@ def test_r5_the_limits_are_the_tables_own(make_table, seat, dealer):
     for number in (1, 2):
         seat(table, number)
     hand = start(table, dealer, dp=2)
-    assert refusal(DomainError, wager, hand, table, 1, "20", by=dealer).field == "ante"
-    assert refusal(DomainError, wager, hand, table, 1, "27", by=dealer).field == "ante"
-    error = refusal(DomainError, wager, hand, table, 1, "25", flush_bonus="15", by=dealer)
-    assert error.field == "flush_bonus"
-    error = refusal(DomainError, wager, hand, table, 1, "25", flush_bonus="7", by=dealer)
-    assert error.field == "flush_bonus"
+    with refusal(DomainError, field="ante", says="between $25.00 and $100.00 (R5)"):
+        wager(hand, table, 1, "20", by=dealer)
+    with refusal(DomainError, field="ante", says="$27.00 is not a whole multiple of the $5.00"):
+        wager(hand, table, 1, "27", by=dealer)
+    with refusal(DomainError, field="flush_bonus", says="between $5.00 and $10.00 (R5)"):
+        wager(hand, table, 1, "25", flush_bonus="15", by=dealer)
+    with refusal(DomainError, field="flush_bonus", says="$7.00 is not a whole multiple"):
+        wager(hand, table, 1, "25", flush_bonus="7", by=dealer)
     spot = wager(hand, table, 1, "25", flush_bonus="5", straight_flush_bonus="10", by=dealer)
     assert (spot.ante, spot.flush_bonus, spot.straight_flush_bonus) == (D(25), D(5), D(10))
 
 
-def test_r6_a_player_plays_at_most_two_spots(hand, dp_table, dealer):
+def test_r6_a_player_plays_at_most_two_spots(hand, dp_table, dealer, refusal):
     wager(hand, dp_table, 1, "10", by=dealer)
     wager(hand, dp_table, 1, "10", at=3, by=dealer)
-    error = refusal(DomainError, wager, hand, dp_table, 1, "10", at=7, by=dealer)
-    assert error.field == "seat"
-    assert "third" in error.message
+    with refusal(DomainError, field="seat", says="a third is not allowed (R6)") as refused:
+        wager(hand, dp_table, 1, "10", at=7, by=dealer)
+    assert "third" in refused.value.message
 
 
-def test_r6_a_second_spot_needs_double_the_minimum_ante_on_each_spot(hand, dp_table, dealer):
+def test_r6_a_second_spot_needs_double_the_minimum_ante_on_each_spot(
+    hand, dp_table, dealer, refusal
+):
+    two_spots = "on each of a player's two spots (R6)"
     wager(hand, dp_table, 1, "5", by=dealer)
     # The second spot's own ante is below $10 …
-    error = refusal(DomainError, wager, hand, dp_table, 1, "9", at=3, by=dealer)
-    assert error.field == "ante"
-    assert "double" in error.message or "two spots" in error.message
+    with refusal(DomainError, field="ante", says="The ante $9.00") as refused:
+        wager(hand, dp_table, 1, "9", at=3, by=dealer)
+    message = refused.value.message
+    assert "double" in message or "two spots" in message
+    assert two_spots in message
     # … and so is the first spot's $5.
-    error = refusal(DomainError, wager, hand, dp_table, 1, "10", at=3, by=dealer)
-    assert error.field == "ante"
+    with refusal(DomainError, field="ante", says="The ante $5.00") as refused:
+        wager(hand, dp_table, 1, "10", at=3, by=dealer)
+    assert two_spots in refused.value.message
     # A player who antes $10 can add a second spot of $10.
     wager(hand, dp_table, 2, "10", by=dealer)
     assert wager(hand, dp_table, 2, "10", at=3, by=dealer).seat == 3
 
 
-def test_r6_a_second_spot_goes_on_an_empty_seat_never_the_dps_or_anothers(hand, dp_table, dealer):
+@pytest.mark.parametrize(
+    ("at", "kind", "says"),
+    [
+        (2, DomainError, "a second spot goes on an empty seat (R6)"),  # another player's
+        (4, DomainError, "Seat 4 is the designated player's (R16)"),
+        (8, DomainError, "Seat must be a number from 1 to 7"),
+        (1, Conflict, "Seat 1 has a spot in this hand already"),  # the player's own, taken
+    ],
+)
+def test_r6_a_second_spot_goes_on_an_empty_seat_never_the_dps_or_anothers(
+    hand, dp_table, dealer, refusal, at, kind, says
+):
     wager(hand, dp_table, 1, "10", by=dealer)
-    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=2, by=dealer).field == "seat"
-    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=4, by=dealer).field == "seat"
-    assert refusal(DomainError, wager, hand, dp_table, 1, "10", at=8, by=dealer).field == "seat"
-    assert refusal(Conflict, wager, hand, dp_table, 1, "10", at=1, by=dealer).field == "seat"
+    with refusal(kind, field="seat", says=says):
+        wager(hand, dp_table, 1, "10", at=at, by=dealer)
 
 
 def test_r1_a_round_has_at_most_six_spots_even_at_a_seven_seat_house_table(
-    house_table, house_players, seat, dealer
+    house_table, house_players, seat, dealer, refusal
 ):
     """Seven hands of 7 and the dealer's would need 56 cards: the seventh spot is refused,
     instead of a short deal and a hand that neither settles nor misdeals."""
@@ -385,16 +363,16 @@ def test_r1_a_round_has_at_most_six_spots_even_at_a_seven_seat_house_table(
     hand = start(house_table, dealer)
     for number in range(1, 7):
         wager(hand, house_table, number, "5", by=dealer)
-    error = refusal(Conflict, wager, hand, house_table, 7, "5", by=dealer)
-    assert error.field == "seat"
+    with refusal(Conflict, field="seat", says="has 6 spots, the most a round can deal (R1)"):
+        wager(hand, house_table, 7, "5", by=dealer)
     services.hand_deal(hand=hand, by=dealer)
     assert all(len(spot.cards.split()) == 7 for spot in hand.spots.all())
 
 
-def test_r16_the_designated_player_places_no_wager(hand, dp_table, dealer):
-    error = refusal(DomainError, wager, hand, dp_table, 4, "5", by=dealer)
-    assert error.field == "seat"
-    assert "designated player" in error.message
+def test_r16_the_designated_player_places_no_wager(hand, dp_table, dealer, refusal):
+    no_wagers = "The designated player places no wagers this hand (R16)"
+    with refusal(DomainError, field="seat", says=no_wagers):
+        wager(hand, dp_table, 4, "5", by=dealer)
 
 
 @pytest.mark.parametrize(
@@ -408,7 +386,7 @@ def test_r16_the_designated_player_places_no_wager(hand, dp_table, dealer):
     ],
 )
 def test_r7_the_stack_must_cover_the_hand_with_a_raise_and_the_fee(
-    dp_table, dp_players, seat, dealer, buy_in, amounts, allowed
+    dp_table, dp_players, seat, dealer, refusal, buy_in, amounts, allowed
 ):
     seat(dp_table, 7, buy_in=buy_in)
     hand = start(dp_table, dealer, dp=4)
@@ -417,18 +395,18 @@ def test_r7_the_stack_must_cover_the_hand_with_a_raise_and_the_fee(
         services.wager_place(**place)
         assert seating_at(dp_table, 7).stack == D(buy_in) - sum(D(v) for v in amounts.values())
     else:
-        error = refusal(DomainError, services.wager_place, **place)
-        assert error.field == "ante"
-        assert "R7" in error.message
+        with refusal(DomainError, field="ante", says="a 1× raise and the fee on each spot (R7)"):
+            services.wager_place(**place)
 
 
-def test_r7_two_spots_must_both_be_covered(dp_table, dp_players, seat, dealer):
+def test_r7_two_spots_must_both_be_covered(dp_table, dp_players, seat, dealer, refusal):
     """Two $10 spots need 10 + 10 in wagers and 2 × (10 + 1) more: $42."""
     seat(dp_table, 7, buy_in="41")
     hand = start(dp_table, dealer, dp=4)
     wager(hand, dp_table, 7, "10", by=dealer)
-    error = refusal(DomainError, wager, hand, dp_table, 7, "10", at=3, by=dealer)
-    assert error.field == "ante"
+    needs = "has $31.00; this spot needs $10.00 in wagers and $22.00 more on the table"
+    with refusal(DomainError, field="ante", says=needs):
+        wager(hand, dp_table, 7, "10", at=3, by=dealer)
 
 
 # --- raises (R8) -----------------------------------------------------------------------------
@@ -453,20 +431,16 @@ def dealt(hand, dp_table, dealer) -> Hand:
 
 
 @pytest.mark.parametrize(("number", "cap"), [(1, 30), (2, 20), (5, 10)])
-def test_r8_a_raise_is_from_the_ante_to_the_cap_of_the_spots_flush(dealt, dealer, number, cap):
+def test_r8_a_raise_is_from_the_ante_to_the_cap_of_the_spots_flush(
+    dealt, dealer, refusal, number, cap
+):
     messages = []
     for amount in ("9", str(cap + 1), "10.50"):
-        error = refusal(
-            DomainError,
-            services.spot_decide,
-            hand=dealt,
-            seat=number,
-            decision="raise",
-            raise_amount=amount,
-            by=dealer,
-        )
-        assert error.field == "raise_amount"
-        messages.append(error.message)
+        with refusal(DomainError, field="raise_amount", says=f"The raise ${D(amount):.2f}") as no:
+            services.spot_decide(
+                hand=dealt, seat=number, decision="raise", raise_amount=amount, by=dealer
+            )
+        messages.append(no.value.message)
     # $10.50 is within a cap above $10, but no whole chip (R5)
     assert [m.endswith("(R8).") for m in messages] == [True, True, cap == 10]
     assert f"{cap // 10}× the ante" in messages[1]
@@ -476,15 +450,13 @@ def test_r8_a_raise_is_from_the_ante_to_the_cap_of_the_spots_flush(dealt, dealer
     assert spot.raise_amount == cap
 
 
-def test_r8_a_raise_without_an_amount_is_refused(dealt, dealer):
-    error = refusal(
-        DomainError, services.spot_decide, hand=dealt, seat=1, decision="raise", by=dealer
-    )
-    assert error.field == "raise_amount"
+def test_r8_a_raise_without_an_amount_is_refused(dealt, dealer, refusal):
+    with refusal(DomainError, field="raise_amount", says="An amount must be"):
+        services.spot_decide(hand=dealt, seat=1, decision="raise", by=dealer)
 
 
 def test_r7_r8_a_raise_above_what_the_stack_covers_with_the_fee_is_refused(
-    dp_table, dp_players, seat, dealer
+    dp_table, dp_players, seat, dealer, refusal
 ):
     seat(dp_table, 7, buy_in="35")  # after the $10 ante: $25, of which $1 is the fee
     hand = start(dp_table, dealer, dp=4)
@@ -492,16 +464,10 @@ def test_r7_r8_a_raise_above_what_the_stack_covers_with_the_fee_is_refused(
     services.hand_cards_enter(
         hand=hand, dealer_cards=LOW_DEALER, spot_cards={7: SIX_HEARTS}, by=dealer
     )
-    error = refusal(
-        DomainError,
-        services.spot_decide,
-        hand=hand,
-        seat=7,
-        decision="raise",
-        raise_amount="25",
-        by=dealer,
-    )
-    assert (error.field, "stack" in error.message) == ("raise_amount", True)
+    more = "The raise $25.00 is more than the stack $25.00 can cover with the fee still due (R7)"
+    with refusal(DomainError, field="raise_amount", says=more) as refused:
+        services.spot_decide(hand=hand, seat=7, decision="raise", raise_amount="25", by=dealer)
+    assert (refused.value.field, "stack" in refused.value.message) == ("raise_amount", True)
     services.spot_decide(hand=hand, seat=7, decision="raise", raise_amount="24", by=dealer)
     assert seating_at(dp_table, 7).stack == D("1")  # what the fee needs
 
@@ -510,30 +476,31 @@ def test_r7_r8_a_raise_above_what_the_stack_covers_with_the_fee_is_refused(
 
 
 def test_a_dealer_not_on_duty_at_the_table_is_refused_every_step(
-    hand, dp_table, dealer, other_dealer, auditor
+    hand, dp_table, dealer, other_dealer, auditor, refusal
 ):
     wager(hand, dp_table, 1, "5", by=dealer)
-    for outsider in (other_dealer, auditor):
-        steps = [
-            lambda by: services.hand_start(table=dp_table, by=by),
-            lambda by: wager(hand, dp_table, 2, "5", by=by),
-            lambda by: services.hand_deal(hand=hand, by=by),
-            lambda by: services.spot_declare_dead(hand=hand, seat=1, by=by),
+    steps = [
+        ("start a hand", lambda by: services.hand_start(table=dp_table, by=by)),
+        ("take wagers", lambda by: wager(hand, dp_table, 2, "5", by=by)),
+        ("deal", lambda by: services.hand_deal(hand=hand, by=by)),
+        ("declare a dead spot", lambda by: services.spot_declare_dead(hand=hand, seat=1, by=by)),
+        (
+            "settle a hand",
             lambda by: services.hand_declare_misdeal(hand=hand, reason="shuffler_fault", by=by),
-            lambda by: services.hand_settle(hand=hand, by=by),
-        ]
-        for step in steps:
-            refusal(PermissionDenied, step, outsider)
+        ),
+        ("settle a hand", lambda by: services.hand_settle(hand=hand, by=by)),
+    ]
+    for outsider, only in (
+        (other_dealer, "Only the dealer on duty at this table may"),
+        (auditor, "Only a floor supervisor or dealer may"),
+    ):
+        for action, step in steps:
+            with refusal(PermissionDenied, field=None, says=f"{only} {action}."):
+                step(outsider)
     services.hand_deal(hand=hand, by=dealer)
-    error = refusal(
-        PermissionDenied,
-        services.spot_decide,
-        hand=hand,
-        seat=1,
-        decision="fold",
-        by=other_dealer,
-    )
-    assert "dealer on duty" in error.message
+    with refusal(PermissionDenied, field=None, says="dealer on duty") as refused:
+        services.spot_decide(hand=hand, seat=1, decision="fold", by=other_dealer)
+    assert "record a decision" in refused.value.message
 
 
 def test_a_floor_supervisor_may_run_a_hand(hand, dp_table, supervisor):
@@ -543,20 +510,22 @@ def test_a_floor_supervisor_may_run_a_hand(hand, dp_table, supervisor):
     assert services.hand_settle(hand=hand, by=supervisor).created_by == supervisor
 
 
-def test_no_hand_on_a_closed_table(dp_table, dp_players, supervisor, dealer):
+def test_no_hand_on_a_closed_table(dp_table, dp_players, supervisor, dealer, refusal):
     table_services.table_close(table=dp_table, by=supervisor)
-    error = refusal(Conflict, services.hand_start, table=dp_table, by=supervisor)
-    assert "closed" in error.message
+    with refusal(Conflict, field=None, says="closed") as refused:
+        services.hand_start(table=dp_table, by=supervisor)
+    assert "is closed: open it to start a hand" in refused.value.message
     # Nobody is on duty at a closed table, so its former dealer may not start one either.
-    refusal(PermissionDenied, services.hand_start, table=dp_table, by=dealer)
+    with refusal(PermissionDenied, field=None, says="the dealer on duty at this table"):
+        services.hand_start(table=dp_table, by=dealer)
     assert not Hand.objects.filter(table=dp_table).exists()
 
 
-def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor, dealer):
+def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor, dealer, refusal):
     wager(hand, dp_table, 1, "5", by=dealer)
     before = stacks(dp_table)
-    error = refusal(Conflict, table_services.table_close, table=dp_table, by=supervisor)
-    assert "hand in progress" in error.message
+    with refusal(Conflict, field=None, says="hand in progress"):
+        table_services.table_close(table=dp_table, by=supervisor)
     assert open_session(dp_table) is not None
     assert stacks(dp_table) == before
 
@@ -565,7 +534,7 @@ def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor
 
 
 def test_r15_a_settlement_whose_books_do_not_balance_is_refused_and_nothing_is_saved(
-    hand, dp_table, dealer, monkeypatch
+    hand, dp_table, dealer, monkeypatch, nothing_written
 ):
     """Were the engine's answer ever off by a cent, the books would not balance: booking
     raises the engine's ConservationError, and the hand stays where it was."""
@@ -574,7 +543,7 @@ def test_r15_a_settlement_whose_books_do_not_balance_is_refused_and_nothing_is_s
     services.spot_decide(hand=hand, seat=1, decision="fold", by=dealer)
     monkeypatch.setattr(services.settlement, "settle", a_cent_off(services.settlement.settle))
     books, events, before = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
-    with pytest.raises(ConservationError, match="R15"):
+    with nothing_written(), pytest.raises(ConservationError, match="R15"):
         services.hand_settle(hand=hand, by=dealer)
     assert (Books.now(), AuditEvent.objects.count(), stacks(dp_table)) == (books, events, before)
     assert status(hand) == "decisions"
@@ -597,7 +566,9 @@ def a_cent_off(settle):
 # --- settling twice --------------------------------------------------------------------------
 
 
-def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(hand, dp_table, dealer):
+def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(
+    hand, dp_table, dealer, nothing_written
+):
     wager(hand, dp_table, 1, "5", by=dealer)
     wager(hand, dp_table, 2, "5", by=dealer)
     services.hand_cards_enter(
@@ -612,7 +583,8 @@ def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(hand, dp
     books, events, table_stacks = Books.now(), AuditEvent.objects.count(), stacks(dp_table)
     assert books.fee_entries == 3 and books.settlements == 1
 
-    again = services.hand_settle(hand=hand, by=dealer)
+    with nothing_written():
+        again = services.hand_settle(hand=hand, by=dealer)
 
     assert again.pk == first.pk
     assert again.result == first.result
@@ -622,7 +594,7 @@ def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(hand, dp
 
 
 def test_a_payout_that_would_take_a_stack_past_the_largest_amount_is_refused(
-    house_table, seat, dealer
+    house_table, seat, dealer, refusal
 ):
     # Money is 12 digits, 2 of them cents. $9,999,999,990 less a $10 ante and a $10 raise,
     # then a win against a dealer who does not qualify (ante +10, raise pushes): $30 back
@@ -634,7 +606,7 @@ def test_a_payout_that_would_take_a_stack_past_the_largest_amount_is_refused(
         hand=hand, dealer_cards=LOW_DEALER, spot_cards={1: FOUR_HEARTS}, by=dealer
     )
     services.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="10", by=dealer)
-    error = refusal(DomainError, services.hand_settle, hand=hand, by=dealer)
-    assert error.field == "stack"
-    assert "$9999999999.99" in error.message
+    with refusal(DomainError, field="stack", says="$9999999999.99") as refused:
+        services.hand_settle(hand=hand, by=dealer)
+    assert "the most a stack holds" in refused.value.message
     assert status(hand) == "decisions"

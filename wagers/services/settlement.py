@@ -69,7 +69,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         kind=Settlement.Kind.ORIGINAL,
         by=by,
     )
-    _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
+    _move_stacks(moves, StackEntry.Reason.PAYOUT, by, hand.table)
     audit_record(
         actor=by,
         action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,

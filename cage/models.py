@@ -108,12 +108,12 @@ class Slip(models.Model):
         ]
         indexes = [models.Index(fields=["table", "gaming_day", "shift"])]
 
+    def __str__(self) -> str:
+        return f"{self.kind} {self.number} {self.total}"
+
     @property
     def number(self) -> str:
         return f"{self.PREFIX[Slip.Kind(self.kind)]}-{self.serial:06d}"
-
-    def __str__(self) -> str:
-        return f"{self.kind} {self.number} {self.total}"
 
 
 class SlipDelivery(models.Model):

@@ -25,8 +25,7 @@ from audit.services import audit_checkpoint_record, audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import ZERO, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
-from cardroom.kernel.roles import role_of
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR, role_of
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Cardroom, HouseBankEntry, Table, TableSession

@@ -17,8 +17,8 @@ from .models import (
     Cardroom,
     RotationRecord,
     Seating,
-    Shift,
     SettingChange,
+    Shift,
     StackEntry,
     Table,
     TableSession,
@@ -76,9 +76,7 @@ def shift_spans(
 
     next_day = datetime.combine(day + timedelta(days=1), day_start, tzinfo=tz)
     bounds = [moment(at) for _, at in ordered] + [next_day]
-    return [
-        ShiftSpan(day, name, bounds[i], bounds[i + 1]) for i, (name, _) in enumerate(ordered)
-    ]
+    return [ShiftSpan(day, name, bounds[i], bounds[i + 1]) for i, (name, _) in enumerate(ordered)]
 
 
 def _offset(at: time, day_start: time) -> int:

@@ -111,7 +111,9 @@ def cardroom_shifts_set(
         actor=by,
         action=AuditAction.CARDROOM_SHIFTS_SET,
         target=cardroom,
-        payload={"shifts": [[name, f"{start:%H:%M}"] for name, start in zip(names, starts)]},
+        payload={
+            "shifts": [[name, f"{start:%H:%M}"] for name, start in zip(names, starts, strict=True)]
+        },
     )
     order = [name for name, _ in selectors.shift_starts(cardroom)]
     return sorted(made, key=lambda shift: order.index(shift.name))
@@ -416,9 +418,7 @@ def player_seat_new(
     refused seating (a taken seat, a closed table, a buy-in off the chip unit) leaves no
     player behind."""
     player = player_create(cardroom=table.cardroom, name=name, by=by)
-    return seat_player(
-        table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by
-    )
+    return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by)
 
 
 @transaction.atomic

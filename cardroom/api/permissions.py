@@ -19,8 +19,9 @@ DEFAULT_READERS = READERS
 
 
 class RolePermission(BasePermission):
-    """``read_roles`` for GET/HEAD/OPTIONS (default: every role but the count team), ``write_roles`` for the rest
-    (default: nobody). Services check their own rules on top (a dealer at their own table)."""
+    """``read_roles`` for GET/HEAD/OPTIONS (default: every role but the count team),
+    ``write_roles`` for the rest (default: nobody). Services check their own rules on top (a
+    dealer at their own table)."""
 
     message = "Your role does not allow this."
 

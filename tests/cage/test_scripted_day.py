@@ -129,7 +129,9 @@ def day(
     services.slip_deliver(slip=fill, by=dealer)
     clock.at("09:30")
     wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=supervisor)
-    services.slip_void(slip=wrong, reason="Asked for the wrong table", witness=dealer, by=supervisor)
+    services.slip_void(
+        slip=wrong, reason="Asked for the wrong table", witness=dealer, by=supervisor
+    )
     clock.at("10:00")
     table_services.stack_add(seating=seating(house, 1), amount="200", by=dealer)
     hand2 = play(house, dealer, {1: ("25", LOSER, "raise"), 2: ("5", WINNER, "fold")})
@@ -256,7 +258,9 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
     short = selectors.drop_boxes(day["house"].cardroom, DAY, "day")[0][1]
     assert short is not None and short.table == day["dp"] and short.variance == D("-1.00")
     services.drop_variance_sign_off(
-        count=short, reason="A $1 chip stuck in the box's slot; found after the count", by=supervisor
+        count=short,
+        reason="A $1 chip stuck in the box's slot; found after the count",
+        by=supervisor,
     )
     services.shift_close(cardroom=day["house"].cardroom, gaming_day=DAY, shift="day", by=supervisor)
     clock.at("22:15")
@@ -310,7 +314,9 @@ def test_a_correction_after_the_close_lands_as_an_adjustment_and_the_day_keeps_i
     clock.at("07:00", days=1)
     hand2 = day["hands"][1]
     hand_services.hand_correct(
-        hand=hand2, reason="The dealer's 4s was the 4d", dealer_cards=DEALER_DOES_NOT_QUALIFY,
+        hand=hand2,
+        reason="The dealer's 4s was the 4d",
+        dealer_cards=DEALER_DOES_NOT_QUALIFY,
         by=supervisor,
     )
     entries = Settlement.objects.filter(hand=hand2).exclude(kind="original")

@@ -162,10 +162,11 @@ def _check_books(
 
 
 def _move_stacks(
-    moves: dict[int, Decimal], reason: StackEntry.Reason, by: User, table: Table
+    moves: dict[int, Decimal], reason: StackEntry.Reason, by: User, span: ShiftSpan
 ) -> None:
     """All stacks of a settlement in one locked read (ascending id, the project's lock order),
-    one UPDATE and one INSERT; every stack stays within its bounds or nothing moves."""
+    one UPDATE and one INSERT, on the gaming day and shift ``span``; every stack stays within
+    its bounds or nothing moves."""
     moves = {pk: amount for pk, amount in moves.items() if amount}
     if not moves:
         return
@@ -181,7 +182,6 @@ def _move_stacks(
         stack=Case(*(When(pk=pk, then=F("stack") + Value(a)) for pk, a in moves.items()))
     )
     now = timezone.now()
-    span = table_selectors.shift_of(table.cardroom, now)
     StackEntry.objects.bulk_create(
         StackEntry(
             seating_id=pk,

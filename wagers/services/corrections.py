@@ -86,7 +86,7 @@ def hand_correct(
         {pk: undone.get(pk, ZERO) + redone.get(pk, ZERO) for pk in undone.keys() | redone.keys()},
         StackEntry.Reason.CORRECTION,
         by,
-        hand.table,
+        when.span,
     )
     audit_record(
         actor=by,

@@ -31,7 +31,7 @@ from wagers.engine import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.models import Hand
 
-from .booking import _move_stacks
+from .booking import _move_stacks, booked_now
 
 S = Hand.Status
 

@@ -193,7 +193,7 @@ def _counts_and_closes(
     )
     services.drop_variance_sign_off(
         count=short,
-        reason="A $1 fee chip was caught in the drop slot; found after the count, sent to the cage.",
+        reason="A $1 fee chip caught in the drop slot, found after the count; sent to the cage.",
         by=floor,
     )
     services.shift_close(cardroom=cardroom, gaming_day=day, shift="day", by=floor)

@@ -143,7 +143,8 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "settled_at"])
     if hand.dp_seating_id and hand.dp_bank:
-        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, hand.table)
+        span = booked_now(hand.table).span
+        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
     audit_record(
         actor=by, action=AuditAction.HAND_CANCELLED, target=hand, payload={"number": hand.number}
     )

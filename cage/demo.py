@@ -252,7 +252,7 @@ def _dp_hand(table: Table, by: User, **start: object) -> None:
     hand = hand_services.hand_start(table=table, by=by, **start)  # type: ignore[arg-type]
     seats = sorted(
         Seating.objects.filter(table=table, left_at=None)
-        .exclude(pk=hand.dp_seating_id)
+        .exclude(pk=hand.dp_seating_id or 0)
         .values_list("seat", flat=True)
     )
     spots = {seats[0]: ("10", WINNER, "raise"), seats[1]: ("10", LOSER, "fold")}

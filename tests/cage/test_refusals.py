@@ -154,11 +154,11 @@ def test_a_designated_player_table_has_no_rack_to_count(floor, supervisor, deale
 
 
 def test_a_count_needs_two_signatures_of_table_staff(floor, supervisor, dealer, auditor):
-    count = lambda by, counted_by: (
-        lambda: services.inventory_count_record(  # noqa: E731
+    def count(by, counted_by):
+        return lambda: services.inventory_count_record(
             table=floor["house"], kind="closing", chips=RACK, counted_by=counted_by, by=by
         )
-    )
+
     refused(count(supervisor, supervisor), DomainError, "counted_by", "another person's")
     refused(count(supervisor, auditor), DomainError, "counted_by", "is not a dealer")
     refused(count(dealer, supervisor), PermissionDenied, None, "Only a floor supervisor")
@@ -376,11 +376,11 @@ def test_a_variance_is_signed_off_by_a_supervisor_once_with_a_reason(
 def test_a_shift_closes_only_when_it_is_over_and_every_count_is_in(
     floor, clock, counter, second_counter, supervisor, dealer, auditor
 ):
-    close = lambda by=supervisor, shift="day": (
-        lambda: services.shift_close(  # noqa: E731
+    def close(by=supervisor, shift="day"):
+        return lambda: services.shift_close(
             cardroom=floor["house"].cardroom, gaming_day=DAY, shift=shift, by=by
         )
-    )
+
     pending = services.slip_request(
         table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor
     )
@@ -419,11 +419,10 @@ def test_a_day_closes_when_every_shift_is_closed_and_is_then_locked(
     floor, clock, counter, second_counter, supervisor, dealer, auditor
 ):
     cardroom = floor["house"].cardroom
-    close_day = lambda by=auditor: (
-        lambda: services.gaming_day_close(  # noqa: E731
-            cardroom=cardroom, gaming_day=DAY, by=by
-        )
-    )
+
+    def close_day(by=auditor):
+        return lambda: services.gaming_day_close(cardroom=cardroom, gaming_day=DAY, by=by)
+
     refused(close_day(), Conflict, "gaming_day", "is not over")
     services.inventory_count_record(
         table=floor["house"], kind="closing", chips=RACK, counted_by=dealer, by=supervisor

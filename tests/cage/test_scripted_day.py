@@ -41,6 +41,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
+from django.db import DatabaseError, transaction
 
 from cage import selectors, services
 from cage.models import DayClose, InventoryCount, Slip
@@ -50,6 +51,7 @@ from tables.models import HouseBankEntry, StackEntry
 from wagers import services as hand_services
 from wagers.models import Settlement
 
+from ..audit.support import raw
 from .support import DEALER_DOES_NOT_QUALIFY, LOSER, WINNER, play, seating
 
 pytestmark = pytest.mark.django_db
@@ -351,3 +353,33 @@ def test_the_fee_ledger_and_the_dp_table_carry_the_shift(day):
     assert by_shift == {"day": D("6.00"), "swing": D("3.00")}
     assert not InventoryCount.objects.filter(table=day["dp"]).exists()
     assert Slip.objects.filter(table=day["dp"]).count() == 0
+
+
+CAGE_TABLES = (
+    "tables_housebankentry",
+    "cage_inventorycount",
+    "cage_slip",
+    "cage_slipdelivery",
+    "cage_slipvoid",
+    "cage_slipprint",
+    "cage_dropcount",
+    "cage_variancesignoff",
+    "cage_shiftclose",
+    "cage_dayclose",
+)
+
+
+def test_every_cage_record_is_append_only_in_the_database(
+    day, clock, supervisor, counter, second_counter, auditor
+):
+    """A delivery, a void, a reprint, a sign-off, a close: new rows, never updates; raw SQL
+    through the application's own connection cannot rewrite or delete one."""
+    close_the_day(day, clock, supervisor, counter, second_counter, auditor)
+    first = services.slip_print(slip=day["fill"], by=supervisor)
+    again = services.slip_print(slip=day["fill"], by=auditor)
+    assert (first.reprint, again.reprint) == (False, True)
+    for table in CAGE_TABLES:
+        assert raw(f'SELECT COUNT(*) FROM "{table}"')[0][0] > 0, table
+        for sql in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
+            with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+                raw(sql)

@@ -42,6 +42,8 @@ class InventoryCount(models.Model):
     counted_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     verified_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+    # Why the count differs from the books, when it does (required then).
+    note = models.TextField(blank=True)
 
     class Meta:
         ordering = ["table", "id"]

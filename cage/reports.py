@@ -60,10 +60,10 @@ def _text(value: Any) -> str:
 
 def _table_row(figures: TableShiftFigures) -> list[str]:
     values = {
+        **{name: getattr(figures, name) for name in TABLE_COLUMNS if hasattr(figures, name)},
         "gaming_day": figures.day.isoformat(),
         "table": figures.table_name,
         "hold_percent": figures.hold,
-        **{name: getattr(figures, name) for name in TABLE_COLUMNS if hasattr(figures, name)},
     }
     return [_text(values.get(name)) for name in TABLE_COLUMNS]
 

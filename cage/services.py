@@ -123,14 +123,21 @@ def _now_span(cardroom: Cardroom) -> table_selectors.ShiftSpan:
 
 @transaction.atomic
 def inventory_count_record(
-    *, table: Table, kind: str, chips: Mapping[str, Any], counted_by: User, by: User
+    *,
+    table: Table,
+    kind: str,
+    chips: Mapping[str, Any],
+    counted_by: User,
+    note: str = "",
+    by: User,
 ) -> InventoryCount:
     """The dealer's count of a house-banked table's rack, by denomination, verified by the
     floor supervisor (``by``): two signatures. ``opening`` once per session, before anything
     else is counted; ``shift_change`` once in each later shift the table stays open (the
     count that closes the previous shift and opens this one: count before play resumes);
     ``closing`` last, which also closes the table (its players cash out). The books' figure
-    for the rack at that moment is kept beside the count."""
+    for the rack at that moment is kept beside the count; a count that differs from it is
+    recorded only with a ``note`` explaining the difference."""
     require_supervisor(by, action="verify a table inventory count")
     _require_other_person(by, counted_by, field="counted_by", roles=(DEALER, FLOOR_SUPERVISOR))
     if kind not in InventoryCount.Kind.values:
@@ -145,6 +152,12 @@ def inventory_count_record(
     _check_count_order(session, InventoryCount.Kind(kind), span)
     pieces, total = count_parse(chips, table.cardroom.chip_denominations, field="chips")
     book, through = selectors.rack_by_the_books(table)
+    if book is not None and book != total and not note.strip():
+        raise DomainError(
+            f"The rack holds ${money_text(book)} by the books and ${money_text(total)} by this "
+            "count: recount, or explain the difference.",
+            field="note",
+        )
     count = InventoryCount.objects.create(
         table=table,
         session=session,
@@ -158,6 +171,7 @@ def inventory_count_record(
         counted_by=counted_by,
         verified_by=by,
         created_at=timezone.now(),
+        note=note.strip(),
     )
     audit_record(
         actor=by,
@@ -172,6 +186,7 @@ def inventory_count_record(
             "total": total,
             "book_total": book,
             "counted_by": counted_by.pk,
+            "note": note.strip(),
         },
     )
     if kind == InventoryCount.Kind.CLOSING:

@@ -162,6 +162,7 @@ class InventoryCountOut(serializers.ModelSerializer):
             "variance",
             "counted_by",
             "verified_by",
+            "note",
             "created_at",
         ]
 
@@ -175,6 +176,7 @@ class InventoryCountIn(serializers.Serializer):
     kind = serializers.ChoiceField(choices=InventoryCount.Kind.choices)
     chips = pieces()
     counted_by = IdField()
+    note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
 
 
 class TableInventory(generics.ListAPIView, ServiceView):
@@ -200,6 +202,7 @@ class TableInventory(generics.ListAPIView, ServiceView):
             kind=data["kind"],
             chips=data["chips"],
             counted_by=_user(data["counted_by"], "counted_by"),
+            note=data["note"],
             by=actor(request),
         )
         return Response(InventoryCountOut(count).data, status=201)

@@ -130,6 +130,7 @@ def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
                 kind=form.cleaned_data["kind"],
                 chips=form.pieces("chips"),
                 counted_by=form.cleaned_data["counted_by"],
+                note=form.cleaned_data["note"],
                 by=by,
             ),
             fields=form.service_fields(),

@@ -64,6 +64,7 @@ class PiecesForm(forms.Form):
 class InventoryCountForm(PiecesForm):
     kind = forms.ChoiceField(choices=InventoryCount.Kind.choices)
     counted_by = forms.ModelChoiceField(queryset=User.objects.none(), label="Counted by")
+    note = forms.CharField(max_length=2000, required=False, label="If it differs from the books")
 
     def __init__(self, *args: Any, counters: QuerySet[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

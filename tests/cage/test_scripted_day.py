@@ -383,3 +383,29 @@ def test_every_cage_record_is_append_only_in_the_database(
         for sql in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
             with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
                 raw(sql)
+
+
+def test_a_correction_in_a_later_shift_names_the_shift_it_adjusts_on_its_fees_too(
+    cardroom, clock, supervisor, dealer
+):
+    """A DP hand of the day shift corrected in the swing shift: the reversal and the
+    correction (settlement, fees) are booked in swing, naming the day shift they adjust."""
+    table = table_services.table_create(
+        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
+    )
+    clock.at("08:00")
+    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    for seat, name in ((1, "Avery"), (2, "Blake"), (4, "Casey")):
+        table_services.player_seat_new(table=table, seat=seat, name=name, buy_in="500", by=dealer)
+    dp_hand(table, dealer, draw_cards=draw(1, (1, 2, 4)))
+    hand = table.hands.get()
+    clock.at("15:00")
+    hand_services.hand_correct(
+        hand=hand, reason="Misread 4s", dealer_cards=DEALER_DOES_NOT_QUALIFY, by=supervisor
+    )
+    fees = FeeEntry.objects.filter(hand=hand).order_by("id")
+    # The original $3 (2 spots + the DP), its reversal (−3) and the correction's $3.
+    assert [(f.shift, f.adjusts_day, f.adjusts_shift) for f in fees] == [
+        ("day", None, ""),
+    ] * 3 + [("swing", DAY, "day")] * 6
+    assert sum(f.amount for f in fees) == D("3.00")

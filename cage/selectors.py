@@ -429,6 +429,17 @@ def shift_outstanding(cardroom: Cardroom, day: date, shift: str) -> list[str]:
     return problems
 
 
+def last_shift_over(cardroom: Cardroom) -> tuple[date, str]:
+    """The gaming day and shift of the last shift that is over: the one to count and close."""
+    current = table_selectors.shift_of(cardroom, timezone.now())
+    spans = table_selectors.day_shifts(cardroom, current.day)
+    index = [s.shift for s in spans].index(current.shift)
+    if index > 0:
+        return current.day, spans[index - 1].shift
+    previous = table_selectors.day_shifts(cardroom, date.fromordinal(current.day.toordinal() - 1))
+    return previous[-1].day, previous[-1].shift
+
+
 def shift_closed(cardroom: Cardroom, day: date, shift: str) -> bool:
     return ShiftClose.objects.filter(cardroom=cardroom, gaming_day=day, shift=shift).exists()
 

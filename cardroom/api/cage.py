@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
@@ -384,8 +385,8 @@ class DropBoxOut(serializers.Serializer):
 
 
 SHIFT_PARAMS = [
-    OpenApiParameter("day", date, required=True, description="the gaming day (YYYY-MM-DD)"),
-    OpenApiParameter("shift", str, required=True, description="the shift's name"),
+    OpenApiParameter("day", date, description="the gaming day (YYYY-MM-DD); with shift"),
+    OpenApiParameter("shift", str, description="the shift's name; default: the last shift over"),
 ]
 
 
@@ -398,9 +399,11 @@ class DropBoxes(ServiceView):
     @extend_schema(parameters=SHIFT_PARAMS, responses=DropBoxOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
-        day = _day(request.query_params.get("day"))
-        shift = request.query_params.get("shift") or ""
-        table_selectors.shift_bounds(cardroom, day, shift)  # a shift the cardroom has
+        params = request.query_params
+        day, shift = selectors.last_shift_over(cardroom)
+        if params.get("day") or params.get("shift"):
+            day, shift = _day(params.get("day")), params.get("shift") or ""
+            table_selectors.shift_bounds(cardroom, day, shift)  # a shift the cardroom has
         boxes = [
             {"table": t.pk, "table_name": t.name, "counted": c is not None, "count": c}
             for t, c in selectors.drop_boxes(cardroom, day, shift)
@@ -529,7 +532,7 @@ class DayCloses(generics.ListAPIView, ServiceView):
 
 
 STATISTICS_PARAMS = [
-    OpenApiParameter("day", date, description="a gaming day (YYYY-MM-DD)"),
+    OpenApiParameter("day", date, description="a gaming day (YYYY-MM-DD); default: today's"),
     OpenApiParameter("shift", str, description="with day: one shift of it"),
     OpenApiParameter("month", str, description="instead of day: a month (YYYY-MM)"),
 ]
@@ -541,7 +544,8 @@ def statistics(request: Request, cardroom: Cardroom) -> tuple[dict[str, Any], st
     month = params.get("month")
     if month:
         return _month(cardroom, month)
-    day = _day(params.get("day"))
+    today = table_selectors.gaming_day(cardroom, timezone.now())
+    day = _day(params.get("day")) if "day" in params else today
     shift = params.get("shift")
     if shift:
         table_selectors.shift_bounds(cardroom, day, shift)

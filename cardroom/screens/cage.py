@@ -63,21 +63,10 @@ def _cardroom() -> Cardroom:
     return cardroom
 
 
-def _last_shift(cardroom: Cardroom) -> tuple[date, str]:
-    """The last shift that is over: the one to count and close."""
-    current = table_selectors.shift_of(cardroom, timezone.now())
-    spans = table_selectors.day_shifts(cardroom, current.day)
-    index = [s.shift for s in spans].index(current.shift)
-    if index > 0:
-        return current.day, spans[index - 1].shift
-    previous = table_selectors.day_shifts(cardroom, date.fromordinal(current.day.toordinal() - 1))
-    return previous[-1].day, previous[-1].shift
-
-
 def _period(request: SignedInRequest, cardroom: Cardroom) -> tuple[date, str]:
     """The gaming day and shift of the query (``day``, ``shift``): by default the last shift
     that is over."""
-    day, shift = _last_shift(cardroom)
+    day, shift = selectors.last_shift_over(cardroom)
     with contextlib.suppress(ValueError):
         day = date.fromisoformat(request.GET.get("day") or day.isoformat())
     names = [s.shift for s in table_selectors.day_shifts(cardroom, day)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, time, timedelta
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -41,7 +42,7 @@ from tables.demo import (
 from tables.models import Cardroom, Player, Seating, Table
 from wagers import services as hand_services
 
-from . import services
+from . import selectors, services
 
 DEMO_SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
 DEALER_QUALIFIES = "Ks 9s 4s 2c 7h 8c 3c"
@@ -85,8 +86,37 @@ def load_demo() -> list[DemoUser]:
     players seated; running it again changes nothing."""
     users = load_demo_users()
     load_demo_day()
+    _open_house_table_counted()
     load_demo_tables()
     return users
+
+
+def _open_house_table_counted() -> None:
+    """Today the house-banked table opens with its rack counted (what the books say it holds),
+    before anyone buys chips there; run again, an open table is left as it is."""
+    name = next(name for name, banking, _ in DEMO_TABLES if banking == "house")
+    table = Table.objects.filter(cardroom__name=DEMO_CARDROOM, name=name).first()
+    if table is None or table_selectors.open_session(table) is not None:
+        return
+    people = _people()
+    table_services.table_open(table=table, dealer=people["dealer"], by=people["floor"])
+    book, _ = selectors.rack_by_the_books(table)
+    services.inventory_count_record(
+        table=table,
+        kind="opening",
+        chips=_in_chips(book or Decimal("4600"), table.cardroom.chip_denominations),
+        counted_by=people["dealer"],
+        by=people["floor"],
+    )
+
+
+def _in_chips(amount: Decimal, denominations: list[str]) -> dict[str, int]:
+    """An amount as chips, the largest first: what a rack holding it would be counted as."""
+    pieces: dict[str, int] = {}
+    for value in sorted(denominations, key=Decimal, reverse=True):
+        count, amount = divmod(amount, Decimal(value))
+        pieces[value] = int(count)
+    return pieces
 
 
 def load_demo_day() -> bool:

@@ -15,6 +15,8 @@ class AuditAction(models.TextChoices):
     PERMISSION_REFUSED = "permission.refused"
     # Configuration and its governance (R17).
     CARDROOM_CREATED = "cardroom.created"
+    CARDROOM_SHIFTS_SET = "cardroom.shifts_set"
+    CARDROOM_DENOMINATIONS_SET = "cardroom.denominations_set"
     TABLE_CREATED = "table.created"
     SETTING_CHANGE_PROPOSED = "table.settings.change_proposed"
     SETTING_CHANGE_APPROVED = "table.settings.change_approved"
@@ -50,5 +52,15 @@ class AuditAction(models.TextChoices):
     HAND_MISDEAL = "hand.misdeal"
     HAND_SETTLED = "hand.settled"
     HAND_CORRECTED = "hand.corrected"
+    # The cage (table inventory, fills and credits, drop and count, shift and day close).
+    INVENTORY_COUNTED = "cage.inventory_counted"
+    SLIP_REQUESTED = "cage.slip_requested"
+    SLIP_DELIVERED = "cage.slip_delivered"
+    SLIP_VOIDED = "cage.slip_voided"
+    SLIP_PRINTED = "cage.slip_printed"
+    DROP_COUNTED = "cage.drop_counted"
+    DROP_VARIANCE_SIGNED_OFF = "cage.drop_variance_signed_off"
+    SHIFT_CLOSED = "cage.shift_closed"
+    GAMING_DAY_CLOSED = "cage.gaming_day_closed"
     # Compliance.
     EXPORT_REQUESTED = "export.requested"

@@ -5,7 +5,14 @@ from django.urls import include, path
 
 from .api.urls import schema_urlpatterns
 from .health import health
-from .screens.urls import compliance_patterns, dealer_patterns, floor_patterns, home_patterns
+from .screens.urls import (
+    cage_patterns,
+    compliance_patterns,
+    count_patterns,
+    dealer_patterns,
+    floor_patterns,
+    home_patterns,
+)
 
 admin.site.site_header = "Cardroom administration"
 admin.site.site_title = "Cardroom"
@@ -18,6 +25,8 @@ urlpatterns = [
     path("dealer/", include(dealer_patterns)),
     path("floor/", include(floor_patterns)),
     path("compliance/", include(compliance_patterns)),
+    path("cage/", include(cage_patterns)),
+    path("count/", include(count_patterns)),
     path("api/v1/", include("cardroom.api.urls")),
     path("api/", include(schema_urlpatterns)),
 ]

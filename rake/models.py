@@ -21,6 +21,10 @@ class FeeEntry(models.Model):
     seat = models.PositiveSmallIntegerField()
     amount = MoneyField()  # negative in a reversal
     created_at = models.DateTimeField()
+    shift = models.CharField(max_length=20, blank=True)  # empty on entries made before shifts
+    # A correction's fees of a hand settled on another gaming day (or shift) name it.
+    adjusts_day = models.DateField(null=True, blank=True)
+    adjusts_shift = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["table", "gaming_day", "id"]

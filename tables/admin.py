@@ -8,10 +8,12 @@ from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
 from .models import (
     Cardroom,
+    HouseBankEntry,
     Player,
     RotationRecord,
     Seating,
     SettingChange,
+    Shift,
     StackEntry,
     Table,
     TableSession,
@@ -143,6 +145,20 @@ class StackEntryAdmin(ReadOnlyAdmin):
     list_select_related = ["seating__player", "seating__table", "actor"]
     search_fields = ["seating__player__name", "seating__table__name"]
     date_hierarchy = "created_at"
+
+
+@admin.register(HouseBankEntry)
+class HouseBankEntryAdmin(ReadOnlyAdmin):
+    list_display = ["id", "table", "amount", "reason", "reference", "gaming_day", "shift"]
+    list_filter = ["reason", "table"]
+    list_select_related = ["table"]
+    date_hierarchy = "created_at"
+
+
+@admin.register(Shift)
+class ShiftAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "name", "starts_at"]
+    list_select_related = ["cardroom"]
 
 
 @admin.register(RotationRecord)

@@ -1,12 +1,19 @@
-"""Demo data for a fresh clone: the role groups, one user per role, a cardroom with a
-designated-player table and a house-banked table, both open with players seated with chips."""
+"""Demo data for a fresh clone: the role groups, one user per role (two for the count team), a
+cardroom with a designated-player table and a house-banked table, both open with players
+seated with chips. The gaming day played and closed before them is ``cage.demo``'s."""
 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, setup_role_groups
+from cardroom.kernel.roles import (
+    COMPLIANCE_AUDITOR,
+    COUNT_TEAM,
+    DEALER,
+    FLOOR_SUPERVISOR,
+    setup_role_groups,
+)
 
 from .models import Cardroom, Player, Seating, Table, TableSession
 
@@ -28,6 +35,9 @@ DEMO_USERS = (
     DemoUser("floor", "Morgan", "Reyes", FLOOR_SUPERVISOR, is_staff=True),
     DemoUser("dealer", "Sam", "Carter", DEALER),
     DemoUser("compliance", "Alex", "Nguyen", COMPLIANCE_AUDITOR, is_staff=True),
+    # The count team counts in pairs: two logins.
+    DemoUser("count", "Robin", "Ellis", COUNT_TEAM),
+    DemoUser("count2", "Jamie", "Okafor", COUNT_TEAM),
 )
 
 
@@ -45,7 +55,14 @@ DEMO_TABLES = (
 
 @transaction.atomic
 def load_demo_data() -> list[DemoUser]:
-    """Create (or restore) the demo data; running it again changes nothing."""
+    """Create (or restore) the demo users and tables; running it again changes nothing."""
+    users = load_demo_users()
+    load_demo_tables()
+    return users
+
+
+def load_demo_users() -> list[DemoUser]:
+    """The role groups and the demo users, with the demo password."""
     groups = {group.name: group for group in setup_role_groups()}
     User = get_user_model()
     for demo in DEMO_USERS:
@@ -64,11 +81,10 @@ def load_demo_data() -> list[DemoUser]:
             user.set_password(DEMO_PASSWORD)
             user.save(update_fields=["password"])
         user.groups.set([groups[demo.role]])
-    _load_tables()
     return list(DEMO_USERS)
 
 
-def _load_tables() -> None:
+def load_demo_tables() -> None:
     """Through the services, as a floor supervisor would: every step is in the audit log."""
     from . import services  # the services import the audit app; keep this module light
 

@@ -20,6 +20,21 @@ from wagers.engine.table import MAX_SEATS, Banking, BonusMode
 
 _USER = settings.AUTH_USER_MODEL
 
+#: A new cardroom's chip denominations: $1, $5, $25, $100 and $500.
+DEFAULT_DENOMINATIONS = ("1.00", "5.00", "25.00", "100.00", "500.00")
+
+
+def default_denominations() -> list[str]:
+    return list(DEFAULT_DENOMINATIONS)
+
+
+class Tender(models.TextChoices):
+    """How chips came onto (or left) a stack: bought with cash at the table (the cash goes
+    into the drop box) or brought as chips (from the cage, another table)."""
+
+    CASH = "cash"
+    CHIPS = "chips"
+
 
 class Cardroom(models.Model):
     name = models.CharField(max_length=100, unique=True)
@@ -27,9 +42,33 @@ class Cardroom(models.Model):
     gaming_day_starts_at = models.TimeField(default=time(6, 0))
     # R17: with a lone supervisor on duty a change may be self-approved, and says so.
     self_approval_allowed = models.BooleanField(default=False)
+    # The chips the cardroom's racks hold, as money strings ("25.00"), smallest first: every
+    # inventory count, fill and credit is counted in them (cage).
+    chip_denominations = models.JSONField(default=default_denominations)
 
     def __str__(self) -> str:
         return self.name
+
+
+class Shift(models.Model):
+    """One shift of the cardroom's gaming day: it runs from its start (wall clock, in the
+    cardroom's zone) to the next shift's start. The first shift starts when the gaming day
+    does. A cardroom with no shifts has one, ``day``, the whole gaming day
+    (``tables.selectors.shift_starts``)."""
+
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="shifts")
+    name = models.CharField(max_length=20)
+    starts_at = models.TimeField()
+
+    class Meta:
+        ordering = ["cardroom", "starts_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["cardroom", "name"], name="shift_name_unique"),
+            models.UniqueConstraint(fields=["cardroom", "starts_at"], name="shift_start_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cardroom}: {self.name} from {self.starts_at:%H:%M}"
 
 
 class Table(models.Model):
@@ -210,13 +249,67 @@ class StackEntry(models.Model):
     reason = models.CharField(max_length=20, choices=Reason.choices)
     actor = models.ForeignKey(_USER, null=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+    # Buy-ins, add-ons and cash-outs say how the chips were paid for (the expected drop, and
+    # cash reporting per player); other movements leave it blank.
+    tender = models.CharField(max_length=5, choices=Tender.choices, blank=True)
+    # The gaming day and shift the movement fell in (empty on entries made before shifts).
+    gaming_day = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["id"]
         verbose_name_plural = "stack entries"
+        indexes = [models.Index(fields=["gaming_day", "shift"], name="stackentry_day_shift")]
 
     def __str__(self) -> str:
         return f"{self.seating}: {self.amount} ({self.reason})"
+
+
+class HouseBankEntry(models.Model):
+    """One movement of a house-banked table's house bank: its chip rack. Never edited.
+
+    The rack by the books is the last inventory count plus every entry since (``cage``
+    compares it with the next count): the house's side of each settlement entry (its net,
+    R15), chips sold for cash at the table, fills and credits. Positive: chips into the rack.
+    """
+
+    class Reason(models.TextChoices):
+        SETTLEMENT = "settlement"  # the house's net in a settlement entry (a reversal negates)
+        CHIPS_SOLD = "chips_sold"  # chips out of the rack for a player's cash buy-in
+        FILL = "fill"  # chips from the cage
+        CREDIT = "credit"  # chips back to the cage
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="bank_entries")
+    amount = MoneyField()
+    reason = models.CharField(max_length=20, choices=Reason.choices)
+    # What the entry books: a settlement entry (a relation up a layer, by name), a stack
+    # entry (chips sold), or a slip's serial number (a fill, a credit).
+    settlement = models.ForeignKey(
+        "wagers.Settlement",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="bank_entries",
+    )
+    stack_entry = models.OneToOneField(
+        StackEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="bank_entry"
+    )
+    reference = models.CharField(max_length=40, blank=True)
+    gaming_day = models.DateField()
+    shift = models.CharField(max_length=20)
+    # A correction of a hand of another gaming day (or shift) says which one it adjusts.
+    adjusts_day = models.DateField(null=True, blank=True)
+    adjusts_shift = models.CharField(max_length=20, blank=True)
+    actor = models.ForeignKey(_USER, null=True, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "house bank entries"
+        indexes = [models.Index(fields=["table", "gaming_day", "shift"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} bank: {self.amount} ({self.reason})"
 
 
 class RotationRecord(models.Model):

@@ -7,7 +7,7 @@ The designated-player rotation (R16) is in ``tables.rotation``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import time
 from decimal import Decimal
 from typing import Any
@@ -28,13 +28,16 @@ from wagers.engine.table import MAX_SEATS, Banking
 from . import rules, selectors
 from .models import (
     Cardroom,
+    HouseBankEntry,
     Player,
     Seating,
     SettingChange,
+    Shift,
     StackEntry,
     Table,
     TableSession,
     TableSettings,
+    Tender,
 )
 
 # --- configuration ---------------------------------------------------------------------------
@@ -72,6 +75,69 @@ def cardroom_create(
             "gaming_day_starts_at": gaming_day_starts_at,
             "self_approval_allowed": self_approval_allowed,
         },
+    )
+    return cardroom
+
+
+@transaction.atomic
+def cardroom_shifts_set(
+    *, cardroom: Cardroom, shifts: Sequence[tuple[str, time]], by: User
+) -> list[Shift]:
+    """The shifts of the cardroom's gaming day (e.g. day / swing / grave), each from its start
+    to the next one's; the first starts when the gaming day does. Records already made keep
+    the gaming day and shift they were booked in."""
+    require_supervisor(by, action="define a cardroom's shifts")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
+    names = [name.strip() for name, _ in shifts]
+    starts = [start for _, start in shifts]
+    if not shifts:
+        raise DomainError("Define at least one shift.", field="shifts")
+    if any(not name or len(name) > 20 for name in names):
+        raise DomainError("Every shift needs a name of 1 to 20 characters.", field="shifts")
+    if len(set(names)) < len(names) or len(set(starts)) < len(starts):
+        raise DomainError("Two shifts share a name or a start.", field="shifts")
+    day_start = cardroom.gaming_day_starts_at
+    if day_start not in starts:
+        raise DomainError(
+            f"The first shift starts when the gaming day does, at {day_start:%H:%M}.",
+            field="shifts",
+        )
+    Shift.objects.filter(cardroom=cardroom).delete()
+    made = Shift.objects.bulk_create(
+        Shift(cardroom=cardroom, name=name, starts_at=start)
+        for name, start in zip(names, starts, strict=True)
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.CARDROOM_SHIFTS_SET,
+        target=cardroom,
+        payload={
+            "shifts": [[name, f"{start:%H:%M}"] for name, start in zip(names, starts, strict=True)]
+        },
+    )
+    order = [name for name, _ in selectors.shift_starts(cardroom)]
+    return sorted(made, key=lambda shift: order.index(shift.name))
+
+
+@transaction.atomic
+def cardroom_denominations_set(
+    *, cardroom: Cardroom, denominations: Sequence[MoneyInput], by: User
+) -> Cardroom:
+    """The chip denominations the cardroom's racks, fills and credits are counted in."""
+    require_supervisor(by, action="set a cardroom's chip denominations")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
+    values = sorted({money(value, field="denominations") for value in denominations})
+    if not values or values[0] <= 0 or len(values) < len(denominations):
+        raise DomainError(
+            "Chip denominations are distinct amounts above $0.00.", field="denominations"
+        )
+    cardroom.chip_denominations = [money_text(value) for value in values]
+    cardroom.save(update_fields=["chip_denominations"])
+    audit_record(
+        actor=by,
+        action=AuditAction.CARDROOM_DENOMINATIONS_SET,
+        target=cardroom,
+        payload={"denominations": cardroom.chip_denominations},
     )
     return cardroom
 
@@ -340,25 +406,39 @@ def player_create(*, cardroom: Cardroom, name: str, by: User) -> Player:
 
 @transaction.atomic
 def player_seat_new(
-    *, table: Table, seat: int, name: str, buy_in: MoneyInput = ZERO, by: User
+    *,
+    table: Table,
+    seat: int,
+    name: str,
+    buy_in: MoneyInput = ZERO,
+    tender: str | None = None,
+    by: User,
 ) -> Seating:
     """A player new to the cardroom registers and sits down in one transaction, so that a
     refused seating (a taken seat, a closed table, a buy-in off the chip unit) leaves no
     player behind."""
     player = player_create(cardroom=table.cardroom, name=name, by=by)
-    return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=by)
+    return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by)
 
 
 @transaction.atomic
 def seat_player(
-    *, table: Table, seat: int, player: Player, buy_in: MoneyInput = ZERO, by: User
+    *,
+    table: Table,
+    seat: int,
+    player: Player,
+    buy_in: MoneyInput = ZERO,
+    tender: str | None = None,
+    by: User,
 ) -> Seating:
-    """A player sits down at an open table and buys in: chips onto the table stack."""
+    """A player sits down at an open table and buys in: chips onto the table stack, bought
+    with cash at the table or brought as chips (``tender``; see ``tender_for``)."""
     table, _ = table_lock_open(table, by=by, action="seat a player")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
     amount = money(buy_in, field="buy_in")
     _check_chips(table, amount, "buy_in")
+    paid_with = tender_for(table, tender)
     if player.cardroom_id != table.cardroom_id:
         raise DomainError(f"{player} is not a player of {table.cardroom}.", field="player")
     if Seating.objects.filter(table=table, seat=seat, left_at=None).exists():
@@ -383,20 +463,49 @@ def seat_player(
         payload={"table": table.pk, "seat": seat, "player": player.pk},
     )
     if amount:
-        stack_entry_add(seating=seating, amount=amount, reason=StackEntry.Reason.BUY_IN, by=by)
+        stack_entry_add(
+            seating=seating,
+            amount=amount,
+            reason=StackEntry.Reason.BUY_IN,
+            tender=paid_with,
+            by=by,
+        )
     return seating
 
 
 @transaction.atomic
-def stack_add(*, seating: Seating, amount: MoneyInput, by: User) -> Seating:
-    """More chips onto a seated player's stack."""
+def stack_add(
+    *, seating: Seating, amount: MoneyInput, tender: str | None = None, by: User
+) -> Seating:
+    """More chips onto a seated player's stack, bought with cash or brought as chips."""
     seating = _seating_for_change(seating, by, "add chips")
     value = money(amount, field="amount")
     if not value:
         raise DomainError("Add an amount above $0.00.", field="amount")
     _check_chips(seating.table, value, "amount")
-    stack_entry_add(seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, by=by)
+    paid_with = tender_for(seating.table, tender)
+    stack_entry_add(
+        seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, tender=paid_with, by=by
+    )
     return seating
+
+
+def tender_for(table: Table, tender: str | None) -> Tender:
+    """How a buy-in or add-on is paid. By default: cash at a house-banked table (the dealer
+    sells chips out of the rack and drops the cash), chips at a designated-player table,
+    whose players buy their chips at the cage: it has no house bank to sell them from, so a
+    cash buy-in there is refused."""
+    if tender is None or tender == "":
+        return Tender.CASH if table.banking == Banking.HOUSE else Tender.CHIPS
+    if tender not in Tender.values:
+        raise DomainError("Tender is 'cash' or 'chips'.", field="tender")
+    if tender == Tender.CASH and table.banking != Banking.HOUSE:
+        raise DomainError(
+            f"{table} is a designated-player table: it has no house bank to sell chips for "
+            "cash. Buy chips at the cage and bring them (tender 'chips').",
+            field="tender",
+        )
+    return Tender(tender)
 
 
 @transaction.atomic
@@ -416,7 +525,13 @@ def stack_cash_out(*, seating: Seating, amount: MoneyInput | None = None, by: Us
             "cashed out.",
             field="amount",
         )
-    stack_entry_add(seating=seating, amount=-value, reason=StackEntry.Reason.CASH_OUT, by=by)
+    stack_entry_add(
+        seating=seating,
+        amount=-value,
+        reason=StackEntry.Reason.CASH_OUT,
+        tender=Tender.CHIPS,
+        by=by,
+    )
     return seating
 
 
@@ -482,23 +597,73 @@ def seating_leave(*, seating: Seating, by: User) -> Seating:
 
 
 def stack_entry_add(
-    *, seating: Seating, amount: Decimal, reason: StackEntry.Reason, by: User
+    *,
+    seating: Seating,
+    amount: Decimal,
+    reason: StackEntry.Reason,
+    tender: Tender | None = None,
+    by: User,
 ) -> StackEntry:
-    """One ledger entry and the stack it moves. The caller holds the seating's row lock
-    (in the project's lock order); the stack stays within its bounds (``stack_bounds_check``)."""
+    """One ledger entry and the stack it moves, on the gaming day and shift it falls in. The
+    caller holds the seating's row lock (in the project's lock order); the stack stays within
+    its bounds (``stack_bounds_check``). Chips bought for cash at a house-banked table come
+    out of its rack: a house bank entry in the same transaction."""
     stack_bounds_check([(seating, amount)], field="amount")
+    now = timezone.now()
+    table = seating.table
+    span = selectors.shift_of(table.cardroom, now)
     entry = StackEntry.objects.create(
-        seating=seating, amount=amount, reason=reason, actor=by, created_at=timezone.now()
+        seating=seating,
+        amount=amount,
+        reason=reason,
+        actor=by,
+        created_at=now,
+        tender=tender or "",
+        gaming_day=span.day,
+        shift=span.shift,
     )
     seating.stack += amount
     seating.save(update_fields=["stack"])
-    audit_record(
-        actor=by,
-        action=_STACK_ACTIONS[reason],
-        target=seating,
-        payload={"amount": amount, "stack": seating.stack, "entry": entry.pk},
-    )
+    payload: dict[str, Any] = {"amount": amount, "stack": seating.stack, "entry": entry.pk}
+    if tender:
+        payload["tender"] = str(tender)
+    if tender == Tender.CASH and amount > 0:
+        bank = house_bank_entry_add(
+            table=table,
+            amount=-amount,
+            reason=HouseBankEntry.Reason.CHIPS_SOLD,
+            stack_entry=entry,
+            by=by,
+        )
+        payload["bank_entry"] = bank.pk
+    audit_record(actor=by, action=_STACK_ACTIONS[reason], target=seating, payload=payload)
     return entry
+
+
+def house_bank_entry_add(
+    *,
+    table: Table,
+    amount: Decimal,
+    reason: HouseBankEntry.Reason,
+    by: User,
+    stack_entry: StackEntry | None = None,
+    reference: str = "",
+) -> HouseBankEntry:
+    """One movement of a house-banked table's rack, on the gaming day and shift it falls in
+    (the caller holds the table's lock and records its own audit event)."""
+    now = timezone.now()
+    span = selectors.shift_of(table.cardroom, now)
+    return HouseBankEntry.objects.create(
+        table=table,
+        amount=amount,
+        reason=reason,
+        stack_entry=stack_entry,
+        reference=reference,
+        gaming_day=span.day,
+        shift=span.shift,
+        actor=by,
+        created_at=now,
+    )
 
 
 def stack_bounds_check(
@@ -550,7 +715,11 @@ _STACK_ACTIONS = {
 def _leave(seating: Seating, by: User) -> Seating:
     if seating.stack:
         stack_entry_add(
-            seating=seating, amount=-seating.stack, reason=StackEntry.Reason.CASH_OUT, by=by
+            seating=seating,
+            amount=-seating.stack,
+            reason=StackEntry.Reason.CASH_OUT,
+            tender=Tender.CHIPS,
+            by=by,
         )
     seating.left_at = timezone.now()
     seating.save(update_fields=["left_at"])

@@ -116,6 +116,13 @@ class Settlement(models.Model):
     reason = models.TextField(blank=True)
     created_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+    # The gaming day and shift the entry is booked in (empty on entries made before shifts),
+    # and, on a reversal or correction of a hand settled in another one, the day and shift
+    # it adjusts: a closed day keeps its figures, the adjustment lands on the current one.
+    gaming_day = models.DateField(null=True, blank=True)
+    shift = models.CharField(max_length=20, blank=True)
+    adjusts_day = models.DateField(null=True, blank=True)
+    adjusts_shift = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["hand", "entry"]

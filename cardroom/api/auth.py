@@ -88,6 +88,8 @@ class TokenRevoke(ServiceView):
 
 
 class Me(ServiceView):
+    read_roles = EVERY_ROLE  # the count team too: who am I is every role's question
+
     @extend_schema(responses=MeOut)
     def get(self, request: Request) -> Response:
         user = request.user

@@ -26,7 +26,7 @@ from cardroom.api.fields import (
 )
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, ROLES, TABLE_STAFF
+from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
 from tables.models import Seating, Table
 from wagers import services
 from wagers.engine import settle_json
@@ -326,7 +326,7 @@ class SettlePreview(ServiceView):
     Answers exactly what ``manage.py settle_round`` prints; a refusal is a 422 naming the
     field."""
 
-    write_roles = ROLES  # it changes nothing
+    write_roles = READERS  # it changes nothing; the count team enters counts only
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:

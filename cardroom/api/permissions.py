@@ -6,18 +6,22 @@ from typing import TYPE_CHECKING
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from cardroom.kernel.roles import ROLES, role_of
+from cardroom.kernel.roles import READERS, ROLES, role_of
 
 if TYPE_CHECKING:  # DRF's views import this module through the settings
     from rest_framework.request import Request
     from rest_framework.views import APIView
 
 EVERY_ROLE = ROLES
+#: Who reads a view that names no ``read_roles``: every role but the count team, which may
+#: read only what a view opens to it (its drop boxes, who it is).
+DEFAULT_READERS = READERS
 
 
 class RolePermission(BasePermission):
-    """``read_roles`` for GET/HEAD/OPTIONS (default: every role), ``write_roles`` for the rest
-    (default: nobody). Services check their own rules on top (a dealer at their own table)."""
+    """``read_roles`` for GET/HEAD/OPTIONS (default: every role but the count team),
+    ``write_roles`` for the rest (default: nobody). Services check their own rules on top (a
+    dealer at their own table)."""
 
     message = "Your role does not allow this."
 
@@ -26,5 +30,5 @@ class RolePermission(BasePermission):
             return True  # answered 405 by the view, whoever asks
         role = role_of(request.user)
         if request.method in SAFE_METHODS:
-            return role in getattr(view, "read_roles", EVERY_ROLE)
+            return role in getattr(view, "read_roles", DEFAULT_READERS)
         return role in getattr(view, "write_roles", ())

@@ -42,6 +42,7 @@ from tables.models import (
     Table,
     TableSession,
     TableSettings,
+    Tender,
 )
 from tables.rotation import designated_player_rotate
 from wagers.engine.table import Banking
@@ -161,7 +162,17 @@ class StackEntryOut(serializers.ModelSerializer):
 
     class Meta:
         model = StackEntry
-        fields = ["id", "seating", "amount", "reason", "actor", "created_at"]
+        fields = [
+            "id",
+            "seating",
+            "amount",
+            "reason",
+            "tender",
+            "gaming_day",
+            "shift",
+            "actor",
+            "created_at",
+        ]
 
 
 class RotationOut(serializers.ModelSerializer):
@@ -218,14 +229,28 @@ class PlayerIn(serializers.Serializer):
     name = serializers.CharField(max_length=100)
 
 
+TENDER_HELP = (
+    "cash (chips sold at the table, cash into the drop box) or chips (brought from the cage); "
+    "default: cash at a house-banked table, chips at a designated-player table"
+)
+
+
+def TenderField() -> serializers.ChoiceField:  # noqa: N802 - reads like a field class
+    return serializers.ChoiceField(
+        choices=Tender.choices, required=False, allow_null=True, default=None, help_text=TENDER_HELP
+    )
+
+
 class SeatIn(serializers.Serializer):
     player = RowField(Player.objects.all())
     seat = SeatField()
     buy_in = MoneyField(required=False, default="0")
+    tender = TenderField()
 
 
 class AmountIn(serializers.Serializer):
     amount = MoneyField()
+    tender = TenderField()
 
 
 class CashOutIn(serializers.Serializer):
@@ -445,7 +470,7 @@ class SeatingAddChips(SeatingStep):
     input_serializer = AmountIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.stack_add(seating=seating, amount=data["amount"], by=by)
+        services.stack_add(seating=seating, amount=data["amount"], tender=data["tender"], by=by)
 
 
 @extend_schema(request=CashOutIn, responses=SeatingOut)

@@ -10,9 +10,9 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
+from cardroom.api import cage, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
-from cardroom.api import tables
 
 from . import auth
 from .fields import MAX_ID
@@ -71,6 +71,21 @@ urlpatterns = [
     path("exports/", audit.ExportList.as_view()),
     path("exports/<int:pk>/", audit.ExportDetail.as_view()),
     path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),
+    # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
+    path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
+    path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),
+    path("cardrooms/<int:pk>/drop-boxes/", cage.DropBoxes.as_view()),
+    path("cardrooms/<int:pk>/shift-closes/", cage.ShiftCloses.as_view()),
+    path("cardrooms/<int:pk>/day-closes/", cage.DayCloses.as_view()),
+    path("cardrooms/<int:pk>/statistics/", cage.Statistics.as_view()),
+    path("cardrooms/<int:pk>/statistics/csv/", cage.StatisticsCsv.as_view()),
+    path("tables/<int:pk>/inventory/", cage.TableInventory.as_view()),
+    path("tables/<int:pk>/slips/", cage.TableSlips.as_view()),
+    path("tables/<int:pk>/drop-counts/", cage.TableDropCount.as_view()),
+    path("slips/<int:pk>/", cage.SlipDetail.as_view()),
+    path("slips/<int:pk>/deliver/", cage.SlipDeliver.as_view()),
+    path("slips/<int:pk>/void/", cage.SlipVoid.as_view()),
+    path("drop-counts/<int:pk>/sign-off/", cage.DropCountSignOff.as_view()),
 ]
 
 

@@ -1,4 +1,4 @@
-"""The three roles, as Django group names, and the sets of roles the rules name. Everything that
+"""The roles, as Django group names, and the sets of roles the rules name. Everything that
 checks a role imports them here."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
@@ -6,9 +6,14 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, P
 FLOOR_SUPERVISOR = "Floor supervisor"
 DEALER = "Dealer"
 COMPLIANCE_AUDITOR = "Compliance auditor"
+#: The count team: enters what it finds in the drop boxes, and nothing else (cage).
+COUNT_TEAM = "Count team"
 
 # In order of precedence, for the rare user placed in more than one group.
-ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
+ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR, COUNT_TEAM)
+#: The roles that read the floor: tables, hands, players (every role but the count team,
+#: which reads only the drop boxes it counts).
+READERS = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
 #: Who works a table: the floor supervisor, and the dealer (on duty there, the services add).
 TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 #: Who reads the audit log, reports and exports.
@@ -24,11 +29,11 @@ def role_of(user: AbstractBaseUser | AnonymousUser | None) -> str | None:
 
 
 # The apps whose records supervisors and auditors may look through in the read-only admin.
-_ADMIN_APPS = ("tables", "wagers", "rake", "audit", "compliance")
+_ADMIN_APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
 
 
 def setup_role_groups() -> list[Group]:
-    """The three role groups; supervisors and auditors may view every record in the admin
+    """The role groups; supervisors and auditors may view every record in the admin
     (which changes nothing: every write goes through the services). Safe to run again."""
     groups = [Group.objects.get_or_create(name=name)[0] for name in ROLES]
     viewing = Permission.objects.filter(

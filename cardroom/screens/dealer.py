@@ -193,6 +193,7 @@ def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> S
                 seat=data["seat"],
                 name=data["name"],
                 buy_in=data["buy_in"] or "0",
+                tender=data["tender"] or None,
                 by=request.user,
             )
         return table_services.seat_player(
@@ -200,6 +201,7 @@ def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> S
             seat=data["seat"],
             player=data["player"],
             buy_in=data["buy_in"] or "0",
+            tender=data["tender"] or None,
             by=request.user,
         )
 
@@ -214,7 +216,9 @@ def _stack(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFor
         by = request.user
         match data["action"]:
             case "add":
-                return table_services.stack_add(seating=seating, amount=data["amount"], by=by)
+                return table_services.stack_add(
+                    seating=seating, amount=data["amount"], tender=data["tender"] or None, by=by
+                )
             case "cash_out":
                 return table_services.stack_cash_out(
                     seating=seating, amount=data["amount"] or None, by=by

@@ -4,13 +4,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR, role_of
 
 # Where each role starts.
 _START = {
     FLOOR_SUPERVISOR: "floor-tables",
     DEALER: "dealer-home",
     COMPLIANCE_AUDITOR: "compliance-audit",
+    COUNT_TEAM: "count-home",
 }
 
 

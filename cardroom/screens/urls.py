@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import compliance, dealer, floor, home
+from . import cage, compliance, dealer, floor, home
 
 home_patterns = [path("", home.home, name="home")]
 
@@ -33,4 +33,19 @@ compliance_patterns = [
         compliance.export_download,
         name="compliance-export-download",
     ),
+]
+
+cage_patterns = [
+    path("", cage.overview, name="cage-overview"),
+    path("actions/<slug:action>/", cage.overview_action, name="cage-overview-action"),
+    path("statistics.csv", cage.statistics_csv, name="cage-csv"),
+    path("month/", cage.month_view, name="cage-month"),
+    path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
+    path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
+    path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+]
+
+count_patterns = [
+    path("", cage.count_home, name="count-home"),
+    path("record/", cage.count_record, name="count-record"),
 ]

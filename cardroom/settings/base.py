@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "wagers",
     "rake",
     "audit",
+    "cage",
     "compliance",
 ]
 

@@ -8,7 +8,7 @@ authorization matrix builds a fresh world for each of its rows.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +18,8 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from cage import services as cage
+from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports
 from compliance import services as compliance_services
 from compliance.models import Export
@@ -51,6 +52,8 @@ class World:
         self.dealer = people["dealer"]
         self.other_dealer = people["other_dealer"]
         self.auditor = people["auditor"]
+        self.counter = people.get("counter")
+        self.second_counter = people.get("second_counter")
 
     def __getitem__(self, name: str) -> Any:
         value = getattr(self, name)
@@ -190,6 +193,36 @@ class World:
     def hand_settled(self) -> Hand:
         return self.hand("settled")
 
+    # --- the cage ---------------------------------------------------------------------------
+
+    @cached_property
+    def slip(self):
+        """A fill of $500 to the house table, requested by the second supervisor: the
+        supervisor or the dealer on duty may sign for it."""
+        return cage.slip_request(
+            table=self.house_table, kind="fill", chips={"100": 5}, by=self.second_supervisor
+        )
+
+    @cached_property
+    def drop_count(self):
+        """The DP table's drop box for the (past) day shift of 2024-03-01, counted $1 over."""
+        return cage.drop_count_record(
+            table=self.dp_table,
+            gaming_day=date(2024, 3, 1),
+            shift="day",
+            cash={},
+            chips={"1": 2},
+            second_counter=self.second_counter,
+            by=self.counter,
+        )
+
+    @cached_property
+    def closed_shift(self):
+        """The only shift of 2024-03-02 (a day without play), closed: the day may close."""
+        return cage.shift_close(
+            cardroom=self.cardroom, gaming_day=date(2024, 3, 2), shift="day", by=self.supervisor
+        )
+
     # --- exports ----------------------------------------------------------------------------
 
     @cached_property
@@ -218,13 +251,28 @@ def other_dealer(make_user):
 
 
 @pytest.fixture
-def world(supervisor, second_supervisor, dealer, other_dealer, auditor) -> World:
+def counter(make_user):
+    """A member of the count team (issue 13)."""
+    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
+
+
+@pytest.fixture
+def second_counter(make_user):
+    return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
+
+
+@pytest.fixture
+def world(
+    supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter
+) -> World:
     return World(
         supervisor=supervisor,
         second_supervisor=second_supervisor,
         dealer=dealer,
         other_dealer=other_dealer,
         auditor=auditor,
+        counter=counter,
+        second_counter=second_counter,
     )
 
 

@@ -10,7 +10,9 @@ The policy, as the table below spells it out:
   not on duty there is refused (403) — and cannot change settings, open or close tables or
   correct hands; dealers do not read the audit log, reports or exports;
 - floor supervisor: everything, except what the services refuse (approving one's own change
-  under dual control, withdrawing someone else's, R17).
+  under dual control, withdrawing someone else's, R17) and closing a gaming day (compliance's);
+- count team (issue 13): enters drop counts and reads the drop boxes it counts, nothing else
+  (``COUNT_TEAM``: every other row is a 403 for it).
 
 Every request sends a valid body, so that a status shows the permission, not validation. Each
 row runs in a savepoint rolled back after it, so that every row meets the same world
@@ -61,6 +63,8 @@ ROUND = {
 }
 
 V = "/api/v1"
+DAY = "?day=2024-03-01"
+SHIFT = "?day=2024-03-01&shift=day"
 # fmt: off
 # "other_dealer" is a dealer who is not on duty at the world's tables; "dealer" is on duty at
 # every one of them. {names} are objects of the world, made on first use.
@@ -180,6 +184,43 @@ MATRIX = [
     ("POST",   f"{V}/exports/{{export}}/",                        401, 405, 405, 405, 405),
     ("GET",    f"{V}/exports/{{export}}/download/",               401, 200, 403, 403, 200),
     ("POST",   f"{V}/exports/{{export}}/download/",               401, 405, 405, 405, 405),
+    # the cage (issue 13): supervisors configure shifts and chips, verify counts, request and
+    # void slips, sign off variances, close shifts; the dealer on duty signs a delivery;
+    # compliance reads and closes the day; the count team counts (see COUNT_TEAM below)
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 200, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}",  401, 200, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/drop-boxes/",         401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 200, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/day-closes/",         401, 200, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/day-closes/",         401, 403, 403, 403, 201),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/day-closes/",         401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/{DAY}",    401, 200, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/",         401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/csv/{DAY}", 401, 200, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/csv/",     401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{house_table}}/inventory/",          401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/tables/{{house_table}}/inventory/",          401, 405, 405, 405, 405),
+    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{house_table}}/slips/",              401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/tables/{{house_table}}/slips/",              401, 405, 405, 405, 405),
+    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 200, 200),
+    ("POST",   f"{V}/slips/{{slip}}/",                            401, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{slip}}/deliver/",                    401, 200, 200, 403, 403),
+    ("GET",    f"{V}/slips/{{slip}}/deliver/",                    401, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{slip}}/void/",                       401, 200, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{slip}}/void/",                       401, 405, 405, 405, 405),
+    ("POST",   f"{V}/tables/{{dp_table}}/drop-counts/",           401, 403, 403, 403, 403),
+    ("GET",    f"{V}/tables/{{dp_table}}/drop-counts/",           401, 405, 405, 405, 405),
+    ("POST",   f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 200, 403, 403, 403),
+    ("GET",    f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 405, 405, 405, 405),
     # the schema and its docs
     ("GET",    "/api/schema/",                                    401, 200, 200, 200, 200),
     ("POST",   "/api/schema/",                                    401, 405, 405, 405, 405),
@@ -188,11 +229,29 @@ MATRIX = [
 ]
 # fmt: on
 
+#: The count team (issue 13) enters drop counts and nothing else: it is refused (403) wherever
+#: a role may act, except the rows named here; a method nobody is served is 405 for it too.
+COUNT_TEAM = {
+    ("POST", f"{V}/auth/token/"): 201,
+    ("POST", f"{V}/auth/token/revoke/"): 204,
+    ("GET", f"{V}/auth/me/"): 200,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}"): 200,
+    ("POST", f"{V}/tables/{{dp_table}}/drop-counts/"): 201,
+}
+
+
+def count_team_status(method: str, url: str, supervisor: int) -> int:
+    return COUNT_TEAM.get((method, url), 405 if supervisor == 405 else 403)
+
+
 #: Each row, one by one: (method, url, actor, expected status).
 ROWS = [
     (method, url, actor, status)
     for method, url, *statuses in MATRIX
     for actor, status in zip(ACTORS, statuses, strict=True)
+] + [
+    (method, url, "counter", count_team_status(method, url, statuses[1]))
+    for method, url, *statuses in MATRIX
 ]
 
 
@@ -244,6 +303,36 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "dealer_cards": CORRECTED_DEALER_CARDS,
         },
         f"{V}/settle-preview/": lambda: ROUND,
+        f"{V}/cardrooms/{{cardroom}}/shifts/": lambda: {
+            "shifts": [
+                {"name": "day", "starts_at": "06:00"},
+                {"name": "night", "starts_at": "18:00"},
+            ]
+        },
+        f"{V}/cardrooms/{{cardroom}}/denominations/": lambda: {
+            "denominations": ["1", "5", "25", "100"]
+        },
+        f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
+            "gaming_day": "2024-03-01",
+            "shift": "day",
+        },
+        f"{V}/cardrooms/{{cardroom}}/day-closes/": lambda: {
+            "gaming_day": w.closed_shift.gaming_day.isoformat()
+        },
+        f"{V}/tables/{{house_table}}/inventory/": lambda: {
+            "kind": "opening",
+            "chips": {"25": 40, "100": 10},
+            "counted_by": w["dealer"],
+        },
+        f"{V}/tables/{{house_table}}/slips/": lambda: {"kind": "fill", "chips": {"100": 5}},
+        f"{V}/slips/{{slip}}/void/": lambda: {"reason": "Wrong table", "witness": w["dealer"]},
+        f"{V}/tables/{{dp_table}}/drop-counts/": lambda: {
+            "gaming_day": "2024-02-29",
+            "shift": "day",
+            "chips": {"1": 1},
+            "second_counter": w["second_counter"],
+        },
+        f"{V}/drop-counts/{{drop_count}}/sign-off/": lambda: {"reason": "A $1 chip from a tip"},
         f"{V}/exports/": lambda: {
             "kind": "settlements",
             "start": "2024-03-01T00:00:00Z",
@@ -261,7 +350,8 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         url.format_map(world)
         body_for(method, url, world, actor)
     clients = {
-        actor: api(None if actor == "anonymous" else getattr(world, actor)) for actor in ACTORS
+        actor: api(None if actor == "anonymous" else getattr(world, actor))
+        for actor in (*ACTORS, "counter")
     }
     wrong: list[str] = []
 
@@ -278,7 +368,7 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         if status != expected:
             wrong.append(f"{method} {url} as {actor}: {status}, not {expected} ({detail})")
 
-    assert len(ROWS) == len(MATRIX) * len(ACTORS)
+    assert len(ROWS) == len(MATRIX) * (len(ACTORS) + 1)
     assert not wrong, "\n".join(wrong)
 
 
@@ -315,7 +405,7 @@ def _served(view_class) -> set[str]:
 def test_the_matrix_covers_every_route_with_every_method_it_serves_and_one_it_does_not(world):
     seen: dict[str, set[str]] = {}
     for method, url, *_ in MATRIX:
-        match = resolve(url.format_map(world))
+        match = resolve(url.format_map(world).split("?")[0])
         seen.setdefault(match.route, set()).add(method.lower())
     for route, pattern in _api_patterns():
         served = _served(pattern.callback.view_class)

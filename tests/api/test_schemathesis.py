@@ -63,6 +63,9 @@ IDS = [
     ),
     (r"^/api/v1/reports/players/\{id\}/", ["player"]),
     (r"^/api/v1/exports/\{id\}/", ["export"]),
+    (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),
+    (r"^/api/v1/slips/\{id\}/", ["slip"]),
+    (r"^/api/v1/drop-counts/\{id\}/", ["drop_count"]),
 ]
 
 

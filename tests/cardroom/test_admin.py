@@ -2,6 +2,7 @@
 through the services (checked and audited, R17), and what the rules say is never edited is
 append-only in the database as well."""
 
+from datetime import time
 from decimal import Decimal
 
 import pytest
@@ -11,10 +12,23 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEvent, ChainHead, Checkpoint
+from cage.models import (
+    DayClose,
+    DropCount,
+    InventoryCount,
+    SerialCounter,
+    ShiftClose,
+    Slip,
+    SlipDelivery,
+    SlipPrint,
+    SlipVoid,
+    VarianceSignOff,
+)
 from compliance.models import Export
 from rake.models import FeeEntry
 from tables import selectors, services
 from tables.models import (
+    HouseBankEntry,
     RotationRecord,
     Seating,
     SettingChange,
@@ -27,7 +41,7 @@ from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlemen
 
 pytestmark = pytest.mark.django_db
 
-APPS = ("tables", "wagers", "rake", "audit", "compliance")
+APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
 MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()]
 # The records the rules say are never edited.
 APPEND_ONLY = [
@@ -41,6 +55,16 @@ APPEND_ONLY = [
     AuditEvent,
     ChainHead,
     Checkpoint,
+    HouseBankEntry,
+    InventoryCount,
+    Slip,
+    SlipDelivery,
+    SlipVoid,
+    SlipPrint,
+    DropCount,
+    VarianceSignOff,
+    ShiftClose,
+    DayClose,
 ]
 # Changed only through the services, so that each change is checked and audited.
 THROUGH_SERVICES = [SettingChange, TableSession, Seating, Hand, Spot, Export]
@@ -137,11 +161,101 @@ def one_of_each(supervisor, dealer, make_user):
         created_at=now,
     )
     head = ChainHead.objects.get(pk=1)
-    Checkpoint.objects.create(seq=head.seq, hash=head.hash, verified_at=now, events=head.seq)
+    checkpoint = Checkpoint.objects.create(
+        seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
+    )
+    _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now)
     Export.objects.create(
         kind=Export.Kind.AUDIT_LOG, start=now, end=now, requested_by=supervisor, requested_at=now
     )
     return {model: model.objects.order_by("pk").first() for model in MODELS}
+
+
+def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:
+    """One row of each cage record (and the shifts and house bank beneath them), as rows."""
+    services.cardroom_shifts_set(
+        cardroom=cardroom, shifts=[("day", time(6)), ("night", time(18))], by=supervisor
+    )
+    day, chips = now.date(), {"25.00": 4}
+    bank = HouseBankEntry.objects.create(
+        table=table,
+        amount=Decimal("100.00"),
+        reason=HouseBankEntry.Reason.FILL,
+        gaming_day=day,
+        shift="day",
+        created_at=now,
+    )
+    InventoryCount.objects.create(
+        table=table,
+        session=session,
+        kind="opening",
+        gaming_day=day,
+        shift="day",
+        chips=chips,
+        total=Decimal("100.00"),
+        counted_by=dealer,
+        verified_by=supervisor,
+        created_at=now,
+    )
+    SerialCounter.objects.create(cardroom=cardroom, kind="fill", last=1)
+    slips = [
+        Slip.objects.create(
+            cardroom=cardroom,
+            table=table,
+            kind="fill",
+            serial=serial,
+            gaming_day=day,
+            shift="day",
+            chips=chips,
+            total=Decimal("100.00"),
+            requested_by=supervisor,
+            requested_at=now,
+        )
+        for serial in (1, 2)
+    ]
+    SlipDelivery.objects.create(
+        slip=slips[0], delivered_by=dealer, delivered_at=now, bank_entry=bank
+    )
+    SlipVoid.objects.create(
+        slip=slips[1], reason="Wrong table", voided_by=supervisor, witness=dealer, voided_at=now
+    )
+    SlipPrint.objects.create(slip=slips[0], reprint=False, printed_by=supervisor, printed_at=now)
+    count = DropCount.objects.create(
+        table=table,
+        gaming_day=day,
+        shift="day",
+        cash={},
+        chips=chips,
+        cash_total=Decimal("0.00"),
+        chips_total=Decimal("100.00"),
+        total=Decimal("100.00"),
+        expected_cash=Decimal("0.00"),
+        expected_chips=Decimal("99.00"),
+        expected_total=Decimal("99.00"),
+        variance=Decimal("1.00"),
+        counted_by=supervisor,
+        second_counter=dealer,
+        created_at=now,
+    )
+    VarianceSignOff.objects.create(
+        count=count, reason="A tip dropped", signed_by=supervisor, signed_at=now
+    )
+    ShiftClose.objects.create(
+        cardroom=cardroom,
+        gaming_day=day,
+        shift="day",
+        closed_by=supervisor,
+        closed_at=now,
+        figures={},
+    )
+    DayClose.objects.create(
+        cardroom=cardroom,
+        gaming_day=day,
+        closed_by=supervisor,
+        closed_at=now,
+        figures={},
+        checkpoint=checkpoint,
+    )
 
 
 def test_every_model_of_the_cardroom_apps_is_in_the_admin():

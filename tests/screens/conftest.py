@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from cardroom.kernel.roles import FLOOR_SUPERVISOR
+from cardroom.kernel.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
 from wagers import services as hand_services
@@ -30,6 +30,12 @@ class World:
 def second_supervisor(make_user):
     """The other floor supervisor on duty: the one who approves (R17 dual control)."""
     return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+
+
+@pytest.fixture
+def counter(make_user):
+    """A member of the count team (issue 13): enters drop counts, nothing else."""
+    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cage import services as cage_services
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import services as compliance_services
 from tables import services as table_services
 
@@ -20,10 +21,11 @@ from .support import last_seq, parse
 
 pytestmark = pytest.mark.django_db
 
-SUPERVISOR, DEALER_ONLY, AUDITOR = "supervisor", "dealer", "auditor"
+SUPERVISOR, DEALER_ONLY, AUDITOR, COUNTER = "supervisor", "dealer", "auditor", "counter"
 STAFF = {SUPERVISOR, DEALER_ONLY}
 FLOOR = {SUPERVISOR}
 COMPLIANCE = {SUPERVISOR, AUDITOR}
+COUNT = {COUNTER}  # the count team: its count screen, nothing else
 
 
 # name, URL arguments (names of the objects below), method, POST data, roles allowed, and the
@@ -45,13 +47,26 @@ SCREENS = [
     ("compliance-exports", {}, "get", None, COMPLIANCE, 200),
     ("compliance-export", {"pk": "export"}, "get", None, COMPLIANCE, 200),
     ("compliance-export-download", {"pk": "export"}, "get", None, COMPLIANCE, 200),
+    # the cage (issue 13)
+    ("cage-overview", {}, "get", None, COMPLIANCE, 200),
+    ("cage-overview-action", {"action": "sign-off"}, "post", {}, COMPLIANCE, 422),
+    ("cage-csv", {}, "get", None, COMPLIANCE, 200),
+    ("cage-month", {}, "get", None, COMPLIANCE, 200),
+    ("cage-table", {"pk": "house_table"}, "get", None, FLOOR, 200),
+    ("cage-table-action", {"pk": "house_table", "action": "slip"}, "post", {}, FLOOR, 422),
+    ("cage-slip-print", {"pk": "fill_slip"}, "post", {}, COMPLIANCE, 200),
+    ("count-home", {}, "get", None, COUNT, 200),
+    ("count-record", {}, "post", {}, COUNT, 422),
 ]
 IDS = [screen[0] for screen in SCREENS]
 
 
 @pytest.fixture
-def objects(world, settled, auditor, settings, tmp_path, django_capture_on_commit_callbacks):
-    """What the URLs point at: the DP table, its settled hand, a player, a finished export."""
+def objects(
+    world, settled, auditor, supervisor, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    """What the URLs point at: the DP table, its settled hand, a player, a finished export,
+    the house-banked table and a fill slip."""
     settings.MEDIA_ROOT = tmp_path
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
@@ -63,6 +78,10 @@ def objects(world, settled, auditor, settings, tmp_path, django_capture_on_commi
         "hand": settled.pk,
         "player": world.seats[1].player_id,
         "export": export.pk,
+        "house_table": world.house_table.pk,
+        "fill_slip": cage_services.slip_request(
+            table=world.house_table, kind="fill", chips={"100": 1}, by=supervisor
+        ).pk,
     }
 
 
@@ -89,7 +108,7 @@ def test_an_anonymous_visitor_is_sent_to_the_login_page(
 
 
 @pytest.mark.parametrize(("name", "args", "method", "data", "allowed", "status"), SCREENS, ids=IDS)
-@pytest.mark.parametrize("persona", [SUPERVISOR, DEALER_ONLY, AUDITOR, "nobody"])
+@pytest.mark.parametrize("persona", [SUPERVISOR, DEALER_ONLY, AUDITOR, COUNTER, "nobody"])
 def test_each_role_gets_its_own_screens_and_a_403_page_elsewhere(
     client, request, objects, persona, name, args, method, data, allowed, status
 ):
@@ -166,7 +185,12 @@ def test_home_sends_an_anonymous_visitor_to_log_in(client):
 
 @pytest.mark.parametrize(
     ("persona", "start"),
-    [(SUPERVISOR, "floor-tables"), (DEALER_ONLY, "dealer-home"), (AUDITOR, "compliance-audit")],
+    [
+        (SUPERVISOR, "floor-tables"),
+        (DEALER_ONLY, "dealer-home"),
+        (AUDITOR, "compliance-audit"),
+        (COUNTER, "count-home"),
+    ],
 )
 def test_home_sends_each_role_to_its_start_screen(client, request, persona, start):
     client.force_login(request.getfixturevalue(persona))
@@ -206,13 +230,18 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
 @pytest.mark.parametrize(
     ("persona", "role", "links"),
     [
-        (SUPERVISOR, FLOOR_SUPERVISOR, ["floor-tables", "dealer-home", "compliance-home"]),
+        (
+            SUPERVISOR,
+            FLOOR_SUPERVISOR,
+            ["floor-tables", "dealer-home", "compliance-home", "cage-overview"],
+        ),
         (DEALER_ONLY, DEALER, ["dealer-home"]),
         (
             AUDITOR,
             COMPLIANCE_AUDITOR,
-            ["compliance-audit", "compliance-reports", "compliance-exports"],
+            ["compliance-audit", "compliance-reports", "compliance-exports", "cage-overview"],
         ),
+        (COUNTER, COUNT_TEAM, ["count-home"]),
     ],
 )
 def test_the_navigation_shows_each_role_its_screens(client, request, world, persona, role, links):

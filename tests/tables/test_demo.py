@@ -46,7 +46,7 @@ def snapshot() -> list[tuple]:
     return [*users, *Group.objects.order_by("name").values_list("name")]
 
 
-def test_load_demo_creates_the_three_role_groups_and_one_user_per_role():
+def test_load_demo_creates_the_role_groups_and_a_user_per_role():
     load_demo()
     assert set(Group.objects.values_list("name", flat=True)) == set(ROLES)
     assert {role_of(User.objects.get(username=d.username)) for d in DEMO_USERS} == set(ROLES)
@@ -57,7 +57,7 @@ def test_running_load_demo_twice_changes_nothing():
     first = snapshot()
     load_demo()
     assert snapshot() == first
-    assert (User.objects.count(), Group.objects.count()) == (3, 3)
+    assert (User.objects.count(), Group.objects.count()) == (5, 4)
 
 
 def test_each_demo_user_is_in_its_role_group():
@@ -70,7 +70,13 @@ def test_each_demo_user_is_in_its_role_group():
 def test_each_demo_user_can_log_in_with_the_printed_password(client):
     printed = load_demo()
     logins = re.findall(r"^\s+(\w+)\s+(\S+)\s", printed, flags=re.MULTILINE)
-    assert {username for username, _ in logins} == {"floor", "dealer", "compliance"}
+    assert {username for username, _ in logins} == {
+        "floor",
+        "dealer",
+        "compliance",
+        "count",
+        "count2",
+    }
     for username, password in logins:
         assert logs_in(client, username, password), username
         client.logout()

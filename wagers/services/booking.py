@@ -9,9 +9,8 @@ rerun ``manage.py settle_round`` on an entry and compare.
 
 from __future__ import annotations
 
-from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
 from django.db.models import Case, F, Value, When
@@ -20,7 +19,8 @@ from django.utils import timezone
 from cardroom.kernel.money import ZERO
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
-from tables.models import Seating, StackEntry
+from tables.models import HouseBankEntry, Seating, StackEntry, Table
+from tables.selectors import ShiftSpan
 from tables.services import stack_bounds_check
 from wagers import engine
 from wagers.engine import ConservationError
@@ -29,6 +29,33 @@ from wagers.engine.settlement import SpotResult, WagerResult
 from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 WAGERS = ("ante", "raise", "flush_bonus", "straight_flush_bonus")
+
+
+class Booked(NamedTuple):
+    """When an entry is booked: the gaming day and shift it falls in, and the day and shift
+    it adjusts (a correction of a hand settled in another shift), or ``None``."""
+
+    span: ShiftSpan
+    adjusts: tuple[Any, str] | None
+
+    @property
+    def adjusts_day(self) -> Any:
+        return self.adjusts[0] if self.adjusts else None
+
+    @property
+    def adjusts_shift(self) -> str:
+        return self.adjusts[1] if self.adjusts else ""
+
+
+def booked_now(table: Table, adjusts: Settlement | None = None) -> Booked:
+    """The gaming day and shift of now at ``table``; with ``adjusts`` (the hand's original
+    entry), the day and shift it adjusts, when they are not the current ones."""
+    span = table_selectors.shift_of(table.cardroom, timezone.now())
+    if adjusts is None or adjusts.gaming_day is None:
+        return Booked(span, None)
+    if (adjusts.gaming_day, adjusts.shift) == (span.day, span.shift):
+        return Booked(span, None)
+    return Booked(span, (adjusts.gaming_day, adjusts.shift))
 
 
 def _book(
@@ -42,6 +69,7 @@ def _book(
     by: User,
     reverses: Settlement | None = None,
     reason: str = "",
+    when: Booked | None = None,
 ) -> tuple[Settlement, dict[int, Decimal]]:
     """Store one settlement entry of ``settled`` (the engine's answer) and its fees, and return
     the chips it moves onto each stack (by seating id). ``round_`` and ``result`` are the same
@@ -54,6 +82,7 @@ def _book(
     moves = _stack_moves(hand, lines, settled.dealer.net, sign)
     _check_books(hand, spots, settled, moves, sign)
 
+    when = when or booked_now(hand.table)
     now = timezone.now()
     entry = (hand.settlements.order_by("-entry").values_list("entry", flat=True).first() or 0) + 1
     settlement = Settlement.objects.create(
@@ -68,6 +97,10 @@ def _book(
         reason=reason,
         created_by=by,
         created_at=now,
+        gaming_day=when.span.day,
+        shift=when.span.shift,
+        adjusts_day=when.adjusts_day,
+        adjusts_shift=when.adjusts_shift,
     )
     spot_rows = SpotSettlement.objects.bulk_create(
         SpotSettlement(
@@ -93,7 +126,8 @@ def _book(
         for row, (spot, line) in zip(spot_rows, lines, strict=True)
         for wager, outcome in _wagers(line)
     )
-    _book_fees(hand, settlement, settled, sign, now)
+    _book_fees(hand, settlement, settled, sign, when)
+    _book_house_bank(hand, settlement, settled, sign, when, by)
     return settlement, moves
 
 
@@ -127,9 +161,12 @@ def _check_books(
         raise ConservationError(f"R15: hand {hand.pk} does not balance; nothing was saved")
 
 
-def _move_stacks(moves: dict[int, Decimal], reason: StackEntry.Reason, by: User) -> None:
+def _move_stacks(
+    moves: dict[int, Decimal], reason: StackEntry.Reason, by: User, span: ShiftSpan
+) -> None:
     """All stacks of a settlement in one locked read (ascending id, the project's lock order),
-    one UPDATE and one INSERT; every stack stays within its bounds or nothing moves."""
+    one UPDATE and one INSERT, on the gaming day and shift ``span``; every stack stays within
+    its bounds or nothing moves."""
     moves = {pk: amount for pk, amount in moves.items() if amount}
     if not moves:
         return
@@ -146,17 +183,54 @@ def _move_stacks(moves: dict[int, Decimal], reason: StackEntry.Reason, by: User)
     )
     now = timezone.now()
     StackEntry.objects.bulk_create(
-        StackEntry(seating_id=pk, amount=amount, reason=reason, actor=by, created_at=now)
+        StackEntry(
+            seating_id=pk,
+            amount=amount,
+            reason=reason,
+            actor=by,
+            created_at=now,
+            gaming_day=span.day,
+            shift=span.shift,
+        )
         for pk, amount in moves.items()
     )
 
 
-def _book_fees(
-    hand: Hand, settlement: Settlement, settled: engine.Settlement, sign: int, now: datetime
+def _book_house_bank(
+    hand: Hand,
+    settlement: Settlement,
+    settled: engine.Settlement,
+    sign: int,
+    when: Booked,
+    by: User,
 ) -> None:
-    """R12: every fee to the table's fee ledger, on the gaming day the money moved (a
-    correction's fees fall on the day of the correction, as its settlement entry does)."""
-    day = table_selectors.gaming_day(hand.table.cardroom, now)
+    """The house's side of a settlement entry on a house-banked table, booked like a stack
+    (R15 covers the house too): its net into (or out of) the table's rack. Its fees go to
+    the fee ledger (the drop box), not to the rack."""
+    net = sign * to_decimal(settled.dealer.net)
+    if hand.dp_seating_id is not None or not net:
+        return
+    HouseBankEntry.objects.create(
+        table_id=hand.table_id,
+        amount=net,
+        reason=HouseBankEntry.Reason.SETTLEMENT,
+        settlement=settlement,
+        gaming_day=when.span.day,
+        shift=when.span.shift,
+        adjusts_day=when.adjusts_day,
+        adjusts_shift=when.adjusts_shift,
+        actor=by,
+        created_at=settlement.created_at,
+    )
+
+
+def _book_fees(
+    hand: Hand, settlement: Settlement, settled: engine.Settlement, sign: int, when: Booked
+) -> None:
+    """R12: every fee to the table's fee ledger, on the gaming day and shift the money moved
+    (a correction's fees fall on the day of the correction, as its settlement entry does,
+    naming the day they adjust)."""
+    now = settlement.created_at
     owed = [(FeeEntry.Payer.SPOT, line.seat, line.rake) for line in settled.spots]
     dealer = settled.dealer
     if dealer.seat is not None:
@@ -164,7 +238,10 @@ def _book_fees(
     FeeEntry.objects.bulk_create(
         FeeEntry(
             table_id=hand.table_id,
-            gaming_day=day,
+            gaming_day=when.span.day,
+            shift=when.span.shift,
+            adjusts_day=when.adjusts_day,
+            adjusts_shift=when.adjusts_shift,
             hand=hand,
             settlement=settlement,
             rake_mode=hand.settings.rake_mode,

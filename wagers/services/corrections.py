@@ -20,7 +20,7 @@ from wagers.engine import RoundError, round_from_json, settle, settlement_to_jso
 from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
-from .booking import _book, _move_stacks
+from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _locked_hand
 
 
@@ -55,6 +55,9 @@ def hand_correct(
     undone_settled = _settled_again(hand, in_force)
     spots = list(hand.spots.select_related("seating").order_by("seat"))
     reason = reason.strip()
+    # Booked now, on the current gaming day and shift; naming the one the hand was settled
+    # in when it is another (a closed day keeps its figures: the cage shows the adjustment).
+    when = booked_now(hand.table, adjusts=hand.settlements.get(kind=Settlement.Kind.ORIGINAL))
     reversal, undone = _book(
         hand,
         spots,
@@ -65,6 +68,7 @@ def hand_correct(
         by=by,
         reverses=in_force,
         reason=reason,
+        when=when,
     )
     correction, redone = _book(
         hand,
@@ -75,12 +79,14 @@ def hand_correct(
         kind=Settlement.Kind.CORRECTION,
         by=by,
         reason=reason,
+        when=when,
     )
     # One movement per stack, the difference: a stack is judged on where it ends up.
     _move_stacks(
         {pk: undone.get(pk, ZERO) + redone.get(pk, ZERO) for pk in undone.keys() | redone.keys()},
         StackEntry.Reason.CORRECTION,
         by,
+        when.span,
     )
     audit_record(
         actor=by,
@@ -91,6 +97,8 @@ def hand_correct(
             "reversal": reversal.entry,
             "correction": correction.entry,
             "spots": {str(line.seat): format_amount(line.net) for line in corrected.spots},
+            "adjusts_day": when.adjusts_day,
+            "adjusts_shift": when.adjusts_shift,
         },
     )
     return correction

@@ -31,7 +31,7 @@ from wagers.engine import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.models import Hand
 
-from .booking import _move_stacks
+from .booking import _move_stacks, booked_now
 
 S = Hand.Status
 
@@ -143,7 +143,8 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "settled_at"])
     if hand.dp_seating_id and hand.dp_bank:
-        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by)
+        span = booked_now(hand.table).span
+        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
     audit_record(
         actor=by, action=AuditAction.HAND_CANCELLED, target=hand, payload={"number": hand.number}
     )

@@ -15,7 +15,7 @@ from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
 from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
-from .booking import _book, _move_stacks
+from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
 
 
@@ -60,6 +60,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         settled = settle(round_from_json(round_))
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "misdeal", "settled_at"])
+    when = booked_now(hand.table)
     settlement, moves = _book(
         hand,
         spots,
@@ -68,8 +69,9 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         result=settlement_to_json(settled),
         kind=Settlement.Kind.ORIGINAL,
         by=by,
+        when=when,
     )
-    _move_stacks(moves, StackEntry.Reason.PAYOUT, by)
+    _move_stacks(moves, StackEntry.Reason.PAYOUT, by, when.span)
     audit_record(
         actor=by,
         action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,

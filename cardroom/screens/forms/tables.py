@@ -14,6 +14,9 @@ from tables.models import Cardroom, Player, Seating
 from tables.rules import SETTINGS
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
+#: How a buy-in or add-on is paid; blank: the table's default (cash at a house-banked table,
+#: chips at a designated-player table).
+TENDERS = [("", "table default"), ("cash", "cash"), ("chips", "chips")]
 
 
 class SeatPlayerForm(forms.Form):
@@ -23,6 +26,7 @@ class SeatPlayerForm(forms.Form):
     player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
     name = forms.CharField(required=False, label="or new player", max_length=100)
     buy_in = forms.CharField(required=False, label="Buy-in", widget=forms.TextInput(attrs=AMOUNT))
+    tender = forms.ChoiceField(choices=TENDERS, required=False, label="Paid with")
 
     def __init__(self, *args: Any, cardroom: Cardroom | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -47,6 +51,7 @@ class StackForm(forms.Form):
     """One change to a seated player: chips on or off, sit out, come back, leave, waiver."""
 
     seating = forms.IntegerField(widget=forms.HiddenInput)
+    tender = forms.ChoiceField(choices=TENDERS, required=False)
     action = forms.ChoiceField(
         choices=[
             (a, a)

@@ -1,0 +1,53 @@
+"""The admin's view of the cage's records: append-only, read-only."""
+
+from django.contrib import admin
+
+from cardroom.kernel.admin import ReadOnlyAdmin
+
+from .models import (
+    DayClose,
+    DropCount,
+    InventoryCount,
+    SerialCounter,
+    ShiftClose,
+    Slip,
+    SlipDelivery,
+    SlipPrint,
+    SlipVoid,
+    VarianceSignOff,
+)
+
+
+@admin.register(InventoryCount)
+class InventoryCountAdmin(ReadOnlyAdmin):
+    list_display = ["table", "kind", "gaming_day", "shift", "total", "book_total", "created_at"]
+    list_filter = ["kind", "table"]
+    list_select_related = ["table"]
+
+
+@admin.register(Slip)
+class SlipAdmin(ReadOnlyAdmin):
+    list_display = ["number", "kind", "table", "total", "gaming_day", "shift", "requested_at"]
+    list_filter = ["kind", "table"]
+    list_select_related = ["table"]
+
+
+@admin.register(DropCount)
+class DropCountAdmin(ReadOnlyAdmin):
+    list_display = ["table", "gaming_day", "shift", "total", "expected_total", "variance"]
+    list_filter = ["table"]
+    list_select_related = ["table"]
+
+
+@admin.register(ShiftClose)
+class ShiftCloseAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "gaming_day", "shift", "closed_by", "closed_at"]
+
+
+@admin.register(DayClose)
+class DayCloseAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "gaming_day", "closed_by", "closed_at"]
+
+
+for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, VarianceSignOff):
+    admin.site.register(model, ReadOnlyAdmin)

@@ -1,0 +1,303 @@
+"""The demo's gaming day: yesterday's, played and closed on both demo tables before they open
+today, so that the floor, count and compliance screens have a day to show.
+
+Demo Cardroom (Los Angeles; gaming day from 06:00; shifts day 06:00, swing 14:00, grave 22:00):
+
+- house-banked table: opening count $4,600; Devon buys in $250 cash, Emery $200 in chips; two
+  hands (the house −$10, then +$55); a fill of $500 (F-000001), a fill voided (F-000002), a
+  credit of $500 (C-000001); closing count $4,395 (= 4600 − 250 − 10 + 55 + 500 − 500), the
+  table closes at 13:30. Drop: $250 cash, counted exactly. Win 4395 − 4600 + 500 − 500 + 250
+  = $45 = the house's result in the hands; hold 18.00 %.
+- designated-player table ($1 fee per spot and DP): two hands in the day shift ($6 of fees;
+  the count team finds $5: a $1 variance, explained and signed off), one in swing ($3,
+  counted exactly); it closes at 16:00.
+- every shift closed by the floor supervisor; the day closed by compliance.
+
+Played through the services, each step at its moment of the day (the clock is set for the
+services while the day is loaded), so everything is in the audit log as it would be. Loaded
+once: when the demo cardroom already exists, nothing is played again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tables import selectors as table_selectors
+from tables import services as table_services
+from tables.demo import (
+    DEMO_CARDROOM,
+    DEMO_TABLES,
+    DemoUser,
+    load_demo_tables,
+    load_demo_users,
+)
+from tables.models import Cardroom, Player, Seating, Table
+from wagers import services as hand_services
+
+from . import selectors, services
+
+DEMO_SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
+DEALER_QUALIFIES = "Ks 9s 4s 2c 7h 8c 3c"
+WINNER = "Ah Th 6h 2h Jd 5c 9c"
+LOSER = "Qd 8d 5d As 6c 4h 3s"
+
+
+class _Clock:
+    """What ``timezone.now`` answers while the day is played: moments of the demo day."""
+
+    def __init__(self, day_start: datetime) -> None:
+        self.day_start = day_start
+        self.now = day_start
+
+    def at(self, hhmm: str, *, days: int = 0) -> None:
+        hours, minutes = (int(part) for part in hhmm.split(":"))
+        local = datetime.combine(
+            self.day_start.date() + timedelta(days=days),
+            time(hours, minutes),
+            tzinfo=self.day_start.tzinfo,
+        )
+        self.now = min(local, _real_now())
+
+
+_real_now = timezone.now
+
+
+@contextmanager
+def _clock(day_start: datetime) -> Iterator[_Clock]:
+    clock = _Clock(day_start)
+    timezone.now = lambda: clock.now  # the services read the time through the module
+    try:
+        yield clock
+    finally:
+        timezone.now = _real_now
+
+
+@transaction.atomic
+def load_demo() -> list[DemoUser]:
+    """The demo: users, yesterday's gaming day (once), and the tables open today with
+    players seated; running it again changes nothing."""
+    users = load_demo_users()
+    load_demo_day()
+    _open_house_table_counted()
+    load_demo_tables()
+    return users
+
+
+def _open_house_table_counted() -> None:
+    """Today the house-banked table opens with its rack counted (what the books say it holds),
+    before anyone buys chips there; run again, an open table is left as it is."""
+    name = next(name for name, banking, _ in DEMO_TABLES if banking == "house")
+    table = Table.objects.filter(cardroom__name=DEMO_CARDROOM, name=name).first()
+    if table is None or table_selectors.open_session(table) is not None:
+        return
+    people = _people()
+    table_services.table_open(table=table, dealer=people["dealer"], by=people["floor"])
+    book, _ = selectors.rack_by_the_books(table)
+    services.inventory_count_record(
+        table=table,
+        kind="opening",
+        chips=_in_chips(book or Decimal("4600"), table.cardroom.chip_denominations),
+        counted_by=people["dealer"],
+        by=people["floor"],
+    )
+
+
+def _in_chips(amount: Decimal, denominations: list[str]) -> dict[str, int]:
+    """An amount as chips, the largest first: what a rack holding it would be counted as."""
+    pieces: dict[str, int] = {}
+    for value in sorted(denominations, key=Decimal, reverse=True):
+        count, amount = divmod(amount, Decimal(value))
+        pieces[value] = int(count)
+    return pieces
+
+
+def load_demo_day() -> bool:
+    """Play and close yesterday's gaming day, once (when the demo cardroom is new)."""
+    if Cardroom.objects.filter(name=DEMO_CARDROOM).exists():
+        return False
+    zone = ZoneInfo("America/Los_Angeles")
+    today = _real_now().astimezone(zone)
+    day = (today - timedelta(hours=6)).date() - timedelta(days=1)
+    with _clock(datetime.combine(day, time(6, 30), tzinfo=zone)) as clock:
+        _play(clock)
+    return True
+
+
+def _people() -> dict[str, User]:
+    names = ("floor", "dealer", "compliance", "count", "count2")
+    return {u.username: u for u in User.objects.filter(username__in=names)}
+
+
+def _play(clock: _Clock) -> None:
+    people = _people()
+    floor, dealer = people["floor"], people["dealer"]
+    cardroom = table_services.cardroom_create(
+        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=floor
+    )
+    table_services.cardroom_shifts_set(cardroom=cardroom, shifts=DEMO_SHIFTS, by=floor)
+    tables = {
+        banking: table_services.table_create(
+            cardroom=cardroom, name=name, banking=banking, by=floor
+        )
+        for name, banking, _ in DEMO_TABLES
+    }
+    house, dp = tables["house"], tables["designated_player"]
+    clock.at("07:00")
+    for table in (house, dp):
+        table_services.table_open(table=table, dealer=dealer, by=floor)
+    services.inventory_count_record(
+        table=house,
+        kind="opening",
+        chips={"1": 100, "5": 100, "25": 80, "100": 20},
+        counted_by=dealer,
+        by=floor,
+    )
+    clock.at("07:05")
+    _seat(house, 2, "Devon Hale", "250", "cash", dealer)
+    _seat(house, 4, "Emery Quinn", "200", "chips", dealer)
+    for seat, name in ((1, "Avery Stone"), (3, "Blake Moreno"), (5, "Casey Park")):
+        _seat(dp, seat, name, "400", "chips", dealer)
+    clock.at("08:00")
+    _house_hand(house, dealer, {2: ("10", WINNER, "raise"), 4: ("10", LOSER, "fold")})
+    _dp_hand(dp, dealer, draw_cards={1: "As", 3: "2c", 5: "3c"})
+    _slips(house, clock, floor, dealer)
+    clock.at("10:00")
+    _house_hand(house, dealer, {2: ("25", LOSER, "raise"), 4: ("5", WINNER, "fold")})
+    _dp_hand(dp, dealer)
+    clock.at("12:00")
+    credit = services.slip_request(table=house, kind="credit", chips={"25": 20}, by=floor)
+    services.slip_deliver(slip=credit, by=dealer)
+    clock.at("13:30")
+    services.inventory_count_record(
+        table=house,
+        kind="closing",
+        chips={"100": 20, "25": 80, "5": 70, "1": 45},
+        counted_by=dealer,
+        by=floor,
+    )
+    _counts_and_closes(cardroom, house, dp, clock, people)
+
+
+def _slips(house: Table, clock: _Clock, floor: User, dealer: User) -> None:
+    clock.at("09:00")
+    fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=floor)
+    services.slip_deliver(slip=fill, by=dealer)
+    clock.at("09:20")
+    wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=floor)
+    services.slip_void(slip=wrong, reason="Requested for the wrong table", witness=dealer, by=floor)
+
+
+def _counts_and_closes(
+    cardroom: Cardroom, house: Table, dp: Table, clock: _Clock, people: dict[str, User]
+) -> None:
+    floor, dealer = people["floor"], people["dealer"]
+    count, count2 = people["count"], people["count2"]
+    day = table_selectors.gaming_day(cardroom, clock.now)
+    clock.at("14:30")
+    services.drop_count_record(
+        table=house,
+        gaming_day=day,
+        shift="day",
+        cash={"100": 2, "50": 1},
+        chips={},
+        second_counter=count2,
+        by=count,
+    )
+    short = services.drop_count_record(
+        table=dp,
+        gaming_day=day,
+        shift="day",
+        cash={},
+        chips={"1": 5},
+        second_counter=count2,
+        note="Five $1 chips; the books say six.",
+        by=count,
+    )
+    services.drop_variance_sign_off(
+        count=short,
+        reason="A $1 fee chip caught in the drop slot, found after the count; sent to the cage.",
+        by=floor,
+    )
+    services.shift_close(cardroom=cardroom, gaming_day=day, shift="day", by=floor)
+    clock.at("15:00")
+    _dp_hand(dp, dealer)
+    clock.at("16:00")
+    table_services.table_close(table=dp, by=floor)
+    clock.at("22:15")
+    services.drop_count_record(
+        table=dp,
+        gaming_day=day,
+        shift="swing",
+        cash={},
+        chips={"1": 3},
+        second_counter=count2,
+        by=count,
+    )
+    services.shift_close(cardroom=cardroom, gaming_day=day, shift="swing", by=floor)
+    clock.at("06:01", days=1)
+    services.shift_close(cardroom=cardroom, gaming_day=day, shift="grave", by=floor)
+    services.gaming_day_close(cardroom=cardroom, gaming_day=day, by=people["compliance"])
+
+
+def _seat(table: Table, seat: int, name: str, buy_in: str, tender: str, by: User) -> None:
+    player = Player.objects.filter(cardroom=table.cardroom, name=name).first()
+    if player is None:
+        player = table_services.player_create(cardroom=table.cardroom, name=name, by=by)
+    table_services.seat_player(
+        table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by
+    )
+
+
+def _house_hand(table: Table, by: User, spots: dict[int, tuple[str, str, str]]) -> None:
+    hand = hand_services.hand_start(table=table, by=by)
+    for seat, (ante, _, _) in spots.items():
+        hand_services.wager_place(hand=hand, seating=_seating(table, seat), ante=ante, by=by)
+    hand_services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=DEALER_QUALIFIES,
+        spot_cards={seat: cards for seat, (_, cards, _) in spots.items()},
+        by=by,
+    )
+    for seat, (ante, _, decision) in spots.items():
+        hand_services.spot_decide(
+            hand=hand,
+            seat=seat,
+            decision=decision,
+            raise_amount=ante if decision == "raise" else None,
+            by=by,
+        )
+    hand_services.hand_settle(hand=hand, by=by)
+
+
+def _dp_hand(table: Table, by: User, **start: object) -> None:
+    """The two players who are not the DP ante $10: one raises with a winner, one folds."""
+    hand = hand_services.hand_start(table=table, by=by, **start)  # type: ignore[arg-type]
+    seats = sorted(
+        Seating.objects.filter(table=table, left_at=None)
+        .exclude(pk=hand.dp_seating_id or 0)
+        .values_list("seat", flat=True)
+    )
+    spots = {seats[0]: ("10", WINNER, "raise"), seats[1]: ("10", LOSER, "fold")}
+    for seat in spots:
+        hand_services.wager_place(hand=hand, seating=_seating(table, seat), ante="10", by=by)
+    hand_services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=DEALER_QUALIFIES,
+        spot_cards={seat: cards for seat, (_, cards, _) in spots.items()},
+        by=by,
+    )
+    hand_services.spot_decide(hand=hand, seat=seats[0], decision="raise", raise_amount="10", by=by)
+    hand_services.spot_decide(hand=hand, seat=seats[1], decision="fold", by=by)
+    hand_services.hand_settle(hand=hand, by=by)
+
+
+def _seating(table: Table, seat: int) -> Seating:
+    return Seating.objects.get(table=table, seat=seat, left_at=None)

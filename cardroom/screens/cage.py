@@ -1,0 +1,353 @@
+"""The cage screens.
+
+- Floor supervisors: a house-banked table's rack (opening, shift-change and closing counts,
+  two signatures), its fill and credit slips (request, sign for, void, print), and the shift
+  overview: every table's figures, the drop counts and their variances to sign off, shift close.
+- Compliance: the same overview (statistics per shift, day and month, CSV), and the day close.
+- The count team: the count screen, nothing else: the shift's drop boxes, counted blind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cage import reports, selectors, services
+from cage.models import DropCount, Slip
+from cardroom.kernel.roles import (
+    COMPLIANCE_AUDITOR,
+    COUNT_TEAM,
+    DEALER,
+    FLOOR_SUPERVISOR,
+    role_of,
+)
+from tables import selectors as table_selectors
+from tables.models import Cardroom, Table
+
+from .base import SignedInRequest, call_service, role_required
+from .forms.cage import (
+    DayCloseForm,
+    DropCountForm,
+    InventoryCountForm,
+    ShiftCloseForm,
+    SignOffForm,
+    SlipActionForm,
+    SlipForm,
+    VoidForm,
+)
+
+supervisor_only = role_required(FLOOR_SUPERVISOR)
+overseers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
+count_team = role_required(COUNT_TEAM)
+
+
+def _users(*roles: str) -> QuerySet[User]:
+    return User.objects.filter(groups__name__in=roles).distinct().order_by("username")
+
+
+def _cardroom() -> Cardroom:
+    cardroom = Cardroom.objects.order_by("pk").first()
+    if cardroom is None:
+        raise Cardroom.DoesNotExist("Create the cardroom first.")
+    return cardroom
+
+
+def _period(request: SignedInRequest, cardroom: Cardroom) -> tuple[date, str]:
+    """The gaming day and shift of the query (``day``, ``shift``): by default the last shift
+    that is over."""
+    day, shift = selectors.last_shift_over(cardroom)
+    with contextlib.suppress(ValueError):
+        day = date.fromisoformat(request.GET.get("day") or day.isoformat())
+    names = [s.shift for s in table_selectors.day_shifts(cardroom, day)]
+    asked = request.GET.get("shift", shift)
+    return day, asked if asked in names else names[0]
+
+
+# --- a house-banked table: rack and slips ---------------------------------------------------------
+
+
+@supervisor_only
+def table_cage(
+    request: SignedInRequest, pk: int, forms: dict[str, Any] | None = None
+) -> HttpResponseBase:
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    chips = {"chips": table.cardroom.chip_denominations}
+    forms = forms or {}
+    book, _ = selectors.rack_by_the_books(table)
+    context = {
+        "table": table,
+        "session": table_selectors.open_session(table),
+        "book": book,
+        "counts": selectors.inventory_counts(table)[:20],
+        "slips": selectors.slips(table)[:30],
+        "count_form": forms.get("count")
+        or InventoryCountForm(denominations=chips, counters=_users(DEALER, FLOOR_SUPERVISOR)),
+        "slip_form": forms.get("slip") or SlipForm(denominations=chips),
+        "void_form": forms.get("void") or VoidForm(witnesses=_users(DEALER, FLOOR_SUPERVISOR)),
+        "action_form": forms.get("action"),
+    }
+    return render(request, "cage/table.html", context, status=422 if forms else 200)
+
+
+@require_POST
+@supervisor_only
+def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
+    """count, slip, deliver, void."""
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    chips = {"chips": table.cardroom.chip_denominations}
+    by = request.user
+    if action == "count":
+        form: Any = InventoryCountForm(
+            request.POST, denominations=chips, counters=_users(DEALER, FLOOR_SUPERVISOR)
+        )
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.inventory_count_record(
+                table=table,
+                kind=form.cleaned_data["kind"],
+                chips=form.pieces("chips"),
+                counted_by=form.cleaned_data["counted_by"],
+                note=form.cleaned_data["note"],
+                by=by,
+            ),
+            fields=form.service_fields(),
+        )
+        return _back(request, pk, ok, {"count": form})
+    if action == "slip":
+        form = SlipForm(request.POST, denominations=chips)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.slip_request(
+                table=table, kind=form.cleaned_data["kind"], chips=form.pieces("chips"), by=by
+            ),
+            fields=form.service_fields(),
+        )
+        return _back(request, pk, ok, {"slip": form})
+    if action == "void":
+        form = VoidForm(request.POST, witnesses=_users(DEALER, FLOOR_SUPERVISOR))
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.slip_void(
+                slip=_slip(form, table),
+                reason=form.cleaned_data["reason"],
+                witness=form.cleaned_data["witness"],
+                by=by,
+            ),
+        )
+        return _back(request, pk, ok, {"void": form})
+    if action == "deliver":
+        form = SlipActionForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request, form, lambda: services.slip_deliver(slip=_slip(form, table), by=by)
+        )
+        return _back(request, pk, ok, {"action": form})
+    return render(request, "403.html", {"message": "No such action."}, status=404)
+
+
+def _back(request: SignedInRequest, pk: int, ok: object, forms: dict[str, Any]) -> HttpResponseBase:
+    return redirect("cage-table", pk=pk) if ok else table_cage(request, pk, forms)
+
+
+def _slip(form: Any, table: Table) -> Slip:
+    return get_object_or_404(Slip, pk=form.cleaned_data["slip"], table=table)
+
+
+@require_POST
+@overseers
+def slip_print(request: SignedInRequest, pk: int) -> HttpResponseBase:
+    """The printable slip (a print stylesheet); every printing after the first says REPRINT."""
+    slip = get_object_or_404(selectors.slips(), pk=pk)
+    printed = services.slip_print(slip=slip, by=request.user)
+    pieces = [(d, n, Decimal(d) * n) for d, n in slip.chips.items()]
+    context = {"slip": slip, "printed": printed, "pieces": pieces}
+    return render(request, "cage/slip_print.html", context)
+
+
+# --- the shift overview: figures, variances, closes --------------------------------------------
+
+
+@overseers
+def overview(request: SignedInRequest, forms: dict[str, Any] | None = None) -> HttpResponseBase:
+    cardroom = _cardroom()
+    day, shift = _period(request, cardroom)
+    stats = selectors.shift_statistics(cardroom, day, shift)
+    day_stats = selectors.day_statistics(cardroom, day)
+    forms = forms or {}
+    context = {
+        "cardroom": cardroom,
+        "day": day,
+        "shift": shift,
+        "shifts": [s.shift for s in day_stats.shifts],
+        "stats": stats,
+        "day_stats": day_stats,
+        "counts": DropCount.objects.filter(
+            table__cardroom=cardroom, gaming_day=day, shift=shift
+        ).select_related("table", "sign_off__signed_by", "counted_by", "second_counter"),
+        "outstanding": selectors.shift_outstanding(cardroom, day, shift)
+        if stats.closed is None
+        else [],
+        "house_tables": Table.objects.filter(cardroom=cardroom, banking="house").order_by("name"),
+        "sign_off_form": forms.get("sign_off") or SignOffForm(),
+        "close_form": forms.get("close"),
+        "is_supervisor": role_of(request.user) == FLOOR_SUPERVISOR,
+        "is_compliance": role_of(request.user) == COMPLIANCE_AUDITOR,
+        "query": f"day={day.isoformat()}&shift={shift}",
+    }
+    return render(request, "cage/overview.html", context, status=422 if forms else 200)
+
+
+@require_POST
+@overseers
+def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
+    """sign-off, close-shift (a floor supervisor); close-day (compliance)."""
+    cardroom = _cardroom()
+    by = request.user
+    form: Any
+    if action == "sign-off":
+        form = SignOffForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.drop_variance_sign_off(
+                count=get_object_or_404(DropCount, pk=form.cleaned_data["count"]),
+                reason=form.cleaned_data["reason"],
+                by=by,
+            ),
+        )
+        forms = {"sign_off": form}
+    elif action == "close-shift":
+        form = ShiftCloseForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.shift_close(cardroom=cardroom, **form.cleaned_data, by=by),
+        )
+        forms = {"close": form}
+    elif action == "close-day":
+        form = DayCloseForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: services.gaming_day_close(cardroom=cardroom, **form.cleaned_data, by=by),
+        )
+        forms = {"close": form}
+    else:
+        return render(request, "403.html", {"message": "No such action."}, status=404)
+    if ok:
+        return redirect(f"{reverse('cage-overview')}?{request.GET.urlencode()}")
+    return overview(request, forms)
+
+
+@overseers
+def statistics_csv(request: SignedInRequest) -> HttpResponseBase:
+    """The overview's figures as CSV: a shift, a day (``day``) or a month (``month``)."""
+    cardroom = _cardroom()
+    month = request.GET.get("month")
+    if month:
+        year, number = (int(part) for part in month.split("-"))
+        text, name = reports.month_csv(selectors.month_statistics(cardroom, year, number)), month
+    elif request.GET.get("shift"):
+        day, shift = _period(request, cardroom)
+        text = reports.shift_csv(selectors.shift_statistics(cardroom, day, shift))
+        name = f"{day}-{shift}"
+    else:
+        day, _ = _period(request, cardroom)
+        text, name = reports.day_csv(selectors.day_statistics(cardroom, day)), str(day)
+    response = HttpResponse(text, content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="table-games-{name}.csv"'
+    return response
+
+
+@overseers
+def month_view(request: SignedInRequest) -> HttpResponseBase:
+    cardroom = _cardroom()
+    today = table_selectors.gaming_day(cardroom, timezone.now())
+    try:
+        year, number = (int(p) for p in request.GET.get("month", f"{today:%Y-%m}").split("-"))
+        date(year, number, 1)
+    except ValueError:
+        year, number = today.year, today.month
+    stats = selectors.month_statistics(cardroom, year, number)
+    return render(request, "cage/month.html", {"stats": stats, "month": f"{year:04d}-{number:02d}"})
+
+
+# --- the count team -------------------------------------------------------------------------------
+
+
+@count_team
+def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> HttpResponseBase:
+    """The shift's drop boxes: count each one (blind: no expected figure is shown before)."""
+    cardroom = _cardroom()
+    day, shift = _period(request, cardroom)
+    denominations = {
+        "cash": list(selectors.CASH_DENOMINATIONS),
+        "chips": cardroom.chip_denominations,
+    }
+    counters = _users(COUNT_TEAM).exclude(pk=request.user.pk)
+    boxes = selectors.drop_boxes(cardroom, day, shift)
+    rows = [
+        (
+            table,
+            count,
+            form
+            if form is not None and form.data.get("table") == str(table.pk)
+            else DropCountForm(
+                initial={"table": table.pk}, denominations=denominations, counters=counters
+            ),
+        )
+        for table, count in boxes
+    ]
+    _, end = table_selectors.shift_bounds(cardroom, day, shift)
+    context = {
+        "day": day,
+        "shift": shift,
+        "shifts": [s.shift for s in table_selectors.day_shifts(cardroom, day)],
+        "rows": rows,
+        "over": timezone.now() >= end,
+    }
+    return render(request, "cage/count.html", context, status=422 if form is not None else 200)
+
+
+@require_POST
+@count_team
+def count_record(request: SignedInRequest) -> HttpResponseBase:
+    cardroom = _cardroom()
+    day, shift = _period(request, cardroom)
+    denominations = {
+        "cash": list(selectors.CASH_DENOMINATIONS),
+        "chips": cardroom.chip_denominations,
+    }
+    counters = _users(COUNT_TEAM).exclude(pk=request.user.pk)
+    form = DropCountForm(request.POST, denominations=denominations, counters=counters)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.drop_count_record(
+            table=get_object_or_404(Table, pk=form.cleaned_data["table"], cardroom=cardroom),
+            gaming_day=day,
+            shift=shift,
+            cash=form.pieces("cash"),
+            chips=form.pieces("chips"),
+            second_counter=form.cleaned_data["second_counter"],
+            note=form.cleaned_data["note"],
+            by=request.user,
+        ),
+        fields=form.service_fields(),
+    )
+    if ok:
+        return redirect(f"{reverse('count-home')}?{request.GET.urlencode()}")
+    return count_home(request, form)

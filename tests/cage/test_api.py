@@ -1,0 +1,124 @@
+"""The cage through the API: a day shift at a house-banked table run with tokens (the floor
+supervisor, the dealer, two counters), its statistics as JSON and CSV, and refusals in the
+one error shape naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import services as table_services
+
+from ..api.conftest import token_client
+
+pytestmark = pytest.mark.django_db
+
+V = "/api/v1"
+
+
+def test_a_shift_is_run_and_reported_through_the_api(
+    cardroom, clock, supervisor, second_supervisor, dealer, counter, second_counter
+):
+    floor, dealer_api = token_client(supervisor), token_client(dealer)
+    counting = token_client(counter)
+    clock.at("07:00")
+    table = table_services.table_create(
+        cardroom=cardroom, name="House", banking="house", by=supervisor
+    )
+    assert (
+        floor.post(f"{V}/tables/{table.pk}/open/", {"dealer": dealer.pk}, format="json").status_code
+        == 201
+    )
+    opening = floor.post(
+        f"{V}/tables/{table.pk}/inventory/",
+        {"kind": "opening", "chips": {"100": 10}, "counted_by": dealer.pk},
+        format="json",
+    )
+    assert opening.status_code == 201 and opening.json()["total"] == "1000.00"
+    seat = dealer_api.post(
+        f"{V}/tables/{table.pk}/seatings/",
+        {
+            "player": table_services.player_create(cardroom=cardroom, name="Pat", by=dealer).pk,
+            "seat": 1,
+            "buy_in": "200",
+            "tender": "cash",
+        },
+        format="json",
+    )
+    assert seat.status_code == 201
+    fill = floor.post(
+        f"{V}/tables/{table.pk}/slips/", {"kind": "fill", "chips": {"25": 4}}, format="json"
+    )
+    assert fill.json()["number"] == "F-000001" and fill.json()["status"] == "requested"
+    delivered = dealer_api.post(f"{V}/slips/{fill.json()['id']}/deliver/", format="json")
+    assert delivered.json()["status"] == "delivered"
+    # rack by the books: 1000 − 200 (sold to Pat) + 100 (the fill) = 900
+    closing = floor.post(
+        f"{V}/tables/{table.pk}/inventory/",
+        {"kind": "closing", "chips": {"100": 9}, "counted_by": dealer.pk},
+        format="json",
+    )
+    assert (closing.json()["book_total"], closing.json()["variance"]) == ("900.00", "0.00")
+    early = counting.post(
+        f"{V}/tables/{table.pk}/drop-counts/",
+        {
+            "gaming_day": "2024-03-01",
+            "shift": "day",
+            "cash": {"100": 2},
+            "second_counter": second_counter.pk,
+        },
+        format="json",
+    )
+    assert early.status_code == 409
+    assert early.json()["error"]["field"] == "shift"
+    clock.at("14:10")
+    boxes = counting.get(f"{V}/cardrooms/{cardroom.pk}/drop-boxes/?day=2024-03-01&shift=day")
+    assert boxes.json() == [
+        {"table": table.pk, "table_name": "House", "counted": False, "count": None}
+    ]
+    counted = counting.post(
+        f"{V}/tables/{table.pk}/drop-counts/",
+        {
+            "gaming_day": "2024-03-01",
+            "shift": "day",
+            "cash": {"100": 2},
+            "second_counter": second_counter.pk,
+        },
+        format="json",
+    )
+    assert (counted.json()["expected_total"], counted.json()["variance"]) == ("200.00", "0.00")
+    closed = floor.post(
+        f"{V}/cardrooms/{cardroom.pk}/shift-closes/",
+        {"gaming_day": "2024-03-01", "shift": "day"},
+        format="json",
+    )
+    assert closed.status_code == 201
+    stats = floor.get(f"{V}/cardrooms/{cardroom.pk}/statistics/?day=2024-03-01&shift=day").json()
+    [house] = stats["tables"]
+    # win = 900 − 1000 + 0 − 100 + 200 = 0: no hand was played, the house won nothing
+    assert (house["win"], house["fills"], house["drop"], house["mismatch"]) == (
+        "0.00",
+        "100.00",
+        "200.00",
+        "0.00",
+    )
+    assert stats["closed"] is True
+    csv = floor.get(f"{V}/cardrooms/{cardroom.pk}/statistics/csv/?day=2024-03-01")
+    assert csv["Content-Type"] == "text/csv"
+    assert "2024-03-01,day,House,house,1000.00,900.00,100.00,0.00" in csv.content.decode()
+    month = floor.get(f"{V}/cardrooms/{cardroom.pk}/statistics/?month=2024-03").json()
+    assert month["totals"]["drop"] == "200.00"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("?day=yesterday", "day"),
+        ("?day=2024-03-01&shift=brunch", "shift"),
+        ("?month=2024-13", "month"),
+        ("?day=", "day"),
+    ],
+)
+def test_a_bad_period_is_refused_naming_the_field(cardroom, supervisor, query, field):
+    response = token_client(supervisor).get(f"{V}/cardrooms/{cardroom.pk}/statistics/{query}")
+    assert response.status_code == 422
+    assert response.json()["error"]["field"] == field

@@ -1,0 +1,51 @@
+"""Two fills requested at the same moment on real concurrent PostgreSQL connections both land,
+with distinct serial numbers: the cardroom's serial counter is locked, never read and bumped
+by two at once. Among the first slips of a cardroom too, when the counter row does not exist
+yet and both requests would make it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cage import services
+from cage.models import SerialCounter, Slip
+from tables import services as table_services
+
+from ..tables.test_concurrency import at_once
+
+pytestmark = [
+    pytest.mark.skipif(
+        not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+        reason="real concurrent transactions need PostgreSQL (set DATABASE_URL)",
+    ),
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def test_two_fills_at_once_both_land_with_distinct_serials(
+    cardroom, supervisor, second_supervisor, dealer
+):
+    tables = []
+    for name in ("House 1", "House 2"):
+        table = table_services.table_create(
+            cardroom=cardroom, name=name, banking="house", by=supervisor
+        )
+        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        tables.append(table)
+    serials: list[int] = []
+    for attempt in range(4):  # the first round races on making the counter row itself
+        answers = at_once(
+            *(
+                lambda table=table, who=who, n=attempt: services.slip_request(
+                    table=table, kind="fill", chips={"100": 1 + n}, by=who
+                )
+                for table, who in zip(tables, (supervisor, second_supervisor), strict=True)
+            )
+        )
+        assert all(isinstance(a, Slip) for a in answers), answers
+        serials += [a.serial for a in answers]
+    assert sorted(serials) == list(range(1, 9))
+    assert SerialCounter.objects.get(cardroom=cardroom, kind="fill").last == 8
+    assert Slip.objects.filter(cardroom=cardroom).count() == 8

@@ -1,0 +1,57 @@
+"""The demo's gaming day (cage.demo): yesterday's, played and closed on both demo tables, every
+figure reconciled or its variance explained; today the house table opens with its rack
+counted; running ``load_demo`` again plays nothing again."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from audit.models import AuditEvent
+from cage import selectors
+from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
+from tables.models import Cardroom, HouseBankEntry
+
+pytestmark = pytest.mark.django_db
+
+D = Decimal
+
+
+def test_the_demo_has_a_closed_day_that_reconciles():
+    call_command("load_demo", stdout=StringIO())
+    cardroom = Cardroom.objects.get(name="Demo Cardroom")
+    closed = DayClose.objects.get(cardroom=cardroom)
+    stats = selectors.day_statistics(cardroom, closed.gaming_day)
+    # drop 250 (house cash) + 5 (DP day, counted) + 3 (DP swing); win 45 + 5 + 3
+    assert (stats.totals.drop, stats.totals.win, stats.totals.hold) == (
+        D("258.00"),
+        D("53.00"),
+        D("20.54"),
+    )
+    assert (stats.totals.drop_variance, stats.totals.mismatch) == (D("-1.00"), D("0.00"))
+    house = next(t for s in stats.shifts for t in s.tables if t.banking == "house")
+    # 4395 − 4600 + 500 − 500 + 250 = 45, the house's −10 + 55 in the hands
+    assert (house.opening, house.closing, house.win, house.house_result) == (
+        D("4600.00"),
+        D("4395.00"),
+        D("45.00"),
+        D("45.00"),
+    )
+    short = DropCount.objects.get(variance__lt=0)
+    assert short.sign_off.signed_by.username == "floor"
+    assert ShiftClose.objects.filter(gaming_day=closed.gaming_day).count() == 3
+    assert closed.closed_by.username == "compliance"
+    assert sorted(s.number for s in Slip.objects.all()) == ["C-000001", "F-000001", "F-000002"]
+    # Today the house table opened with its rack counted as the books say, before buy-ins.
+    today = InventoryCount.objects.filter(table=house.table, session__closed_at=None).get()
+    assert today.total == today.book_total == D("4395.00")
+
+
+def test_running_load_demo_again_plays_nothing_again():
+    call_command("load_demo", stdout=StringIO())
+    before = (AuditEvent.objects.count(), HouseBankEntry.objects.count())
+    call_command("load_demo", stdout=StringIO())
+    assert (AuditEvent.objects.count(), HouseBankEntry.objects.count()) == before

@@ -1,0 +1,160 @@
+"""The cage through its screens, as the people would use them: the floor supervisor counts a
+rack with the dealer, requests, signs for, voids and prints slips; the count team counts the
+boxes (blind); the supervisor signs off a variance and closes the shifts; compliance closes the
+day. Every figure is checked on the pages and in the CSV."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+
+from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
+from tables import services as table_services
+
+from ..screens.support import parse
+
+pytestmark = pytest.mark.django_db
+
+DAY = "2024-03-01"
+
+
+def chips(**pieces: int) -> dict[str, int]:
+    """``chips(c25=4)`` → the form fields ``{"chips_25.00": 4}``."""
+    return {f"chips_{int(k[1:])}.00": n for k, n in pieces.items()}
+
+
+@pytest.fixture
+def house(cardroom, clock, supervisor, dealer):
+    clock.at("07:00")
+    table = table_services.table_create(
+        cardroom=cardroom, name="House", banking="house", by=supervisor
+    )
+    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    return table
+
+
+def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
+    client, house, supervisor, dealer, second_supervisor
+):
+    client.force_login(supervisor)
+    action = lambda name: reverse("cage-table-action", args=[house.pk, name])  # noqa: E731
+    response = client.post(
+        action("count"), {"kind": "opening", "counted_by": dealer.pk, **chips(c25=40, c100=10)}
+    )
+    assert response.status_code == 302
+    assert InventoryCount.objects.get().total == Decimal("2000.00")  # 40×25 + 10×100
+    # A second opening count is refused on the page, next to nothing written.
+    again = client.post(
+        action("count"), {"kind": "opening", "counted_by": dealer.pk, **chips(c25=1)}
+    )
+    assert again.status_code == 422
+    assert "opening count is recorded already" in again.text
+    assert InventoryCount.objects.count() == 1
+    # A fill, signed for by another person; a second one voided with a witness.
+    assert client.post(action("slip"), {"kind": "fill", **chips(c100=5)}).status_code == 302
+    fill = Slip.objects.get()
+    mine = client.post(action("deliver"), {"slip": fill.pk})
+    assert mine.status_code == 422 and "another person signs" in mine.text
+    client.force_login(second_supervisor)
+    assert client.post(action("deliver"), {"slip": fill.pk}).status_code == 302
+    client.force_login(supervisor)
+    client.post(action("slip"), {"kind": "credit", **chips(c25=2)})
+    credit = Slip.objects.get(kind="credit")
+    void = client.post(
+        action("void"), {"slip": credit.pk, "reason": "No need", "witness": dealer.pk}
+    )
+    assert void.status_code == 302
+    response = client.get(reverse("cage-table", args=[house.pk]))
+    slips = parse(response.content).find("table", id="slips").text
+    assert "F-000001" in slips and "delivered, signed by supervisor2" in slips
+    assert "C-000001" in slips and "void" in slips
+    # The rack by the books: 2000 + 500 (the fill).
+    assert "rack by the books: <strong>$2500.00</strong>" in response.text
+    # Printing: the original, then a reprint marked as such.
+    first = client.post(reverse("cage-slip-print", args=[fill.pk]))
+    second = client.post(reverse("cage-slip-print", args=[fill.pk]))
+    assert "REPRINT" not in first.text and "@media print" in first.text
+    assert "FILL SLIP F-000001" in first.text and "$500.00" in first.text
+    assert "REPRINT" in second.text
+    assert list(SlipPrint.objects.values_list("reprint", flat=True)) == [False, True]
+
+
+def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
+    client, cardroom, house, clock, supervisor, dealer, counter, second_counter, auditor
+):
+    client.force_login(supervisor)
+    client.post(
+        reverse("cage-table-action", args=[house.pk, "count"]),
+        {"kind": "opening", "counted_by": dealer.pk, **chips(c100=10)},
+    )
+    table_services.player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
+    clock.at("13:00")
+    # The rack holds $1,000 where the books say 1000 − 300 (sold to Pat) = 700: refused
+    # without an explanation, recorded with one.
+    closing = {"kind": "closing", "counted_by": dealer.pk, **chips(c100=10)}
+    refused = client.post(reverse("cage-table-action", args=[house.pk, "count"]), closing)
+    assert refused.status_code == 422 and "explain the difference" in refused.text
+    client.post(
+        reverse("cage-table-action", args=[house.pk, "count"]),
+        {**closing, "note": "Pat's buy-in was paid from the cage, not the rack"},
+    )
+    assert InventoryCount.objects.get(kind="closing").note.startswith("Pat's buy-in")
+    clock.at("14:30")
+    client.force_login(counter)
+    query = f"?day={DAY}&shift=day"
+    page = client.get(reverse("count-home") + query)
+    assert page.status_code == 200
+    assert "$300" not in page.text  # blind: nothing expected is shown before the count
+    recorded = client.post(
+        reverse("count-record") + query,
+        {"table": house.pk, "cash_100.00": 3, "cash_1.00": 1, "second_counter": second_counter.pk},
+    )
+    assert recorded.status_code == 302
+    count = DropCount.objects.get()
+    assert (count.total, count.expected_total, count.variance) == (
+        Decimal("301.00"),  # 3×100 + 1×1
+        Decimal("300.00"),  # Pat's cash buy-in
+        Decimal("1.00"),
+    )
+    shown = client.get(reverse("count-home") + query).text
+    assert "variance 1.00" in shown
+    # The count team reaches nothing else.
+    assert client.get(reverse("cage-overview")).status_code == 403
+    # The supervisor sees the variance, signs it off, closes the shift.
+    client.force_login(supervisor)
+    overview = client.get(reverse("cage-overview") + query)
+    assert "Before this shift closes" in overview.text
+    assert "is not signed off" in overview.text
+    client.post(
+        reverse("cage-overview-action", args=["sign-off"]) + query,
+        {"count": count.pk, "reason": "A dollar dropped with the buy-in"},
+    )
+    closed = client.post(
+        reverse("cage-overview-action", args=["close-shift"]) + query,
+        {"gaming_day": DAY, "shift": "day"},
+    )
+    assert closed.status_code == 302
+    # Win = closing − opening + credits − fills + drop = 1000 − 1000 + 0 − 0 + 301 = 301;
+    # the house's result in the hands is 0 and the drop's variance 1: the rack's $300 over
+    # the books is the mismatch, 301 − (0 + 1) = 300, shown in the CSV (and on the page).
+    csv = client.get(reverse("cage-csv") + query).text
+    row = [line for line in csv.splitlines() if line.startswith(DAY)][0].split(",")
+    assert row[2] == "House"
+    assert row[14:18] == ["301.00", "100.00", "0.00", "300.00"]  # win, hold, house, mismatch
+    for shift in ("swing", "grave"):
+        clock.at("06:05", days=1)
+        client.post(
+            reverse("cage-overview-action", args=["close-shift"]),
+            {"gaming_day": DAY, "shift": shift},
+        )
+    assert ShiftClose.objects.count() == 3
+    client.force_login(auditor)
+    day_closed = client.post(
+        reverse("cage-overview-action", args=["close-day"]) + query, {"gaming_day": DAY}
+    )
+    assert day_closed.status_code == 302
+    assert DayClose.objects.get().gaming_day == date(2024, 3, 1)
+    assert "signed off by auditor" in client.get(reverse("cage-overview") + query).text

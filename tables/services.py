@@ -25,7 +25,7 @@ from cardroom.kernel.permissions import require_role, require_supervisor, requir
 from cardroom.kernel.roles import DEALER, TABLE_STAFF
 from wagers.engine.table import MAX_SEATS, Banking
 
-from . import rules, selectors
+from . import catalogue, figures, rules, selectors
 from .models import (
     Cardroom,
     Player,
@@ -73,6 +73,20 @@ def cardroom_create(
             "self_approval_allowed": self_approval_allowed,
         },
     )
+    # R17: its catalogue of approved paytables starts with the new-table defaults.
+    seeded = catalogue.catalogue_seed(cardroom=cardroom, by=by)
+    audit_record(
+        actor=by,
+        action=AuditAction.PAYTABLE_CATALOGUE_SEEDED,
+        target=cardroom,
+        payload={
+            "by": "cardroom_create",
+            "entries": [
+                {"change": c.pk, "kind": c.kind, "lines": c.lines, "origin": c.origin}
+                for c in seeded
+            ],
+        },
+    )
     return cardroom
 
 
@@ -98,9 +112,11 @@ def table_create(
         raise DomainError("A table needs a name.", field="name")
     if Table.objects.filter(cardroom=cardroom, name=name).exists():
         raise Conflict(f"{cardroom} has a table named {name!r} already.", field="name")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)  # the catalogue's lock
     table = Table(cardroom=cardroom, name=name, banking=banking, seat_count=seat_count)
-    values = rules.defaults_for(banking) | rules.parse_settings(settings or {})
-    rules.check_settings(table, values)
+    given = rules.parse_settings(settings or {})
+    values = rules.defaults_for(banking) | given
+    _check_values(table, values, changed=given)
     table.save()
     first = TableSettings.objects.create(table=table, version=1, **values)
     audit_record(
@@ -132,7 +148,7 @@ def setting_change_propose(
     changed = {name: value for name, value in new.items() if value != old[name]}
     if not changed:
         raise DomainError("The proposed values are the table's current values.", field="values")
-    rules.check_settings(table, old | changed)
+    _check_values(table, old | changed, changed=changed)
     change = SettingChange.objects.create(
         table=table,
         proposed_by=by,
@@ -170,6 +186,8 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     )
     change = SettingChange.objects.select_for_update().get(pk=change.pk)
     _require_pending(change)
+    # The catalogue's lock (tables.catalogue): no paytable is retired while this is approved.
+    Cardroom.objects.select_for_update().get(pk=table.cardroom_id)
     self_approved = change.proposed_by_id == by.pk
     if self_approved and not table.cardroom.self_approval_allowed:
         raise PermissionDenied(
@@ -178,7 +196,8 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     current = selectors.current_settings(table)
     old = rules.settings_values(current)
     new = rules.parse_settings(change.new_values)
-    rules.check_settings(table, old | new)  # still valid on top of anything approved since
+    # Still valid on top of anything approved since, and with the catalogue as it is now.
+    _check_values(table, old | new, changed=new)
     version = TableSettings.objects.create(table=table, version=current.version + 1, **(old | new))
     change.status = SettingChange.Status.APPROVED
     change.decided_by, change.decided_at = by, timezone.now()
@@ -234,6 +253,15 @@ def _close_change(
         payload={"table": change.table_id, "reason": reason},
     )
     return change
+
+
+def _check_values(table: Table, values: dict[str, Any], *, changed: Iterable[str]) -> None:
+    """A table's complete settings as they would be: the rules (R5, R10, R12, R16), then R17's
+    guardrails: a house-banked table's every wager returns less than 100%, and the table posts
+    only paytables of its cardroom's catalogue. Each refusal names the setting at fault."""
+    rules.check_settings(table, values)
+    figures.check_house_return(table.banking, values, changed=set(changed))
+    catalogue.check_catalogue(table, values)
 
 
 def _require_pending(change: SettingChange) -> None:

@@ -117,7 +117,7 @@ def check_catalogue(table: Table, values: Mapping[str, Any]) -> None:
 def catalogue_figures(kind: str, lines: Mapping[str, Any]) -> dict[str, Any]:
     """A paytable's figures in both bonus modes: the catalogue serves every table."""
     return {
-        mode.value: figures.bonus_figures(kind, mode, lines).to_json()
+        mode.value: figures.wager_json(figures.bonus_figures(kind, mode, lines))
         for mode in (BonusMode.PAYTABLE, BonusMode.VERSUS_DP)
     }
 

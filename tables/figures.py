@@ -19,7 +19,7 @@ from wagers.engine import game_math
 from wagers.engine.game_math import Bonus, TableFigures, WagerFigures
 from wagers.engine.table import Banking, BonusMode
 
-from .models import TableSettings
+from .models import SettingChange, TableSettings
 
 #: The two bonus wagers: the figures' name, what a person calls it, the setting of its paytable.
 BONUSES = (
@@ -58,14 +58,51 @@ def settings_figures(values: Mapping[str, Any] | TableSettings) -> TableFigures:
     )
 
 
+#: The settings the figures depend on (R10): the bonus mode and the two paytables.
+FIGURE_SETTINGS = ("bonus_mode", "flush_paytable", "straight_flush_paytable")
+
+
+def figure_values(settings: TableSettings) -> dict[str, Any]:
+    return {name: getattr(settings, name) for name in FIGURE_SETTINGS}
+
+
+def setting_change_figures(
+    change: SettingChange, current: TableSettings | None = None
+) -> dict[str, TableFigures]:
+    """R17: the figures of the settings a change makes (``proposed``) next to those it
+    replaces (``in_force``). Pending: on top of the settings in force now (``current``, the
+    table's newest version); approved: the version it made and the one it replaced; rejected
+    or withdrawn: on top of the version it was proposed on. No query beyond ``change.result``,
+    ``change.based_on`` and ``current``."""
+    if change.status == SettingChange.Status.APPROVED and change.result is not None:
+        after = figure_values(change.result)
+        before = after | _figure_subset(change.old_values)
+    else:
+        pending = change.status == SettingChange.Status.PENDING and current is not None
+        base = current if pending and current is not None else change.based_on
+        before = figure_values(base)
+        after = before | _figure_subset(change.new_values)
+    return {"proposed": settings_figures(after), "in_force": settings_figures(before)}
+
+
+def _figure_subset(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: values[name] for name in FIGURE_SETTINGS if name in values}
+
+
+def wager_json(wager: WagerFigures) -> dict[str, Any]:
+    """A bonus's figures as ``manage.py game_math`` prints them (6-place decimal strings,
+    fractions of 1), with its ``variance`` per unit staked."""
+    return wager.to_json() | {"variance": game_math.format_figure(wager.variance)}
+
+
 def figures_json(figures: TableFigures) -> dict[str, Any]:
-    """The figures as ``manage.py game_math`` prints them (6-place decimal strings, fractions
-    of 1), each bonus also with its ``variance`` per unit staked."""
-    out = figures.to_json()
-    for name, _, _ in BONUSES:
-        out[name]["variance"] = game_math.format_figure(getattr(figures, name).variance)
-    out["ante_raise"]["variance"] = game_math.format_figure(figures.ante_raise.variance)
-    return out
+    """Every wager's figures as ``manage.py game_math`` prints them, with their variances."""
+    return {
+        "flush_bonus": wager_json(figures.flush_bonus),
+        "straight_flush_bonus": wager_json(figures.straight_flush_bonus),
+        "ante_raise": figures.ante_raise.to_json()
+        | {"variance": game_math.format_figure(figures.ante_raise.variance)},
+    }
 
 
 def percent(value: Fraction, places: int = 4) -> str:

@@ -12,6 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
+from cardroom.api import paytables
 from cardroom.api import tables
 
 from . import auth
@@ -34,6 +35,16 @@ urlpatterns = [
     path("tables/<int:pk>/rotation/", tables.RotationLog.as_view()),
     path("tables/<int:pk>/rotation/compliance/", tables.RotationCompliance.as_view()),
     path("tables/<int:pk>/hands/", wagers.HandStart.as_view()),
+    path("tables/<int:pk>/math/", paytables.TableMath.as_view()),
+    path("cardrooms/<int:pk>/paytables/", paytables.PaytableCatalogue.as_view()),
+    path("cardrooms/<int:pk>/paytable-changes/", paytables.PaytableChangeList.as_view()),
+    *[
+        path(
+            f"paytable-changes/<int:pk>/{decision}/",
+            paytables.PaytableChangeDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
     *[
         path(
             f"setting-changes/<int:pk>/{decision}/",

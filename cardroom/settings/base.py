@@ -139,6 +139,8 @@ SPECTACULAR_SETTINGS = {
         "ExportKindEnum": "compliance.models.Export.Kind",
         "SettlementKindEnum": "wagers.models.Settlement.Kind",
         "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
+        "PaytableKindEnum": "tables.models.PaytableKind",
+        "PaytableActionEnum": "tables.models.PaytableChange.Action",
     },
 }
 

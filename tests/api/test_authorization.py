@@ -103,6 +103,24 @@ MATRIX = [
     ("POST",   f"{V}/setting-changes/{{own_change}}/withdraw/",   401, 200, 403, 403, 403),
     ("POST",   f"{V}/setting-changes/{{change}}/withdraw/",       401, 403, 403, 403, 403),
     ("GET",    f"{V}/setting-changes/{{change}}/withdraw/",       401, 405, 405, 405, 405),
+    # what a table's settings pay (game-math.md): everyone reads it
+    ("GET",    f"{V}/tables/{{dp_table}}/math/",                  401, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/math/",                  401, 405, 405, 405, 405),
+    # the catalogue of approved paytables (R17): everyone reads it, supervisors change it,
+    # another supervisor approves (dual control)
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/paytables/",          401, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/paytables/",          401, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/paytable-changes/",   401, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/paytable-changes/",   401, 201, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/paytable-changes/",   401, 405, 405, 405, 405),
+    ("POST",   f"{V}/paytable-changes/{{paytable_change}}/approve/", 401, 200, 403, 403, 403),
+    ("POST",   f"{V}/paytable-changes/{{own_paytable_change}}/approve/", 401, 403, 403, 403, 403),
+    ("GET",    f"{V}/paytable-changes/{{paytable_change}}/approve/", 401, 405, 405, 405, 405),
+    ("POST",   f"{V}/paytable-changes/{{paytable_change}}/reject/", 401, 200, 403, 403, 403),
+    ("GET",    f"{V}/paytable-changes/{{paytable_change}}/reject/", 401, 405, 405, 405, 405),
+    ("POST",   f"{V}/paytable-changes/{{own_paytable_change}}/withdraw/", 401, 200, 403, 403, 403),
+    ("POST",   f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 403, 403, 403, 403),
+    ("GET",    f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 405, 405, 405, 405),
     # players, seats and stacks: the staff of the table (any dealer may register a player)
     ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200),
     ("POST",   f"{V}/players/",                                   401, 201, 201, 201, 403),
@@ -219,6 +237,12 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "reason": "Busy night",
         },
         f"{V}/setting-changes/{{change}}/reject/": lambda: {"reason": "Not tonight"},
+        f"{V}/cardrooms/{{cardroom}}/paytable-changes/": lambda: {
+            "kind": "straight_flush_paytable",
+            "lines": {"3": 9, "4": 50, "5": 100, "6": 200, "7": 500},
+            "reason": "A second layout",
+        },
+        f"{V}/paytable-changes/{{paytable_change}}/reject/": lambda: {"reason": "Too rich"},
         f"{V}/players/": lambda: {"cardroom": w["cardroom"], "name": "New player"},
         f"{V}/tables/{{dp_table}}/seatings/": lambda: {
             "player": w["new_player"],

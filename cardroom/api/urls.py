@@ -12,8 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
-from cardroom.api import paytables
-from cardroom.api import tables
+from cardroom.api import paytables, tables
 
 from . import auth
 from .fields import MAX_ID

@@ -56,6 +56,10 @@ class CatalogueEntry:
     def text(self) -> str:
         return figures.paytable_text(self.lines)
 
+    @property
+    def label(self) -> str:
+        return str(PaytableKind(self.kind).label)
+
 
 def paytable_catalogue(cardroom: Cardroom) -> list[CatalogueEntry]:
     """The paytables a table of the cardroom may post now, by kind, then by lines."""

@@ -8,6 +8,7 @@ The designated-player rotation (R16) is in ``tables.rotation``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import time
 from decimal import Decimal
 from typing import Any
@@ -23,6 +24,7 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.kernel.roles import DEALER, TABLE_STAFF
+from wagers.engine.game_math import TableFigures
 from wagers.engine.table import MAX_SEATS, Banking
 
 from . import catalogue, figures, rules, selectors
@@ -171,6 +173,36 @@ def setting_change_propose(
         },
     )
     return change
+
+
+@dataclass(frozen=True)
+class SettingPreview:
+    """What a proposal would be, written nowhere (R17): the settings that change, the figures
+    of the settings it would make (None when the rules refuse them) and of those in force, and
+    the refusal ``setting_change_propose`` would meet (None: it would be accepted)."""
+
+    changed: dict[str, Any]
+    proposed: TableFigures | None
+    in_force: TableFigures
+    refusal: DomainError | None
+
+
+def setting_change_preview(*, table: Table, values: dict[str, Any]) -> SettingPreview:
+    """Everything ``setting_change_propose`` checks, and the figures a supervisor weighs,
+    before anything is proposed: it reads and writes nothing else. Malformed values raise
+    the same DomainError as a proposal."""
+    new = rules.parse_settings(values)
+    current = selectors.current_settings(table)
+    old = rules.settings_values(current)
+    changed = {name: value for name, value in new.items() if value != old[name]}
+    proposed, refusal = None, None
+    try:
+        rules.check_settings(table, old | changed)
+        proposed = figures.settings_figures(old | changed)
+        _check_values(table, old | changed, changed=changed)
+    except DomainError as error:
+        refusal = error
+    return SettingPreview(changed, proposed, figures.settings_figures(current), refusal)
 
 
 @transaction.atomic

@@ -78,6 +78,7 @@ urlpatterns = [
     path("audit/checkpoints/", audit.CheckpointList.as_view()),
     path("reports/tables/<int:pk>/days/<str:day>/", audit.TableDayReport.as_view()),
     path("reports/players/<int:pk>/", audit.PlayerReport.as_view()),
+    path("reports/hold/tables/<int:pk>/", audit.HoldReport.as_view()),
     path("exports/", audit.ExportList.as_view()),
     path("exports/<int:pk>/", audit.ExportDetail.as_view()),
     path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),

@@ -190,6 +190,8 @@ MATRIX = [
     ("GET",    f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 200, 403, 403, 200),
     ("POST",   f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 405, 405, 405, 405),
     ("GET",    f"{V}/reports/players/{{player}}/",                401, 200, 403, 403, 200),
+    ("GET",    f"{V}/reports/hold/tables/{{dp_table}}/",          401, 200, 403, 403, 200),
+    ("POST",   f"{V}/reports/hold/tables/{{dp_table}}/",          401, 405, 405, 405, 405),
     ("POST",   f"{V}/reports/players/{{player}}/",                401, 405, 405, 405, 405),
     ("GET",    f"{V}/exports/",                                   401, 200, 403, 403, 200),
     ("POST",   f"{V}/exports/",                                   401, 202, 403, 403, 202),

@@ -206,7 +206,11 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
 @pytest.mark.parametrize(
     ("persona", "role", "links"),
     [
-        (SUPERVISOR, FLOOR_SUPERVISOR, ["floor-tables", "dealer-home", "compliance-home"]),
+        (
+            SUPERVISOR,
+            FLOOR_SUPERVISOR,
+            ["floor-tables", "floor-paytables", "dealer-home", "compliance-home"],
+        ),
         (DEALER_ONLY, DEALER, ["dealer-home"]),
         (
             AUDITOR,

@@ -18,12 +18,17 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Django is set up in main(), before the models are imported
+    from tables.models import Table
+    from wagers.models import SpotSettlement, WagerSettlement
 
 SEED = 20261201
 START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def build(hands: int, spots: int) -> tuple[object, int]:
+def build(hands: int, spots: int) -> tuple[Table, int]:
     """The table and how many wager rows it has."""
     from django.contrib.auth.models import Group, User
 
@@ -73,9 +78,9 @@ def build(hands: int, spots: int) -> tuple[object, int]:
             house_rake=Decimal(0),
             dealer_net=Decimal(0),
             created_by=dealer,
-            created_at=hand.settled_at,
+            created_at=START + n * step,
         )
-        for hand in made
+        for n, hand in enumerate(made)
     )
     spot_rows = Spot.objects.bulk_create(
         Spot(hand=hand, seat=s.seat, seating=s, player_id=s.player_id, ante=Decimal(10))
@@ -107,7 +112,7 @@ def build(hands: int, spots: int) -> tuple[object, int]:
     return table, len(wagers)
 
 
-def _wager(line: object, name: str, stake: int, rng: random.Random) -> object:
+def _wager(line: SpotSettlement, name: str, stake: int, rng: random.Random) -> WagerSettlement:
     from wagers.models import WagerSettlement
 
     net = rng.choice((-stake, -stake, stake, 0))

@@ -30,6 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.conf import settings as django_settings
+from django.db.models import Count, QuerySet, Sum
 
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.money import ZERO, money_text
@@ -196,24 +197,26 @@ class HoldReport:
 
 def hold_report(table: Table, period: Period, *, z: Decimal | None = None) -> HoldReport:
     """Hold against theoretical at a table over the period: the table's bank, and on a DP
-    table each designated player (the proposition player apart)."""
+    table each designated player (the proposition player apart). Four queries, whatever the
+    number of hands: the sums are the database's, by wager type, settings version and DP."""
     z = band_z() if z is None else z
-    rows = list(_wager_rows(table, period))
-    versions = _figures_by_version(table, {row.settings for row in rows})
+    wagers = _in_force(table, period)
+    groups = list(_groups(wagers))
+    versions = _figures_by_version(table, {group.settings for group in groups})
+    hands = _hands(wagers)
     house = table.banking == "house"
-    total = _bank(HOUSE if house else DESIGNATED_PLAYERS, None, rows, versions, table, z)
+    kind = HOUSE if house else DESIGNATED_PLAYERS
+    total = _bank(kind, None, sum(hands.values()), groups, versions, table, z)
     players: list[BankHold] = []
     if not house:
-        by_player: dict[tuple[int, bool], list[_Row]] = {}
-        for row in rows:
-            if row.dp_player is not None:
-                by_player.setdefault((row.dp_player, row.proposition), []).append(row)
-        names = Player.objects.in_bulk([player for player, _ in by_player])
-        for (player, proposition), own in sorted(
-            by_player.items(), key=lambda item: (names[item[0][0]].name, item[0])
+        dps = {key: count for key, count in hands.items() if key[0] is not None}
+        names = Player.objects.in_bulk([player for player, _ in dps])
+        for (player, proposition), count in sorted(
+            dps.items(), key=lambda item: (names[item[0][0]].name, item[0])
         ):
+            own = [g for g in groups if (g.dp_player, g.proposition) == (player, proposition)]
             kind = PROPOSITION_PLAYER if proposition else DESIGNATED_PLAYER
-            players.append(_bank(kind, names[player], own, versions, table, z))
+            players.append(_bank(kind, names[player], count, own, versions, table, z))
     return HoldReport(table=table, period=period, z=z, total=total, players=players)
 
 
@@ -235,21 +238,33 @@ def hold_reports(period: Period, *, tables: Iterable[Table] | None = None) -> It
 # --- reading the settlements -----------------------------------------------------------------
 
 
+_HAND = "spot_settlement__settlement__hand"
+# The DP as the rotation recorded it (a snapshot), else as seated: (player, proposition).
+_DP_FIELDS = (
+    f"{_HAND}__rotation__player_id",
+    f"{_HAND}__rotation__proposition_player",
+    f"{_HAND}__dp_seating__player_id",
+    f"{_HAND}__dp_seating__proposition_player",
+)
+
+
 @dataclass(frozen=True, slots=True)
-class _Row:
+class _Group:
+    """The sums of one wager type at one settings version under one DP."""
+
     wager: str
-    stake: Decimal
-    net: Decimal  # the player's; the bank won -net
-    hand: int
     settings: int
     dp_player: int | None
     proposition: bool
+    wagers: int
+    stake: Decimal
+    net: Decimal  # the players'; the bank won -net
 
 
-def _wager_rows(table: Table, period: Period) -> Iterator[_Row]:
+def _in_force(table: Table, period: Period) -> QuerySet[WagerSettlement]:
     """Every wager in action of the hands settled at the table in the period, from the
     settlement in force (an original or a correction no later entry reversed)."""
-    rows = (
+    return (
         WagerSettlement.objects.filter(
             spot_settlement__settlement__hand__table=table,
             spot_settlement__settlement__hand__settled_at__gte=period.start,
@@ -258,33 +273,47 @@ def _wager_rows(table: Table, period: Period) -> Iterator[_Row]:
         )
         .exclude(spot_settlement__settlement__kind=Settlement.Kind.REVERSAL)
         .exclude(outcome=Outcome.RETURNED)  # R14: a dead hand's wagers are not in action
-        .values_list(
-            "wager",
-            "stake",
-            "net",
-            "spot_settlement__settlement__hand_id",
-            "spot_settlement__settlement__hand__settings_id",
-            # The DP as the rotation recorded it (a snapshot), else as seated.
-            "spot_settlement__settlement__hand__rotation__player_id",
-            "spot_settlement__settlement__hand__rotation__proposition_player",
-            "spot_settlement__settlement__hand__dp_seating__player_id",
-            "spot_settlement__settlement__hand__dp_seating__proposition_player",
-        )
         .order_by()
     )
-    for wager, stake, net, hand, version, player, prop, seated, seated_prop in rows.iterator(
-        chunk_size=5000
-    ):
-        recorded = player is not None
-        yield _Row(
-            wager,
-            stake,
-            net,
-            hand,
-            version,
-            player if recorded else seated,
-            bool(prop if recorded else seated_prop),
+
+
+def _dp(row: dict[str, Any]) -> tuple[int | None, bool]:
+    recorded, prop, seated, seated_prop = (row[name] for name in _DP_FIELDS)
+    if recorded is not None:
+        return recorded, bool(prop)
+    return seated, bool(seated_prop)
+
+
+def _groups(wagers: QuerySet[WagerSettlement]) -> Iterator[_Group]:
+    rows = wagers.values("wager", f"{_HAND}__settings_id", *_DP_FIELDS).annotate(
+        n=Count("id"), stake=Sum("stake"), net=Sum("net")
+    )
+    for row in rows:
+        player, proposition = _dp(row)
+        yield _Group(
+            row["wager"],
+            row[f"{_HAND}__settings_id"],
+            player,
+            proposition,
+            row["n"],
+            _exact(row["stake"]),
+            _exact(row["net"]),
         )
+
+
+def _hands(wagers: QuerySet[WagerSettlement]) -> dict[tuple[int | None, bool], int]:
+    """Hands with a wager in action, by DP (one key, (None, False), on a house-banked table)."""
+    counts: dict[tuple[int | None, bool], int] = {}
+    for row in wagers.values(*_DP_FIELDS).annotate(hands=Count(_HAND, distinct=True)):
+        key = _dp(row)
+        counts[key] = counts.get(key, 0) + row["hands"]
+    return counts
+
+
+def _exact(total: Decimal | None) -> Decimal:
+    """A database sum as exact cents: SQLite adds decimals as floating point (as
+    ``rake.selectors`` does for fees); every amount summed is whole cents."""
+    return (total or ZERO).quantize(CENT)
 
 
 def _figures_by_version(table: Table, versions: set[int]) -> dict[int, TableFigures]:
@@ -311,21 +340,22 @@ class _Tally:
 def _bank(
     bank: str,
     player: Player | None,
-    rows: list[_Row],
+    hands: int,
+    groups: list[_Group],
     versions: dict[int, TableFigures],
     table: Table,
     z: Decimal,
 ) -> BankHold:
     tallies: dict[tuple[str, int], _Tally] = {}
-    for row in rows:
-        line = _LINE_OF[row.wager]
-        tally = tallies.setdefault((line, row.settings), _Tally())
-        tally.handle[row.wager] = tally.handle.get(row.wager, ZERO) + row.stake
-        tally.win -= row.net
-        if row.wager != "raise":  # the ante and raise's edge and variance are per ante
-            tally.wagers += 1
-            tally.theory_handle += row.stake
-    holder = BankHold(bank, player, len({row.hand for row in rows}), [])
+    for group in groups:
+        line = _LINE_OF[group.wager]
+        tally = tallies.setdefault((line, group.settings), _Tally())
+        tally.handle[group.wager] = tally.handle.get(group.wager, ZERO) + group.stake
+        tally.win -= group.net
+        if group.wager != "raise":  # the ante and raise's edge and variance are per ante
+            tally.wagers += group.wagers
+            tally.theory_handle += group.stake
+    holder = BankHold(bank, player, hands, [])
     for line in LINES:
         parts = [(versions[v], t) for (name, v), t in tallies.items() if name == line]
         holder.lines.append(_line(line, parts, z, f"{table}, {holder.name}"))

@@ -10,6 +10,8 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from cardroom.kernel.errors import DomainError
@@ -354,3 +356,33 @@ def test_a_bad_period_is_refused_naming_the_parameter(house_table, auditor, api_
 def test_dealers_do_not_read_hold_reports(house_table, dealer, api_as):
     response = api_as(dealer).get(f"/api/v1/reports/hold/tables/{house_table.pk}/")
     assert response.status_code == 403
+
+
+def test_a_report_runs_the_same_queries_for_two_hands_and_many(dp_table, dp_players, dealer, clock):
+    """The sums are the database's: four queries (the sums, the settings versions, the hands
+    per DP, the DP players' names) whatever the number of hands and of DPs."""
+
+    def play_some(count: int) -> None:
+        for _ in range(count):
+            clock.advance(minutes=2)
+            first = not dp_table.hands.exists()
+            hand = start(dp_table, dealer, dp=4) if first else start(dp_table, dealer)
+            seat = 1 if hand.dp_seating.seat != 1 else 2
+            wager(hand, dp_table, seat, "10", by=dealer)
+            services.hand_cards_enter(
+                hand=hand, dealer_cards=DEALER_K94, spot_cards={seat: THREE_DIAMONDS_Q85}, by=dealer
+            )
+            services.spot_decide(hand=hand, seat=seat, decision="fold", by=dealer)
+            services.hand_settle(hand=hand, by=dealer)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            hold_report(dp_table, day_period(dp_table.cardroom, DAY))
+        return len(captured)
+
+    play_some(2)
+    few = queries()
+    play_some(8)
+    report = hold_report(dp_table, day_period(dp_table.cardroom, DAY))
+    assert report.total.hands == 10 and len(report.players) >= 3
+    assert queries() == few == 4

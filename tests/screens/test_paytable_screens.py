@@ -100,8 +100,8 @@ def test_r17_a_pending_change_shows_its_figures_next_to_those_in_force(
         table=world.dp_table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
     )
     client.force_login(second_supervisor)  # the one who approves sees what it pays
-    row = table_page(client, world.dp_table).by_id("changes").find_all("tr")[1]
-    figures = rows(row.find("td", class_="change-figures").find("table"))
+    row, under = table_page(client, world.dp_table).by_id("changes").find_all("tr")[1:3]
+    figures = rows(under.find("td", class_="change-figures").find("table"))
     assert figures[0] == ["Flush Bonus", "in force", "versus_dp", "92.7577%", "7.2423%", "19.9282%"]
     assert figures[1][:4] == ["", "proposed", "paytable", "101.2121%"]  # a DP table: shown
     assert [b.text for b in row.find_all("button")] == ["Approve", "Reject"]

@@ -22,6 +22,12 @@ class AuditAction(models.TextChoices):
     SETTING_CHANGE_APPROVED = "table.settings.change_approved"
     SETTING_CHANGE_REJECTED = "table.settings.change_rejected"
     SETTING_CHANGE_WITHDRAWN = "table.settings.change_withdrawn"
+    # A cardroom's catalogue of approved paytables (R17, game-math.md).
+    PAYTABLE_CATALOGUE_SEEDED = "paytables.catalogue_seeded"
+    PAYTABLE_CHANGE_PROPOSED = "paytables.change_proposed"
+    PAYTABLE_CHANGE_APPROVED = "paytables.change_approved"
+    PAYTABLE_CHANGE_REJECTED = "paytables.change_rejected"
+    PAYTABLE_CHANGE_WITHDRAWN = "paytables.change_withdrawn"
     # Table sessions.
     TABLE_OPENED = "table.opened"
     TABLE_CLOSED = "table.closed"

@@ -1,4 +1,5 @@
-"""Building the CSV exports of settlements and of the audit log for a period.
+"""Building the CSV exports of settlements, of the audit log and of hold against theoretical
+for a period.
 
 ``export_build`` writes the file, reporting progress as it goes; it runs in a Celery task
 (``compliance.tasks``) enqueued by ``compliance.services.export_request``. Each export names
@@ -18,6 +19,7 @@ from audit.models import AuditEvent, ChainHead
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
+from . import hold
 from .models import Export
 
 SETTLEMENT_COLUMNS = [
@@ -48,6 +50,31 @@ AUDIT_COLUMNS = [
     "prev_hash",
     "hash",
 ]
+HOLD_COLUMNS = [
+    "cardroom",
+    "table",
+    "banking",
+    "period_start",
+    "period_end",
+    "bank",
+    "player",
+    "proposition_player",
+    "hands",
+    "wager",
+    "wagers",
+    "handle",
+    "handle_ante",
+    "handle_raise",
+    "win",
+    "hold",
+    "theoretical_win",
+    "theoretical_hold",
+    "band_low",
+    "band_high",
+    "z",
+    "flagged",
+    "flag",
+]
 PROGRESS_STEPS = 20  # the progress bar moves in 5% steps
 
 
@@ -65,6 +92,8 @@ def export_build(export_id: int) -> Export:
     try:
         if export.kind == Export.Kind.SETTLEMENTS:
             columns, rows, total = SETTLEMENT_COLUMNS, *_settlement_rows(export)
+        elif export.kind == Export.Kind.HOLD:
+            columns, rows, total = HOLD_COLUMNS, *_hold_rows(export)
         else:
             columns, rows, total = AUDIT_COLUMNS, *_audit_rows(export, chain_seq)
         buffer = io.StringIO()
@@ -122,6 +151,47 @@ def _settlement_rows(export: Export) -> tuple[Iterator[list], int]:
             ]
 
     return rows(), settlements.count()
+
+
+def _hold_rows(export: Export) -> tuple[Iterator[list], int]:
+    """Hold against theoretical over the export's period: for every table with a hand settled
+    in it, its bank's lines (the house, or every DP together), then each DP player's; one row
+    per wager type, flagged when the win is outside its band (game-math.md)."""
+    period = hold.range_period(export.start, export.end)
+    reports = list(hold.hold_reports(period))
+
+    def rows() -> Iterator[list]:
+        for report in reports:
+            table = report.table
+            for bank in report.banks:
+                for line in bank.lines:
+                    yield [
+                        table.cardroom.name,
+                        table.name,
+                        table.banking,
+                        period.start.isoformat(),
+                        period.end.isoformat(),
+                        bank.bank,
+                        bank.player.name if bank.player else "",
+                        bank.bank == hold.PROPOSITION_PLAYER,
+                        bank.hands,
+                        line.wager,
+                        line.wagers,
+                        line.handle,
+                        line.handle_by_wager.get("ante", ""),
+                        line.handle_by_wager.get("raise", ""),
+                        line.win,
+                        hold.figure(line.hold) or "",
+                        line.theoretical_win,
+                        hold.figure(line.theoretical_hold) or "",
+                        line.band_low,
+                        line.band_high,
+                        report.z,
+                        line.flagged,
+                        line.flag,
+                    ]
+
+    return rows(), sum(len(report.banks) * len(hold.LINES) for report in reports)
 
 
 def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:

@@ -11,6 +11,7 @@ class Export(models.Model):
     class Kind(models.TextChoices):
         SETTLEMENTS = "settlements"
         AUDIT_LOG = "audit_log"
+        HOLD = "hold"  # hold against theoretical, per table, bank and wager type
 
     class Status(models.TextChoices):
         PENDING = "pending"

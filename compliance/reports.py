@@ -67,7 +67,7 @@ def table_day_report(table: Table, day: date) -> TableDayReport:
                 Q(proposed_at__gte=start, proposed_at__lt=end)
                 | Q(decided_at__gte=start, decided_at__lt=end)
             )
-            .select_related("proposed_by", "decided_by", "result")
+            .select_related("table", "proposed_by", "decided_by", "result", "based_on")
             .order_by("proposed_at")
         ),
     )

@@ -9,6 +9,8 @@ from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from .models import (
     Cardroom,
     HouseBankEntry,
+    PaytableChange,
+    PaytableDecision,
     Player,
     RotationRecord,
     Seating,
@@ -89,6 +91,35 @@ class SettingChangeAdmin(ReadOnlyAdmin):
     list_select_related = ["table", "proposed_by", "decided_by", "result__table"]
     search_fields = ["table__name", "reason", "proposed_by__username", "decided_by__username"]
     date_hierarchy = "proposed_at"
+
+
+@admin.register(PaytableChange)
+class PaytableChangeAdmin(ReadOnlyAdmin):
+    """R17: proposals to add a paytable to a cardroom's catalogue or retire one."""
+
+    list_display = [
+        "id",
+        "cardroom",
+        "kind",
+        "lines",
+        "action",
+        "origin",
+        "proposed_by",
+        "proposed_at",
+    ]
+    list_filter = ["kind", "action", "origin", "cardroom"]
+    list_select_related = ["cardroom", "proposed_by"]
+    search_fields = ["cardroom__name", "reason", "proposed_by__username"]
+    date_hierarchy = "proposed_at"
+
+
+@admin.register(PaytableDecision)
+class PaytableDecisionAdmin(ReadOnlyAdmin):
+    list_display = ["id", "change", "outcome", "decided_by", "decided_at", "self_approved"]
+    list_filter = ["outcome", "self_approved"]
+    list_select_related = ["change__cardroom", "decided_by"]
+    search_fields = ["change__cardroom__name", "decided_by__username", "reason"]
+    date_hierarchy = "decided_at"
 
 
 @admin.register(TableSession)

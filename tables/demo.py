@@ -1,10 +1,13 @@
-"""Demo data for a fresh clone: the role groups, one user per role (two for the count team), a
-cardroom with a designated-player table and a house-banked table, both open with players
-seated with chips. The gaming day played and closed before them is ``cage.demo``'s."""
+"""Demo data for a fresh clone: the role groups, one user per role (a second floor supervisor,
+who approves what the first proposes — R17 dual control — and two for the count team), a
+cardroom with a designated-player table and a house-banked table, both open with players seated
+with chips, and a catalogue of approved paytables: the new-table defaults and two posted
+alternatives. The gaming day played and closed before them is ``cage.demo``'s."""
 
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from cardroom.kernel.roles import (
@@ -33,6 +36,7 @@ class DemoUser:
 
 DEMO_USERS = (
     DemoUser("floor", "Morgan", "Reyes", FLOOR_SUPERVISOR, is_staff=True),
+    DemoUser("floor2", "Jordan", "Lee", FLOOR_SUPERVISOR, is_staff=True),
     DemoUser("dealer", "Sam", "Carter", DEALER),
     DemoUser("compliance", "Alex", "Nguyen", COMPLIANCE_AUDITOR, is_staff=True),
     # The count team counts in pairs: two logins.
@@ -50,6 +54,18 @@ DEMO_TABLES = (
         [(1, "Avery Stone", "500"), (3, "Blake Moreno", "300"), (5, "Casey Park", "400")],
     ),
     ("Table 2 (house banked)", "house", [(2, "Devon Hale", "250"), (4, "Emery Quinn", "200")]),
+)
+
+# The demo catalogue (R17): a new cardroom starts with the new-table defaults (Flush Bonus
+# 4:1, 5:10, 6:100, 7:300 for house-banked tables, 92.1928%; 4:2, 5:10, 6:50, 7:200 for
+# designated-player tables, 92.7577% versus the DP; Straight Flush Bonus 3:8, 4:60, 5:100,
+# 6:500, 7:1000, 92.6115%). These alternatives are posted in cardrooms (e.g. Fortune Casino,
+# Renton WA: Flush 7:100, 6:20, 5:10, 4:2 and Straight Flush 7:500, 6:200, 5:100, 4:50, 3:9);
+# both keep a house edge in paytable mode: 94.6962% and 93.6485%. ``floor`` proposes them,
+# ``floor2`` approves them.
+DEMO_PAYTABLES = (
+    ("flush_paytable", {"4": 2, "5": 10, "6": 20, "7": 100}),
+    ("straight_flush_paytable", {"3": 9, "4": 50, "5": 100, "6": 200, "7": 500}),
 )
 
 
@@ -93,6 +109,7 @@ def load_demo_tables() -> None:
     cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or services.cardroom_create(
         name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=floor
     )
+    _load_catalogue(cardroom, floor, User.objects.get(username="floor2"))
     for name, banking, seats in DEMO_TABLES:
         table = Table.objects.filter(cardroom=cardroom, name=name).first()
         if table is None:
@@ -110,3 +127,27 @@ def load_demo_tables() -> None:
                 and not seated.filter(table=table, seat=seat).exists()
             ):
                 services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)
+
+
+def _load_catalogue(cardroom: Cardroom, floor: User, floor2: User) -> None:
+    """The posted alternatives, proposed by one demo supervisor and approved by the other."""
+    from . import catalogue  # like the services: it imports the audit app
+
+    known = {
+        (entry.kind, catalogue.paytable_key(entry.lines))
+        for entry in catalogue.paytable_catalogue(cardroom)
+    } | {
+        (change.kind, catalogue.paytable_key(change.lines))
+        for change in catalogue.pending_paytable_changes(cardroom)
+    }
+    for kind, lines in DEMO_PAYTABLES:
+        if (kind, catalogue.paytable_key(lines)) in known:
+            continue  # held already, or waiting for a supervisor's decision
+        change = catalogue.paytable_change_propose(
+            cardroom=cardroom,
+            kind=kind,
+            lines=lines,
+            reason="A paytable posted in other cardrooms, for the demo tables to choose.",
+            by=floor,
+        )
+        catalogue.paytable_change_approve(change=change, by=floor2)

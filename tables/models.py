@@ -161,6 +161,74 @@ class SettingChange(models.Model):
         return f"{self.table}: change #{self.pk} ({self.status})"
 
 
+class PaytableKind(models.TextChoices):
+    """The two paytables a table posts (R10), named by the setting that holds each."""
+
+    FLUSH = "flush_paytable", "Flush Bonus"
+    STRAIGHT_FLUSH = "straight_flush_paytable", "Straight Flush Bonus"
+
+
+class PaytableChange(models.Model):
+    """R17: a proposal to add a paytable to a cardroom's catalogue of approved paytables, or to
+    retire one from it. Never edited: its decision is a row of its own (``PaytableDecision``),
+    and the catalogue is what the approved changes add up to, oldest decision first."""
+
+    class Action(models.TextChoices):
+        ADD = "add"
+        RETIRE = "retire"
+
+    class Origin(models.TextChoices):
+        PROPOSED = "proposed"  # by a floor supervisor, decided by another (dual control)
+        DEFAULT = "default"  # a new table's default (tables.rules), seeded with the cardroom
+        IN_USE = "in_use"  # in use at a table when the catalogue began (migration 0005)
+
+    cardroom = models.ForeignKey(
+        Cardroom, on_delete=models.PROTECT, related_name="paytable_changes"
+    )
+    kind = models.CharField(max_length=30, choices=PaytableKind.choices)
+    lines = models.JSONField()  # {"4": 1, …}: size → N to 1, as a table's setting holds it
+    action = models.CharField(max_length=10, choices=Action.choices)
+    origin = models.CharField(max_length=10, choices=Origin.choices, default=Origin.PROPOSED)
+    # None only for an entry seeded by the migration, which nobody proposed.
+    proposed_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    proposed_at = models.DateTimeField()
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["cardroom", "proposed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.cardroom}: {self.action} {self.kind} #{self.pk}"
+
+
+class PaytableDecision(models.Model):
+    """The one decision on a ``PaytableChange``. Never edited."""
+
+    class Outcome(models.TextChoices):
+        APPROVED = "approved"
+        REJECTED = "rejected"
+        WITHDRAWN = "withdrawn"
+
+    change = models.OneToOneField(PaytableChange, on_delete=models.PROTECT, related_name="decision")
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    # None for a seeded entry (origin default or in_use): approved with the cardroom, or by
+    # the migration, not by a supervisor.
+    decided_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField()
+    self_approved = models.BooleanField(default=False)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.change}: {self.outcome}"
+
+
 class TableSession(models.Model):
     """A table open for play, from opening to closing, with the dealer on duty."""
 

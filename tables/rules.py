@@ -64,11 +64,20 @@ _COMMON_DEFAULTS: dict[str, Any] = {
 #: engine keeps the settle-json contract's own defaults, which never change: a stored round
 #: must settle the same way forever.) A house-banked table has paytable bonuses and no fee
 #: (R10, R12); a designated-player table plays its bonuses against the DP and charges a fee.
+#: The house-banked Flush Bonus is 4:1, 5:10, 6:100, 7:300 (returns 92.1928% in paytable
+#: mode, game-math.md): the contract's 4:2, 5:10, 6:50, 7:200 returns 101.2121% there, which
+#: a house-banked table may not pay (R17 guardrail, ``tables.figures``). A designated-player
+#: table keeps it: in versus_dp mode it returns 92.7577%, and the DP, not the house, pays.
 NEW_TABLE_DEFAULTS: dict[Banking, dict[str, Any]] = {
     Banking.DESIGNATED_PLAYER: _COMMON_DEFAULTS
     | {"bonus_mode": "versus_dp", "rake_mode": "all_players", "rake_amount": "1.00"},
     Banking.HOUSE: _COMMON_DEFAULTS
-    | {"bonus_mode": "paytable", "rake_mode": "none", "rake_amount": "0.00"},
+    | {
+        "bonus_mode": "paytable",
+        "flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300},
+        "rake_mode": "none",
+        "rake_amount": "0.00",
+    },
 }
 
 

@@ -156,7 +156,7 @@ def stack_history(seating: Seating) -> QuerySet[StackEntry]:
 
 def setting_change_history(table: Table) -> QuerySet[SettingChange]:
     return SettingChange.objects.filter(table=table).select_related(
-        "proposed_by", "decided_by", "result", "based_on"
+        "table", "proposed_by", "decided_by", "result", "based_on"
     )
 
 

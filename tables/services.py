@@ -8,6 +8,7 @@ The designated-player rotation (R16) is in ``tables.rotation``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import time
 from decimal import Decimal
 from typing import Any
@@ -23,9 +24,10 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.kernel.roles import DEALER, TABLE_STAFF
+from wagers.engine.game_math import TableFigures
 from wagers.engine.table import MAX_SEATS, Banking
 
-from . import rules, selectors
+from . import catalogue, figures, rules, selectors
 from .models import (
     Cardroom,
     HouseBankEntry,
@@ -74,6 +76,20 @@ def cardroom_create(
             "time_zone": time_zone,
             "gaming_day_starts_at": gaming_day_starts_at,
             "self_approval_allowed": self_approval_allowed,
+        },
+    )
+    # R17: its catalogue of approved paytables starts with the new-table defaults.
+    seeded = catalogue.catalogue_seed(cardroom=cardroom, by=by)
+    audit_record(
+        actor=by,
+        action=AuditAction.PAYTABLE_CATALOGUE_SEEDED,
+        target=cardroom,
+        payload={
+            "by": "cardroom_create",
+            "entries": [
+                {"change": c.pk, "kind": c.kind, "lines": c.lines, "origin": c.origin}
+                for c in seeded
+            ],
         },
     )
     return cardroom
@@ -164,9 +180,11 @@ def table_create(
         raise DomainError("A table needs a name.", field="name")
     if Table.objects.filter(cardroom=cardroom, name=name).exists():
         raise Conflict(f"{cardroom} has a table named {name!r} already.", field="name")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)  # the catalogue's lock
     table = Table(cardroom=cardroom, name=name, banking=banking, seat_count=seat_count)
-    values = rules.defaults_for(banking) | rules.parse_settings(settings or {})
-    rules.check_settings(table, values)
+    given = rules.parse_settings(settings or {})
+    values = rules.defaults_for(banking) | given
+    _check_values(table, values, changed=given)
     table.save()
     first = TableSettings.objects.create(table=table, version=1, **values)
     audit_record(
@@ -198,7 +216,7 @@ def setting_change_propose(
     changed = {name: value for name, value in new.items() if value != old[name]}
     if not changed:
         raise DomainError("The proposed values are the table's current values.", field="values")
-    rules.check_settings(table, old | changed)
+    _check_values(table, old | changed, changed=changed)
     change = SettingChange.objects.create(
         table=table,
         proposed_by=by,
@@ -223,6 +241,36 @@ def setting_change_propose(
     return change
 
 
+@dataclass(frozen=True)
+class SettingPreview:
+    """What a proposal would be, written nowhere (R17): the settings that change, the figures
+    of the settings it would make (None when the rules refuse them) and of those in force, and
+    the refusal ``setting_change_propose`` would meet (None: it would be accepted)."""
+
+    changed: dict[str, Any]
+    proposed: TableFigures | None
+    in_force: TableFigures
+    refusal: DomainError | None
+
+
+def setting_change_preview(*, table: Table, values: dict[str, Any]) -> SettingPreview:
+    """Everything ``setting_change_propose`` checks, and the figures a supervisor weighs,
+    before anything is proposed: it reads and writes nothing else. Malformed values raise
+    the same DomainError as a proposal."""
+    new = rules.parse_settings(values)
+    current = selectors.current_settings(table)
+    old = rules.settings_values(current)
+    changed = {name: value for name, value in new.items() if value != old[name]}
+    proposed, refusal = None, None
+    try:
+        rules.check_settings(table, old | changed)
+        proposed = figures.settings_figures(old | changed)
+        _check_values(table, old | changed, changed=changed)
+    except DomainError as error:
+        refusal = error
+    return SettingPreview(changed, proposed, figures.settings_figures(current), refusal)
+
+
 @transaction.atomic
 def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     """R17: another floor supervisor approves (dual control), or the proposer where the
@@ -236,6 +284,8 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     )
     change = SettingChange.objects.select_for_update().get(pk=change.pk)
     _require_pending(change)
+    # The catalogue's lock (tables.catalogue): no paytable is retired while this is approved.
+    Cardroom.objects.select_for_update().get(pk=table.cardroom_id)
     self_approved = change.proposed_by_id == by.pk
     if self_approved and not table.cardroom.self_approval_allowed:
         raise PermissionDenied(
@@ -244,7 +294,8 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     current = selectors.current_settings(table)
     old = rules.settings_values(current)
     new = rules.parse_settings(change.new_values)
-    rules.check_settings(table, old | new)  # still valid on top of anything approved since
+    # Still valid on top of anything approved since, and with the catalogue as it is now.
+    _check_values(table, old | new, changed=new)
     version = TableSettings.objects.create(table=table, version=current.version + 1, **(old | new))
     change.status = SettingChange.Status.APPROVED
     change.decided_by, change.decided_at = by, timezone.now()
@@ -300,6 +351,15 @@ def _close_change(
         payload={"table": change.table_id, "reason": reason},
     )
     return change
+
+
+def _check_values(table: Table, values: dict[str, Any], *, changed: Iterable[str]) -> None:
+    """A table's complete settings as they would be: the rules (R5, R10, R12, R16), then R17's
+    guardrails: a house-banked table's every wager returns less than 100%, and the table posts
+    only paytables of its cardroom's catalogue. Each refusal names the setting at fault."""
+    rules.check_settings(table, values)
+    figures.check_house_return(table.banking, values, changed=set(changed))
+    catalogue.check_catalogue(table, values)
 
 
 def _require_pending(change: SettingChange) -> None:

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -29,9 +29,10 @@ from cardroom.api.fields import (
     seat_keys,
 )
 from cardroom.api.idempotency import idempotent
+from cardroom.api.paytables import ChangeFiguresOut
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import FLOOR_SUPERVISOR, TABLE_STAFF
-from tables import rules, selectors, services
+from tables import figures, rules, selectors, services
 from tables.models import (
     Cardroom,
     Player,
@@ -132,6 +133,7 @@ class SettingChangeOut(serializers.ModelSerializer):
     version = serializers.IntegerField(
         source="result.version", default=None, allow_null=True, read_only=True
     )
+    figures = serializers.SerializerMethodField()
 
     class Meta:
         model = SettingChange
@@ -148,7 +150,21 @@ class SettingChangeOut(serializers.ModelSerializer):
             "decided_at",
             "self_approved",
             "version",
+            "figures",
         ]
+
+    @extend_schema_field(ChangeFiguresOut)
+    def get_figures(self, change: SettingChange) -> dict[str, Any]:
+        """R17: what the settings it makes pay, next to those it replaces (game-math.md)."""
+        current = None
+        if change.status == SettingChange.Status.PENDING:
+            # One read of the settings in force per table, whatever the number of changes.
+            cache = self.context.setdefault("current_settings", {})
+            if change.table_id not in cache:
+                cache[change.table_id] = selectors.current_settings(change.table)
+            current = cache[change.table_id]
+        both = figures.setting_change_figures(change, current)
+        return {name: figures.figures_json(value) for name, value in both.items()}
 
 
 class PlayerOut(serializers.ModelSerializer):

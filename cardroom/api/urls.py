@@ -10,7 +10,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import cage, tables
+from cardroom.api import cage, paytables, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
 
@@ -34,6 +34,16 @@ urlpatterns = [
     path("tables/<int:pk>/rotation/", tables.RotationLog.as_view()),
     path("tables/<int:pk>/rotation/compliance/", tables.RotationCompliance.as_view()),
     path("tables/<int:pk>/hands/", wagers.HandStart.as_view()),
+    path("tables/<int:pk>/math/", paytables.TableMath.as_view()),
+    path("cardrooms/<int:pk>/paytables/", paytables.PaytableCatalogue.as_view()),
+    path("cardrooms/<int:pk>/paytable-changes/", paytables.PaytableChangeList.as_view()),
+    *[
+        path(
+            f"paytable-changes/<int:pk>/{decision}/",
+            paytables.PaytableChangeDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
     *[
         path(
             f"setting-changes/<int:pk>/{decision}/",
@@ -68,6 +78,7 @@ urlpatterns = [
     path("audit/checkpoints/", audit.CheckpointList.as_view()),
     path("reports/tables/<int:pk>/days/<str:day>/", audit.TableDayReport.as_view()),
     path("reports/players/<int:pk>/", audit.PlayerReport.as_view()),
+    path("reports/hold/tables/<int:pk>/", audit.HoldReport.as_view()),
     path("exports/", audit.ExportList.as_view()),
     path("exports/<int:pk>/", audit.ExportDetail.as_view()),
     path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from audit.models import AuditEvent, Checkpoint
 from audit.verification import verify_chain
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
-from compliance import reports, services
+from compliance import hold, reports, services
 from compliance.models import Export
 from rake.selectors import fees_per_hour
 from tables.models import Player
@@ -26,6 +26,8 @@ from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
+#: The hold chart: one row per wager type; the plot runs from x = LEFT to x = RIGHT.
+HOLD_CHART = {"width": 720, "row": 58, "left": 170, "right": 700}
 
 
 @auditors
@@ -73,6 +75,16 @@ def report_view(request: SignedInRequest) -> HttpResponse:
         table, day = form.cleaned_data["table"], form.cleaned_data["day"]
         context["report"] = reports.table_day_report(table, day)
         context["chart"] = _chart(fees_per_hour(table, day))
+        # Hold against theoretical (game-math.md): each shift, the gaming day, the month to date.
+        periods = [
+            *hold.day_shift_periods(table.cardroom, day),
+            hold.day_period(table.cardroom, day),
+            hold.month_to_date_period(table.cardroom, day),
+        ]
+        context["holds"] = [
+            (found, _hold_chart(found))
+            for found in (hold.hold_report(table, period) for period in periods)
+        ]
     return render(request, "compliance/report.html", context)
 
 
@@ -152,4 +164,37 @@ def _chart(hours: list[tuple[str, Decimal]]) -> dict:
         "height": height,
         "top": top,
         "total": sum((a for _, a in hours), Decimal("0.00")),
+    }
+
+
+def _hold_chart(report: hold.HoldReport) -> dict:
+    """Geometry of a server-rendered SVG: for each wager type of the table's bank, the band
+    (a bar from its low to its high), the theoretical win (a tick) and the actual win (a dot,
+    red when flagged), on one scale that includes zero; every value is written beside it."""
+    lines = report.total.lines
+    values = [Decimal(0)] + [v for line in lines for v in (line.band_low, line.band_high, line.win)]
+    low, high = min(values), max(values)
+    span = (high - low) or Decimal(1)
+    left, right, row = HOLD_CHART["left"], HOLD_CHART["right"], HOLD_CHART["row"]
+
+    def x(amount: Decimal) -> int:
+        return left + int((amount - low) / span * (right - left))
+
+    rows = [
+        {
+            "y": index * row,
+            "label": line.label,
+            "band_x": x(line.band_low),
+            "band_w": max(x(line.band_high) - x(line.band_low), 1),
+            "theory_x": x(line.theoretical_win),
+            "win_x": x(line.win),
+            "line": line,
+        }
+        for index, line in enumerate(lines)
+    ]
+    return {
+        "rows": rows,
+        "zero_x": x(Decimal(0)),
+        "width": HOLD_CHART["width"],
+        "height": row * len(lines) + 6,
     }

@@ -11,18 +11,27 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
-from tables import rules, selectors, services
-from tables.models import Cardroom, SettingChange, Table, TableSession
+from tables import catalogue, figures, rules, selectors, services
+from tables.models import Cardroom, PaytableChange, SettingChange, Table, TableSession
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
+from wagers.engine.game_math import TableFigures
 from wagers.models import Hand
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import CorrectionForm
-from .forms.tables import ChangeForm, OpenTableForm, SettingChangeForm, TableCreateForm
+from .forms.tables import (
+    ChangeForm,
+    OpenTableForm,
+    PaytableChangeForm,
+    PaytableDecisionForm,
+    SettingChangeForm,
+    TableCreateForm,
+)
 
 supervisor_only = role_required(FLOOR_SUPERVISOR)
 
@@ -78,24 +87,66 @@ def table_create(request: SignedInRequest) -> HttpResponseBase:
 
 @supervisor_only
 def table_detail(
-    request: SignedInRequest, pk: int, forms: dict[str, Any] | None = None
+    request: SignedInRequest,
+    pk: int,
+    forms: dict[str, Any] | None = None,
+    preview: services.SettingPreview | None = None,
 ) -> HttpResponseBase:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     current = selectors.current_settings(table)
     values = rules.as_json(rules.settings_values(current))
     forms = forms or {}
+    in_force = figures.settings_figures(current)
+    changes = [
+        (change, _change_figures(figures.setting_change_figures(change, current)))
+        for change in selectors.setting_change_history(table)[:20]
+    ]
     context: dict[str, Any] = {
         "table": table,
         "settings": current,
         "values": values,
+        "figures": figure_rows(in_force),
+        "is_house": table.banking == "house",
+        "preview": preview,
+        "preview_figures": figure_rows(in_force, preview.proposed) if preview else None,
         "session": selectors.open_session(table),
-        "changes": selectors.setting_change_history(table)[:20],
+        "changes": changes,
         "hands": Hand.objects.filter(table=table).order_by("-number")[:15],
         "change_form": forms.get("change") or SettingChangeForm(initial=values, current=values),
         "open_form": forms.get("open") or OpenTableForm(dealers=_dealers()),
         "action_form": forms.get("action"),
     }
-    return render(request, "floor/table.html", context, status=422 if forms else 200)
+    failed = any(form is not None and form.errors for form in forms.values())
+    return render(request, "floor/table.html", context, status=422 if failed else 200)
+
+
+def figure_rows(in_force: TableFigures, proposed: TableFigures | None = None) -> list[dict]:
+    """Each wager's figures as the rows of a screen's table (game-math.md): in force, and
+    under it the proposed settings' if given."""
+    wagers = [(label, name) for name, label, _ in figures.BONUSES]
+    wagers.append(("Ante and raise (per ante)", "ante_raise"))
+    rows = []
+    for label, name in wagers:
+        for which, found in (("in force", in_force), ("proposed", proposed)):
+            if found is not None:
+                rows.append(
+                    {
+                        "label": label if which == "in force" else "",
+                        "which": which,
+                        "figures": getattr(found, name),
+                        "ante": name == "ante_raise",
+                    }
+                )
+    return rows
+
+
+def _change_figures(both: dict[str, TableFigures]) -> dict[str, Any]:
+    """A change's figures: the rows of the table, and a line per bonus for the history."""
+    summary = [
+        (label, getattr(both["in_force"], name).return_, getattr(both["proposed"], name).return_)
+        for name, label, _ in figures.BONUSES
+    ]
+    return {"rows": figure_rows(both["in_force"], both["proposed"]), "summary": summary}
 
 
 @require_POST
@@ -107,6 +158,14 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
     if action == "propose":
         values = rules.as_json(rules.settings_values(selectors.current_settings(table)))
         form = SettingChangeForm(request.POST, initial=values, current=values)
+        if "preview" in request.POST:  # R17: the figures first, nothing proposed
+            form.fields["reason"].required = False
+            preview = form.is_valid() and call_service(
+                request,
+                form,
+                lambda: services.setting_change_preview(table=table, values=form.changed_values()),
+            )
+            return table_detail(request, pk, {"change": form}, preview=preview or None)
         ok = form.is_valid() and call_service(
             request,
             form,
@@ -186,3 +245,91 @@ def _change(form: ChangeForm, table: Table) -> SettingChange:
 
 def _dealers() -> QuerySet[User]:
     return User.objects.filter(groups__name=DEALER).order_by("username")
+
+
+# --- the catalogue of approved paytables (R17) -------------------------------------------------
+
+
+@supervisor_only
+def paytable_catalogue(
+    request: SignedInRequest, forms: dict[str, Any] | None = None
+) -> HttpResponseBase:
+    """The cardroom's approved paytables with their figures in both bonus modes; proposals
+    waiting for a second supervisor; propose a paytable, or retire one."""
+    cardroom = _cardroom(request)
+    if cardroom is None:
+        return render(request, "403.html", {"message": "Create the cardroom first."}, status=404)
+    forms = forms or {}
+    history = catalogue.paytable_change_history(cardroom)
+    context = {
+        "cardroom": cardroom,
+        "cardrooms": Cardroom.objects.order_by("name"),
+        "entries": [
+            (entry, _paytable_figures(entry.kind, entry.lines))
+            for entry in catalogue.paytable_catalogue(cardroom)
+        ],
+        "pending": [
+            (change, _paytable_figures(change.kind, change.lines))
+            for change in history.filter(decision__isnull=True)
+        ],
+        "decided": history.filter(decision__isnull=False).exclude(
+            origin=PaytableChange.Origin.DEFAULT
+        )[:30],
+        "form": forms.get("propose") or PaytableChangeForm(),
+        "decision_form": forms.get("decision"),
+    }
+    failed = any(form is not None and form.errors for form in forms.values())
+    return render(request, "floor/paytables.html", context, status=422 if failed else 200)
+
+
+@require_POST
+@supervisor_only
+def paytable_action(request: SignedInRequest, action: str) -> HttpResponseBase:
+    """propose (add or retire, by the form's ``action``); approve, reject, withdraw."""
+    cardroom = _cardroom(request)
+    by = request.user
+    if cardroom is None:
+        return render(request, "403.html", {"message": "Create the cardroom first."}, status=404)
+    back = redirect(f"{reverse('floor-paytables')}?cardroom={cardroom.pk}")
+    if action == "propose":
+        form = PaytableChangeForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: catalogue.paytable_change_propose(
+                cardroom=cardroom, **form.cleaned_data, by=by
+            ),
+        )
+        return back if ok else paytable_catalogue(request, {"propose": form})
+    decision = PaytableDecisionForm(request.POST)
+    calls: dict[str, Callable[[PaytableChange], object]] = {
+        "approve": lambda change: catalogue.paytable_change_approve(change=change, by=by),
+        "reject": lambda change: catalogue.paytable_change_reject(
+            change=change, by=by, reason=decision.cleaned_data["reason"]
+        ),
+        "withdraw": lambda change: catalogue.paytable_change_withdraw(change=change, by=by),
+    }
+    if action not in calls:
+        return render(request, "403.html", {"message": "No such action."}, status=404)
+    ok = decision.is_valid() and call_service(
+        request,
+        decision,
+        lambda: calls[action](
+            get_object_or_404(PaytableChange, pk=decision.cleaned_data["change"], cardroom=cardroom)
+        ),
+    )
+    return back if ok else paytable_catalogue(request, {"decision": decision})
+
+
+def _cardroom(request: SignedInRequest) -> Cardroom | None:
+    """The cardroom asked for (``?cardroom=`` or the form's), else the first."""
+    wanted = request.GET.get("cardroom") or request.POST.get("cardroom")
+    rooms = Cardroom.objects.order_by("pk")
+    if wanted and wanted.isascii() and wanted.isdigit():
+        return rooms.filter(pk=int(wanted)).first()
+    return rooms.first()
+
+
+def _paytable_figures(kind: str, lines: dict[str, Any]) -> dict[str, Any]:
+    """A paytable's figures in both bonus modes, for the catalogue screen."""
+    return {mode: figures.bonus_figures(kind, mode, lines) for mode in ("paytable", "versus_dp")}

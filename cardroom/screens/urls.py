@@ -18,6 +18,8 @@ floor_patterns = [
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
+    path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
+    path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
 ]
 
 compliance_patterns = [

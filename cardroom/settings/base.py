@@ -1,6 +1,7 @@
 """Settings shared by every environment; local, test and production import and adjust them."""
 
 from datetime import timedelta
+from decimal import Decimal
 from pathlib import Path
 
 from .env import database_from_env, env_list, redis_from_env
@@ -140,8 +141,14 @@ SPECTACULAR_SETTINGS = {
         "ExportKindEnum": "compliance.models.Export.Kind",
         "SettlementKindEnum": "wagers.models.Settlement.Kind",
         "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
+        "PaytableKindEnum": "tables.models.PaytableKind",
+        "PaytableActionEnum": "tables.models.PaytableChange.Action",
     },
 }
+
+# Hold against theoretical (compliance.hold, game-math.md): a table's actual win is flagged
+# when it lies outside theoretical ± z·σ·√n·(average wager).
+HOLD_BAND_Z = Decimal(3)
 
 # Redis is optional: without it tasks run inline and the cache lives in process memory,
 # so a clone works with nothing but Python.

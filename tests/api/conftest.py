@@ -23,6 +23,7 @@ from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports
 from compliance import services as compliance_services
 from compliance.models import Export
+from tables import catalogue
 from tables import services as tables
 from tables.models import Seating, SettingChange, Table
 from wagers import services as wagers
@@ -132,6 +133,23 @@ class World:
         return tables.setting_change_propose(
             table=self.dp_table, values={"ante_max": "60"}, reason="Busy night", by=self.supervisor
         )
+
+    # --- the catalogue of approved paytables (R17) -------------------------------------------
+
+    def paytable_proposal(self, lines: dict, by: User):
+        return catalogue.paytable_change_propose(
+            cardroom=self.cardroom, kind="flush_paytable", lines=lines, reason="Promo", by=by
+        )
+
+    @cached_property
+    def paytable_change(self):
+        """Pending, proposed by the *second* supervisor: the supervisor may decide it."""
+        return self.paytable_proposal({"4": 2, "5": 10, "6": 20, "7": 100}, self.second_supervisor)
+
+    @cached_property
+    def own_paytable_change(self):
+        """Pending, proposed by the supervisor: only another supervisor may approve it."""
+        return self.paytable_proposal({"4": 1, "5": 10, "6": 100, "7": 500}, self.supervisor)
 
     # --- hands, one per state, each at its own house-banked table ----------------------------
 

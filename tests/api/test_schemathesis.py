@@ -55,7 +55,10 @@ IDS = [
     (r"^/api/v1/tables/\{id\}/open/$", ["closed_table", "dp_table"]),
     (r"^/api/v1/tables/\{id\}/", ["dp_table", "house_table"]),
     (r"^/api/v1/reports/tables/\{id\}/", ["dp_table", "house_table"]),
+    (r"^/api/v1/reports/hold/tables/\{id\}/", ["dp_table", "house_table"]),
     (r"^/api/v1/setting-changes/\{id\}/", ["change", "own_change"]),
+    (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),
+    (r"^/api/v1/paytable-changes/\{id\}/", ["paytable_change", "own_paytable_change"]),
     (r"^/api/v1/seatings/\{id\}/", ["seating"]),
     (
         r"^/api/v1/hands/\{id\}/",

@@ -120,7 +120,7 @@ def test_a_refusal_recorded_after_a_rolled_back_change_in_the_same_request_is_ke
         table_services.table_create(cardroom=cardroom, name="T", banking="house", by=dealer)
     audit_refusal(actor=dealer, attempted="create a table", message="refused", target=cardroom)
     actions = list(AuditEvent.objects.order_by("seq").values_list("action", flat=True))
-    assert actions == ["cardroom.created", "permission.refused"]
+    assert actions == ["cardroom.created", "paytables.catalogue_seeded", "permission.refused"]
     refusal = AuditEvent.objects.get(action="permission.refused")
     assert (refusal.object_type, refusal.object_id) == ("tables.cardroom", str(cardroom.pk))
     assert verify_audit()[0] == 0

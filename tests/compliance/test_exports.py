@@ -17,7 +17,7 @@ from audit.models import AuditEvent, ChainHead
 from audit.services import audit_record
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from compliance import exports
-from compliance.exports import AUDIT_COLUMNS, SETTLEMENT_COLUMNS, export_build
+from compliance.exports import AUDIT_COLUMNS, HOLD_COLUMNS, SETTLEMENT_COLUMNS, export_build
 from compliance.models import Export
 from compliance.reports import table_day_report
 from compliance.services import export_request
@@ -25,7 +25,7 @@ from compliance.tasks import build_export_task
 from rake.selectors import fees_total
 from tables.selectors import gaming_day_bounds
 from tests.audit.support import correct_hand, local, new_york_gaming_day, play_hand, random_plan
-from wagers.models import Settlement
+from wagers.models import Hand, Settlement
 
 DAY_0 = local(2024, 2, 29, 12).date()
 DAY_A = local(2024, 3, 1, 12).date()
@@ -293,3 +293,46 @@ def test_a_build_that_died_half_way_is_built_again_by_the_retried_task(
     _, *rows = read(export)
     assert len(rows) == export.rows == Settlement.objects.count()
     assert len(list((media / "exports").iterdir())) == 1
+
+
+def test_a_hold_export_gives_each_bank_s_hold_per_wager_type_agreeing_with_the_settlements(
+    three_days, auditor, django_capture_on_commit_callbacks
+):
+    """game-math.md: the bank's win on the wagers, fees apart, is the dealer's net in force
+    plus the fee the designated player paid (none on a house-banked table); each DP player's
+    rows add up to the table's."""
+    tables = three_days["tables"]
+    start, end = gaming_day_bounds(tables[0].cardroom, DAY_A)
+    export = requested("hold", start, end, auditor, django_capture_on_commit_callbacks)
+    assert export.status == "done"
+    header, *rows = read(export)
+    assert header == HOLD_COLUMNS
+    col = {name: HOLD_COLUMNS.index(name) for name in HOLD_COLUMNS}
+    assert export.rows == len(rows)
+    for table in tables:
+        mine = [row for row in rows if row[col["table"]] == table.name]
+        bank = "house" if table.banking == "house" else "designated_players"
+        totals = [row for row in mine if row[col["bank"]] == bank]
+        assert [row[col["wager"]] for row in totals] == [
+            "ante_raise",
+            "flush_bonus",
+            "straight_flush_bonus",
+        ]
+        win = sum((Decimal(row[col["win"]]) for row in totals), Decimal("0.00"))
+        expected = Decimal("0.00")
+        for hand in Hand.objects.filter(
+            table=table, settled_at__gte=start, settled_at__lt=end, status="settled"
+        ):
+            in_force = hand.settlements.exclude(kind="reversal").order_by("-entry").first()
+            expected += in_force.dealer_net + Decimal(in_force.result["dealer"]["rake"] or "0")
+        assert win == expected
+        if table.banking == "designated_player":
+            players = [row for row in mine if row[col["bank"]] != bank]
+            assert players
+            for wager in ("ante_raise", "flush_bonus"):
+                for name in ("handle", "win"):
+                    by_player = sum(
+                        Decimal(row[col[name]]) for row in players if row[col["wager"]] == wager
+                    )
+                    total = next(Decimal(r[col[name]]) for r in totals if r[col["wager"]] == wager)
+                    assert by_player == total

@@ -263,3 +263,55 @@ def test_an_unfinished_export_has_nothing_to_download(
         )
     response = compliance.get(reverse("compliance-export-download", args=[export.pk]))
     assert response.status_code == 404
+
+
+# --- hold against theoretical (game-math.md) --------------------------------------------------
+
+
+def _report(client, table, day):
+    response = client.get(reverse("compliance-reports"), {"table": table.pk, "day": day})
+    assert response.status_code == 200
+    return parse(response.content)
+
+
+def test_the_table_report_shows_hold_against_theoretical_for_the_day_and_the_month(
+    compliance, settled, world
+):
+    """Seat 1 raised with four hearts against the DP's three spades and won its ante, raise
+    and Flush Bonus (4:2 versus the DP); seat 5 folded: the DP held -$10, -$10 and +$0."""
+    day = gaming_day(world.cardroom, settled.settled_at)
+    page = _report(compliance, world.dp_table, day.isoformat())
+    section = page.by_id("hold-day")
+    assert section.find("h2").text == f"Hold against theoretical · gaming day {day.isoformat()}"
+    assert "No flags" in section.text
+    chart = section.find("svg")
+    assert chart.attrs["aria-label"].startswith("Actual win against theoretical")
+    # Every value is written on the chart: nothing needs a hover to be read.
+    texts = [t.text for t in chart.find_all("text")]
+    assert texts[0] == "Ante and raise"
+    assert texts[1].startswith("actual -10.00 · theoretical +0.53 · band ")
+    assert len(chart.find_all("circle")) == 3
+    lines = [[td.text for td in tr.find_all("td")] for tr in section.find("table").find_all("tr")]
+    assert lines[1][:6] == [
+        "every designated player (1 hands)",
+        "Ante and raise (ante 20.00, raise 10.00)",
+        "2",
+        "30.00",
+        "-10.00",
+        "-33.33%",
+    ]
+    assert page.by_id("hold-month").find("h2").text.startswith("Hold against theoretical · ")
+
+
+def test_a_win_outside_its_band_is_flagged_on_the_report_with_its_figures(
+    compliance, settled, world, settings
+):
+    settings.HOLD_BAND_Z = 0  # no room for chance: any win off theoretical is outside
+    day = gaming_day(world.cardroom, settled.settled_at)
+    section = _report(compliance, world.dp_table, day.isoformat()).by_id("hold-day")
+    flags = [p.text for p in section.find_all("p", class_="flag")]
+    assert flags[0].startswith(
+        "Flag: Table 1, every designated player: Ante and raise won -$10.00 on $30.00 handle"
+    )
+    assert any(c.attrs["fill"] == "#a61b1b" for c in section.find("svg").find_all("circle"))
+    assert section.find_all("tr", class_="flagged")

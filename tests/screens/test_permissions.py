@@ -233,7 +233,7 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
         (
             SUPERVISOR,
             FLOOR_SUPERVISOR,
-            ["floor-tables", "dealer-home", "compliance-home", "cage-overview"],
+            ["floor-tables", "floor-paytables", "dealer-home", "compliance-home", "cage-overview"],
         ),
         (DEALER_ONLY, DEALER, ["dealer-home"]),
         (

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from cardroom.kernel.roles import ROLES, role_of
-from tables import selectors, services
-from tables.demo import DEMO_CARDROOM, DEMO_TABLES, DEMO_USERS
+from tables import catalogue, figures, selectors, services
+from tables.demo import DEMO_CARDROOM, DEMO_PAYTABLES, DEMO_TABLES, DEMO_USERS
 from tables.models import (
     Cardroom,
     Player,
@@ -57,7 +57,7 @@ def test_running_load_demo_twice_changes_nothing():
     first = snapshot()
     load_demo()
     assert snapshot() == first
-    assert (User.objects.count(), Group.objects.count()) == (5, 4)
+    assert (User.objects.count(), Group.objects.count()) == (6, 4)
 
 
 def test_each_demo_user_is_in_its_role_group():
@@ -72,6 +72,7 @@ def test_each_demo_user_can_log_in_with_the_printed_password(client):
     logins = re.findall(r"^\s+(\w+)\s+(\S+)\s", printed, flags=re.MULTILINE)
     assert {username for username, _ in logins} == {
         "floor",
+        "floor2",
         "dealer",
         "compliance",
         "count",
@@ -178,3 +179,31 @@ def test_load_demo_reseats_a_demo_player_who_left():
     load_demo()
     back = selectors.seated(table).get(seat=1)
     assert (back.player, back.stack) == (leaving.player, Decimal("500.00"))
+
+
+# --- the catalogue of approved paytables (R17, game-math.md) ---------------------------------
+
+
+def test_the_demo_catalogue_holds_the_defaults_and_two_posted_alternatives_under_dual_control():
+    load_demo()
+    cardroom = Cardroom.objects.get(name=DEMO_CARDROOM)
+    entries = catalogue.paytable_catalogue(cardroom)
+    assert [(entry.kind, entry.text) for entry in entries] == [
+        ("flush_paytable", "4:1, 5:10, 6:100, 7:300"),
+        ("flush_paytable", "4:2, 5:10, 6:20, 7:100"),
+        ("flush_paytable", "4:2, 5:10, 6:50, 7:200"),
+        ("straight_flush_paytable", "3:8, 4:60, 5:100, 6:500, 7:1000"),
+        ("straight_flush_paytable", "3:9, 4:50, 5:100, 6:200, 7:500"),
+    ]
+    for kind, lines in DEMO_PAYTABLES:
+        entry = next(e for e in entries if (e.kind, e.lines) == (kind, lines))
+        assert entry.added.proposed_by.username == "floor"
+        assert entry.added.decision.decided_by.username == "floor2"
+        # Posted alternatives a house-banked table may use: the house keeps an edge.
+        assert figures.bonus_figures(kind, "paytable", lines).return_ < 1
+    assert selectors.current_settings(demo_tables()["house"]).flush_paytable == {
+        "4": 1,
+        "5": 10,
+        "6": 100,
+        "7": 300,
+    }

@@ -130,7 +130,7 @@ def test_r17_a_change_keeps_proposer_approver_both_times_old_and_new_values_and_
     dp_table, propose, supervisor, second_supervisor, clock
 ):
     clock.at(0)
-    change = propose(ante_min="10", flush_paytable={"4": 3, "5": 10, "6": 50, "7": 200})
+    change = propose(ante_min="10", flush_paytable={"4": 1, "5": 10, "6": 100, "7": 300})
     clock.at(7)
     services.setting_change_approve(change=change, by=second_supervisor)
     change = selectors.setting_change_history(dp_table).get(pk=change.pk)
@@ -143,7 +143,7 @@ def test_r17_a_change_keeps_proposer_approver_both_times_old_and_new_values_and_
     }
     assert change.new_values == {
         "ante_min": "10.00",
-        "flush_paytable": {"4": 3, "5": 10, "6": 50, "7": 200},
+        "flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300},
     }
     assert change.reason == "Busy night: raise the minimum"
 

@@ -154,16 +154,17 @@ def test_a_house_banked_hand_entered_by_the_dealer_settles_against_the_house(
     services.spot_decide(hand=hand, seat=3, decision="raise", raise_amount="20", by=dealer)
     settlement = services.hand_settle(hand=hand, by=dealer)
 
-    # R9, R10 paytable mode: seat 1 wins ante, raise and a 4-card flush at 2 to 1; seat 2's
-    # bonus stays in action after the fold and loses; seat 3 wins ante and raise.
+    # R9, R10 paytable mode: seat 1 wins ante, raise and a 4-card flush at 1 to 1 (a new
+    # house-banked table's Flush Bonus, 4:1, 5:10, 6:100, 7:300); seat 2's bonus stays in
+    # action after the fold and loses; seat 3 wins ante and raise.
     assert {row.seat: (row.status, row.net) for row in settlement.spots.all()} == {
-        1: ("played", D("30.00")),
+        1: ("played", D("25.00")),
         2: ("folded", D("-15.00")),
         3: ("played", D("40.00")),
     }
-    assert (settlement.dealer_net, settlement.house_rake) == (D("-55.00"), D("0.00"))
+    assert (settlement.dealer_net, settlement.house_rake) == (D("-50.00"), D("0.00"))
     assert stacks(house_table) == {
-        1: D("1030.00"),
+        1: D("1025.00"),
         2: D("985.00"),
         3: D("1040.00"),
         4: D("1000.00"),

@@ -10,7 +10,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from tables.models import Cardroom, Player, Seating
+from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
@@ -163,3 +163,39 @@ def _typed(name: str, value: Any) -> Any:
     if name == "max_aggregate_payout" and value in (None, ""):
         return None
     return value
+
+
+class PaytableChangeForm(forms.Form):
+    """R17: propose to add a paytable to the catalogue, or to retire one. The lines are typed
+    as they are posted: size:odds (N to 1), comma-separated."""
+
+    kind = forms.ChoiceField(choices=PaytableKind.choices)
+    lines = forms.CharField(
+        label="Paytable (size:odds)", widget=forms.TextInput(attrs={"placeholder": "4:1, 5:10"})
+    )
+    action = forms.ChoiceField(
+        choices=PaytableChange.Action.choices, initial="add", widget=forms.HiddenInput
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def clean_lines(self) -> dict[str, int]:
+        text = self.cleaned_data["lines"]
+        lines: dict[str, int] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            # ASCII digits only: "٥".isdigit() is true, and int() would read it as 5.
+            found = re.fullmatch(r"([0-9]{1,2})\s*:\s*([0-9]{1,9})", item)
+            if found is None:
+                raise forms.ValidationError(
+                    f"{item!r} is not size:odds; write the lines like 4:1, 5:10, 6:100."
+                )
+            lines[str(int(found[1]))] = int(found[2])
+        if not lines:
+            raise forms.ValidationError("Give the paytable's lines, like 4:1, 5:10, 6:100.")
+        return lines
+
+
+class PaytableDecisionForm(forms.Form):
+    """Names the catalogue change a button acts on (approve, reject, withdraw)."""
+
+    change = forms.IntegerField()
+    reason = forms.CharField(required=False)

@@ -1,11 +1,13 @@
-"""Template filters for money and settlement lines."""
+"""Template filters for money, settlement lines and game-math figures."""
 
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from django import template
 
 from cardroom.kernel.money import money_text
+from wagers.engine.game_math import format_figure
 
 register = template.Library()
 
@@ -39,3 +41,12 @@ def sign(value: Decimal | str | int) -> str:
 @register.filter
 def wager_lines(spot: dict[str, Any]) -> list[Any]:
     return [spot.get(name) for name in ("ante", "raise", "flush_bonus", "straight_flush_bonus")]
+
+
+@register.filter
+def percent(value: Fraction | None, places: int = 4) -> str:
+    """An exact ratio as a percentage: ``Fraction(921928, 10**6)|percent`` → ``92.1928%``
+    (rounded half-even, as game-math.md prints figures); a dash for None."""
+    if value is None:
+        return "–"
+    return f"{format_figure(Fraction(value) * 100, int(places))}%"

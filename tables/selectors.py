@@ -187,12 +187,14 @@ def play_started(table: Table, session: TableSession) -> datetime:
     return max(session.opened_at, last) if last else session.opened_at
 
 
-def _play_segments(session: TableSession, end: datetime) -> list[tuple[datetime, datetime]]:
-    """A session's play, cut at each stopped game: from the opening (or a restart) to the
-    stop (or the session's end)."""
+def _play_segments(
+    session: TableSession, stops: Sequence[GameStop], end: datetime
+) -> list[tuple[datetime, datetime]]:
+    """A session's play, cut at each stopped game (``stops``, in order): from the opening (or
+    a restart) to the stop (or the session's end)."""
     segments: list[tuple[datetime, datetime]] = []
     begin: datetime | None = session.opened_at
-    for stop in GameStop.objects.filter(session=session).order_by("stopped_at"):
+    for stop in stops:
         if begin is not None:
             segments.append((begin, stop.stopped_at))
         begin = stop.restarted_at
@@ -224,9 +226,13 @@ def rotation_compliance_flags(
     sessions = TableSession.objects.filter(table=table, opened_at__lt=end).exclude(
         closed_at__lte=start
     )
+    stops: dict[int, list[GameStop]] = {}
+    for stop in GameStop.objects.filter(table=table, stopped_at__lt=end).order_by("stopped_at"):
+        stops.setdefault(stop.session_id, []).append(stop)
     flags: list[RotationFlag] = []
     for session in sessions.order_by("opened_at"):
-        for begin, finish in _play_segments(session, session.closed_at or timezone.now()):
+        finish_all = session.closed_at or timezone.now()
+        for begin, finish in _play_segments(session, stops.get(session.pk, []), finish_all):
             play_start, play_end = max(begin, start), min(finish, end)
             if play_start >= play_end:
                 continue

@@ -61,11 +61,12 @@ def identity_check(identity: IdentityInput, *, today: date) -> None:
         )
 
 
+@transaction.atomic
 def identity_record(
     *, player: Any, identity: IdentityInput, by: User, photo: File | None = None
 ) -> PlayerIdentity:
-    """Put a player's identity on file (or replace it with a newer ID). The caller holds the
-    transaction; the audit event shows the number masked."""
+    """Put a player's identity on file (or replace it with a newer ID); the audit event
+    shows the number masked."""
     require_role(by, *RECORDERS, action="record a player's identity")
     identity_check(identity, today=timezone.localdate())
     number = normal_id(identity.id_number)

@@ -207,7 +207,7 @@ def _create(
         name_key=normal_text(entry.name),
         date_of_birth=entry.date_of_birth,
         id_type=entry.id_type if number else "",
-        id_number=number,
+        id_number=number or None,
         id_issuer=entry.id_issuer.strip() if number else "",
         id_hash=id_hash(entry.id_type, entry.id_issuer, number) if number else "",
         starts_on=entry.starts_on,

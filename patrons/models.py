@@ -117,7 +117,7 @@ class Exclusion(models.Model):
     name_key = models.CharField(max_length=100, db_index=True)  # normalised, for matching
     date_of_birth = models.DateField(null=True, blank=True)
     id_type = models.CharField(max_length=20, choices=IdType.choices, blank=True)
-    id_number = SealedCharField(max_length=40, blank=True)
+    id_number = SealedCharField(max_length=40, blank=True, null=True)  # empty: None
     id_issuer = models.CharField(max_length=60, blank=True)
     id_hash = models.CharField(max_length=64, blank=True, db_index=True)
     starts_on = models.DateField()

@@ -202,7 +202,7 @@ def house_players(house_table, seat) -> dict:
 # The apps whose rows are the cardroom's state and books: the audit log and its chain head,
 # tables, settings, changes, sessions, players, seats, stacks, the rotation log, hands, spots,
 # settlements, fees, exports.
-WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance")
+WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance", "patrons")
 REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead")
 
 Rows = dict[str, dict[object, tuple]]

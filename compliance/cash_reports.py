@@ -65,9 +65,11 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
     """The MTL of gaming days ``start`` to ``end`` (inclusive); ID numbers are not in it."""
     require_role(by, COMPLIANCE_AUDITOR, action="export the multiple transaction log")
     _days(start, end)
-    rows = selectors.multiple_transaction_log(cardroom.pk).filter(
-        gaming_day__gte=start, gaming_day__lte=end
-    ).select_related("player__identity")
+    rows = (
+        selectors.multiple_transaction_log(cardroom.pk)
+        .filter(gaming_day__gte=start, gaming_day__lte=end)
+        .select_related("player__identity")
+    )
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(MTL_COLUMNS)

@@ -182,8 +182,9 @@ def cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashT
 def _cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashTransaction:
     require_role(by, FLOOR_SUPERVISOR, action="record cash at the cage")
     if direction not in Direction.values:
-        raise DomainError("The direction is 'in' (chips bought) or 'out' (chips redeemed).",
-                          field="direction")
+        raise DomainError(
+            "The direction is 'in' (chips bought) or 'out' (chips redeemed).", field="direction"
+        )
     value = money(amount, field="amount")
     if value <= ZERO:
         raise DomainError("The amount is above $0.00.", field="amount")
@@ -246,8 +247,10 @@ def cash_policy_set(
             f"The log threshold is above $0.00 and at most ${money_text(CTR_THRESHOLD)}.",
             field="log_threshold",
         )
-    if isinstance(structuring_count, bool) or not isinstance(structuring_count, int) or not (
-        2 <= structuring_count <= 20
+    if (
+        isinstance(structuring_count, bool)
+        or not isinstance(structuring_count, int)
+        or not (2 <= structuring_count <= 20)
     ):
         raise DomainError("The structuring count is 2 to 20.", field="structuring_count")
     try:

@@ -52,7 +52,13 @@ class Excluded(Conflict):
     code = "excluded"
 
     def __init__(
-        self, *, action: str, exclusion: Exclusion, cardroom: Any, player: Any, table: Any,
+        self,
+        *,
+        action: str,
+        exclusion: Exclusion,
+        cardroom: Any,
+        player: Any,
+        table: Any,
         name: str,
     ) -> None:
         super().__init__(NEUTRAL[action], field="player")
@@ -94,7 +100,11 @@ def exclusion_screen(
     )
     if match is not None:
         raise Excluded(
-            action=action, exclusion=match, cardroom=cardroom, player=player, table=table,
+            action=action,
+            exclusion=match,
+            cardroom=cardroom,
+            player=player,
+            table=table,
             name=name,
         )
 
@@ -241,7 +251,11 @@ def exclusion_add(
         )
     _check(entry)
     row = _create(
-        entry, cardroom=cardroom, source=Exclusion.Source.CARDROOM, reference="", player=player,
+        entry,
+        cardroom=cardroom,
+        source=Exclusion.Source.CARDROOM,
+        reference="",
+        player=player,
         by=by,
     )
     audit_record(
@@ -283,8 +297,16 @@ def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User)
 
 #: A state list's columns (a header row names them; order free; unknown columns refused).
 CSV_COLUMNS = (
-    "kind", "name", "date_of_birth", "id_type", "id_number", "id_issuer", "starts_on",
-    "ends_on", "reason", "reference",
+    "kind",
+    "name",
+    "date_of_birth",
+    "id_type",
+    "id_number",
+    "id_issuer",
+    "starts_on",
+    "ends_on",
+    "reason",
+    "reference",
 )
 _REQUIRED = {"kind", "name", "starts_on"}
 

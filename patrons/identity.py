@@ -76,7 +76,7 @@ def identity_record(
     replaced = row.pk is not None
     row.date_of_birth = identity.date_of_birth
     row.id_type = identity.id_type
-    row.id_number = number
+    row.id_number = number  # type: ignore[assignment]  # the field is untyped (a library)
     row.id_issuer = identity.id_issuer.strip()
     row.id_expires = identity.id_expires
     row.id_hash = identity.hashed()

@@ -92,8 +92,8 @@ def incident_follow_up(*, incident: Incident, kind: str, text: str, by: User) ->
     require_role(by, *REVIEWERS, action="follow up an incident")
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     if kind not in IncidentEntry.Kind.values:
-        kinds = ", ".join(IncidentEntry.Kind.values)
-        raise DomainError(f"The follow-up is one of: {kinds}.", field="kind")
+        names = ", ".join(IncidentEntry.Kind.values)
+        raise DomainError(f"The follow-up is one of: {names}.", field="kind")
     if not text or not text.strip():
         raise DomainError("Write what the follow-up says.", field="text")
     kinds = list(incident.entries.values_list("kind", flat=True))

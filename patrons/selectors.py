@@ -28,7 +28,6 @@ from .models import (
 )
 
 
-
 @dataclass(frozen=True)
 class Policy:
     log_threshold: Decimal

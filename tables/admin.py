@@ -186,7 +186,14 @@ class RotationRecordAdmin(ReadOnlyAdmin):
 
 @admin.register(GameStop)
 class GameStopAdmin(ReadOnlyAdmin):
-    list_display = ["table", "stopped_at", "window_minutes", "hands", "restarted_by", "restarted_at"]
+    list_display = [
+        "table",
+        "stopped_at",
+        "window_minutes",
+        "hands",
+        "restarted_by",
+        "restarted_at",
+    ]
     list_filter = ["table"]
     list_select_related = ["table", "restarted_by"]
     search_fields = ["table__name", "note"]

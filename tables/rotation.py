@@ -21,8 +21,8 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.permissions import require_supervisor
 from cardroom.kernel.money import money_text
+from cardroom.kernel.permissions import require_supervisor
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee

@@ -258,8 +258,9 @@ class IncidentIn(serializers.Serializer):
 
 
 class IncidentEntryIn(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["note", "surveillance_requested",
-                                            "surveillance_findings", "closed"])
+    kind = serializers.ChoiceField(
+        choices=["note", "surveillance_requested", "surveillance_findings", "closed"]
+    )
     text = serializers.CharField(max_length=5000)
 
 
@@ -347,8 +348,11 @@ class PlayerIdentityView(ServiceView):
             if row is None:
                 raise DomainError(f"{player} has no identity on file.", field="player")
             return Response(IdentityOut(row).data)
-        status = {"player": player.pk, "on_file": row is not None,
-                  "id_number": masked_id(row.id_number) if row else ""}
+        status = {
+            "player": player.pk,
+            "on_file": row is not None,
+            "id_number": masked_id(row.id_number) if row else "",
+        }
         return Response(IdentityStatusOut(status).data)
 
     @extend_schema(request=IdentityIn, responses={201: IdentityOut})
@@ -511,7 +515,8 @@ class ExclusionEnd(ServiceView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         row = exclusions.exclusion_end(
-            exclusion=get_object_or_404(Exclusion, pk=pk), **self.parse(request),
+            exclusion=get_object_or_404(Exclusion, pk=pk),
+            **self.parse(request),
             by=actor(request),
         )
         return Response(ExclusionOut(row).data)

@@ -11,9 +11,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
 from cardroom.api import cage, tables
-from cardroom.api import patrons as law
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
+from cardroom.api import patrons as law
 
 from . import auth
 from .fields import MAX_ID

@@ -127,8 +127,9 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
         call_service(
             request,
             form,
-            lambda: cash.ctr_file(report=report, reference=form.cleaned_data["reference"],
-                                  by=request.user),
+            lambda: cash.ctr_file(
+                report=report, reference=form.cleaned_data["reference"], by=request.user
+            ),
         )
     return redirect(f"/compliance/law/?day={report.gaming_day}")
 
@@ -192,8 +193,11 @@ def _player_page(
 def law_player_reveal(request: SignedInRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     form = ReviewForm()
-    number = call_service(request, form, lambda: identity_reveal(player=player, by=request.user,
-                                                               reason="shown on screen"))
+    number = call_service(
+        request,
+        form,
+        lambda: identity_reveal(player=player, by=request.user, reason="shown on screen"),
+    )
     return _player_page(request, player, revealed=number)
 
 
@@ -205,8 +209,7 @@ def law_review_open(request: SignedInRequest, pk: int) -> HttpResponse:
     if form.is_valid() and call_service(
         request,
         form,
-        lambda: reviews.review_open(player=player, note=form.cleaned_data["note"],
-                                    by=request.user),
+        lambda: reviews.review_open(player=player, note=form.cleaned_data["note"], by=request.user),
     ):
         return redirect("law-player", pk=player.pk)
     return _player_page(request, player, revealed=None, form=form)
@@ -298,7 +301,9 @@ def exclusion_bar(request: SignedInRequest) -> HttpResponse:
             request,
             form,
             lambda: exclusions.exclusion_add(
-                cardroom=data["player"].cardroom, entry=entry, player=data["player"],
+                cardroom=data["player"].cardroom,
+                entry=entry,
+                player=data["player"],
                 by=request.user,
             ),
         ):
@@ -316,8 +321,9 @@ def game_restart_view(request: SignedInRequest, pk: int) -> HttpResponse:
     form = RestartForm(request.POST)
     if form.is_valid():
         call_service(
-            request, form, lambda: game_restart(table=table, note=form.cleaned_data["note"],
-                                                by=request.user)
+            request,
+            form,
+            lambda: game_restart(table=table, note=form.cleaned_data["note"], by=request.user),
         )
     if form.errors:
         return render(request, "law/restart.html", {"table": table, "form": form}, status=422)
@@ -332,6 +338,11 @@ def table_notice(request: SignedInRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "law/notice.html",
-        {"table": table, "settings": settings, "today": date.today(),
-         "stop": table_selectors.game_stop_open(table), "restart_form": RestartForm()},
+        {
+            "table": table,
+            "settings": settings,
+            "today": date.today(),
+            "stop": table_selectors.game_stop_open(table),
+            "restart_form": RestartForm(),
+        },
     )

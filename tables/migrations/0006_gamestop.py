@@ -6,33 +6,66 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0005_shifts_denominations_tender_house_bank'),
+        ("tables", "0005_shifts_denominations_tender_house_bank"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GameStop',
+            name="GameStop",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('stopped_at', models.DateTimeField()),
-                ('window_start', models.DateTimeField()),
-                ('window_end', models.DateTimeField()),
-                ('settings_version', models.PositiveIntegerField()),
-                ('window_minutes', models.PositiveSmallIntegerField()),
-                ('holders', models.JSONField()),
-                ('hands', models.PositiveIntegerField()),
-                ('restarted_at', models.DateTimeField(blank=True, null=True)),
-                ('note', models.TextField(blank=True)),
-                ('restarted_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('session', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='stops', to='tables.tablesession')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='game_stops', to='tables.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("stopped_at", models.DateTimeField()),
+                ("window_start", models.DateTimeField()),
+                ("window_end", models.DateTimeField()),
+                ("settings_version", models.PositiveIntegerField()),
+                ("window_minutes", models.PositiveSmallIntegerField()),
+                ("holders", models.JSONField()),
+                ("hands", models.PositiveIntegerField()),
+                ("restarted_at", models.DateTimeField(blank=True, null=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "restarted_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "session",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="stops",
+                        to="tables.tablesession",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="game_stops",
+                        to="tables.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'stopped_at', 'id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('restarted_at__isnull', True)), fields=('table',), name='one_stop_open')],
+                "ordering": ["table", "stopped_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("restarted_at__isnull", True)),
+                        fields=("table",),
+                        name="one_stop_open",
+                    )
+                ],
             },
         ),
     ]

@@ -18,8 +18,8 @@ from django.db import connection
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import services as table_services
-from tables.rotation import game_restart
 from tables.models import RotationRecord, Seating, Table
+from tables.rotation import game_restart
 from wagers import services
 from wagers.models import Hand, Settlement
 

@@ -57,9 +57,7 @@ def test_a_cardrooms_own_log_threshold_applies_from_the_next_transaction(
     assert (first.logged, second.logged) == (False, True)
 
 
-def test_the_ctr_line_is_more_than_10000_one_cent_under_at_and_over(
-    player, supervisor, refusal
-):
+def test_the_ctr_line_is_more_than_10000_one_cent_under_at_and_over(player, supervisor, refusal):
     cage_cash(player=player, direction="in", amount="9999.99", by=supervisor)  # under
     at = cage_cash(player=player, direction="in", amount="0.01", by=supervisor)
     assert at.day_total == D("10000.00")  # at the line: no report, no identity needed
@@ -104,7 +102,10 @@ def test_buy_ins_add_up_across_two_tables_and_the_cage(
     report = CurrencyTransactionReport.objects.get()
     assert report.cash_in == D("10001.00")
     assert sorted(tx.place for tx in report.transactions.all()) == [
-        "cage", "table", "table", "table"
+        "cage",
+        "table",
+        "table",
+        "table",
     ]
     assert not CashTransaction.objects.filter(direction="out").exists()
 

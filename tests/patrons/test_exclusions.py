@@ -38,8 +38,15 @@ def bar(cardroom, by, **kwargs) -> Exclusion:
 def test_a_match_on_the_id_refuses_registration_neutrally_and_raises_an_alert(
     cardroom, dealer, supervisor
 ):
-    bar(cardroom, supervisor, name="Someone Else", date_of_birth=None,
-        id_type="driver_licence", id_number="d123-4567", id_issuer="ca")
+    bar(
+        cardroom,
+        supervisor,
+        name="Someone Else",
+        date_of_birth=None,
+        id_type="driver_licence",
+        id_number="d123-4567",
+        id_issuer="ca",
+    )
     seq = AuditEvent.objects.count()
     with pytest.raises(Excluded) as refused:
         table_services.player_create(
@@ -47,9 +54,10 @@ def test_a_match_on_the_id_refuses_registration_neutrally_and_raises_an_alert(
         )
     # Nothing of the registration stays; the alert and its two audit events do.
     assert not Player.objects.exists() and not PlayerIdentity.objects.exists()
-    assert list(
-        AuditEvent.objects.order_by("seq")[seq:].values_list("action", flat=True)
-    ) == ["incident.reported", "exclusion.matched"]
+    assert list(AuditEvent.objects.order_by("seq")[seq:].values_list("action", flat=True)) == [
+        "incident.reported",
+        "exclusion.matched",
+    ]
     assert refused.value.message == "This player cannot be registered; call a floor supervisor."
     assert refused.value.field == "player"
     assert "barred" not in refused.value.message.lower()
@@ -58,9 +66,7 @@ def test_a_match_on_the_id_refuses_registration_neutrally_and_raises_an_alert(
     assert "R. Vale" in alert.summary and "refused" in alert.summary
 
 
-def test_a_match_on_name_and_date_of_birth_refuses_the_seat(
-    cardroom, house_a, dealer, supervisor
-):
+def test_a_match_on_name_and_date_of_birth_refuses_the_seat(cardroom, house_a, dealer, supervisor):
     player = table_services.player_create(cardroom=cardroom, name="robin  VALE", by=dealer)
     identity_record(player=player, identity=an_id("X9999999"), by=supervisor)
     bar(cardroom, supervisor, name="Robin Vale")
@@ -82,8 +88,12 @@ def test_a_bar_after_the_player_sat_down_refuses_the_next_buy_in(
     )
     exclusion_add(
         cardroom=cardroom,
-        entry=ExclusionInput(kind="self_excluded", name="", starts_on=date(2026, 4, 2),
-                             reason="Asked to be excluded for a year."),
+        entry=ExclusionInput(
+            kind="self_excluded",
+            name="",
+            starts_on=date(2026, 4, 2),
+            reason="Asked to be excluded for a year.",
+        ),
         player=player,
         by=supervisor,
     )
@@ -103,8 +113,7 @@ def test_a_bar_after_the_player_sat_down_refuses_the_next_buy_in(
         (date(2020, 1, 1), None, True),  # lifetime
     ],
 )
-def test_only_terms_in_force_today_match(cardroom, dealer, supervisor, starts_on, ends_on,
-                                         matches):
+def test_only_terms_in_force_today_match(cardroom, dealer, supervisor, starts_on, ends_on, matches):
     bar(cardroom, supervisor, starts_on=starts_on, ends_on=ends_on)
     try:
         table_services.player_create(

@@ -39,9 +39,10 @@ def test_api_bodies_mask_the_id_for_dealers_the_floor_and_compliance(
         assert response.status_code == 200, user
         assert FULL not in response.content.decode()
         assert response.json()["id_number"] == "••••4567"
-    assert "date_of_birth" not in client_for(dealer).get(
-        f"/api/v1/players/{player.pk}/identity/"
-    ).json()
+    assert (
+        "date_of_birth"
+        not in client_for(dealer).get(f"/api/v1/players/{player.pk}/identity/").json()
+    )
 
 
 def test_only_compliance_sees_the_whole_number_and_each_look_is_audited(
@@ -74,8 +75,9 @@ def test_screens_show_the_id_masked_and_the_show_button_reveals_it_audited(
     assert AuditEvent.objects.filter(action="player.identity_revealed").count() == 1
 
 
-def test_reviews_and_cash_reports_are_compliances_alone(player, cardroom, dealer, supervisor,
-                                                       auditor):
+def test_reviews_and_cash_reports_are_compliances_alone(
+    player, cardroom, dealer, supervisor, auditor
+):
     opened = client_for(auditor).post(
         f"/api/v1/players/{player.pk}/reviews/", {"note": "Chip walking"}, format="json"
     )

@@ -15,9 +15,13 @@ from tables.rotation import designated_player_rotate, game_restart
 from wagers import services as hand_services
 from wagers.models import Hand
 
-from .test_rotation_compliance import hand, table  # noqa: F401 - the fixtures
+from . import test_rotation_compliance as played
 
 pytestmark = pytest.mark.django_db
+
+# The table with Avery, Blake and Casey, and ``hand(at=, dp=)``: the R16 suite's fixtures.
+table = played.table
+hand = played.hand
 
 
 def start(table, dealer, **kwargs):
@@ -45,8 +49,9 @@ def test_r16_a_failed_window_stops_the_game_until_a_supervisor_restarts_it(
         game_restart(table=table, note="Explained.", by=dealer)
     with refusal(DomainError, field="note", says="Say what was done"):
         game_restart(table=table, note=" ", by=supervisor)
-    game_restart(table=table, note="Rotation explained; Blake and Casey will take turns.",
-                 by=supervisor)
+    game_restart(
+        table=table, note="Rotation explained; Blake and Casey will take turns.", by=supervisor
+    )
     assert AuditEvent.objects.filter(action="rotation.game_restarted").count() == 1
     clock.at(43)
     started = start(table, dealer)  # play is judged afresh from the restart
@@ -81,9 +86,7 @@ def test_r16_a_proposition_player_never_holds_the_position_twice_in_a_row(
     prop = selectors.seated(table).get(seat=3)
     services.seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
     clock.at(1)
-    first = designated_player_rotate(
-        table=table, by=dealer, draw_cards={1: "2c", 3: "As", 5: "3c"}
-    )
+    first = designated_player_rotate(table=table, by=dealer, draw_cards={1: "2c", 3: "As", 5: "3c"})
     assert first.designated_player.seat == 3
     clock.at(2)
     second = designated_player_rotate(table=table, by=dealer, refusals=[5, 1])

@@ -148,9 +148,7 @@ def test_r16_windows_do_not_span_two_sessions(table, hand, clock, dealer, superv
     assert selectors.rotation_compliance_flags(table, T0, minutes(70)) == []
 
 
-def test_r16_each_window_is_judged_by_the_settings_in_force_not_todays(
-    table, hand, approve, clock
-):
+def test_r16_each_window_is_judged_by_the_settings_in_force_not_todays(table, hand, approve, clock):
     for at in range(1, 90, 5):  # a change of holder every 20 minutes
         hand(at=at, dp=1 if (at // 20) % 2 == 0 else 3)
     assert selectors.rotation_compliance_flags(table, T0, minutes(90)) == []

@@ -23,8 +23,15 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from tables import selectors as table_selectors
-from tables.models import RotationRecord, Seating, StackEntry, Table, TableSession, TableSettings
-from tables.models import GameStop
+from tables.models import (
+    GameStop,
+    RotationRecord,
+    Seating,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
 from tables.rotation import (
     designated_player_rotate,
     game_stopped,

@@ -70,3 +70,22 @@ class AuditAction(models.TextChoices):
     GAMING_DAY_CLOSED = "cage.gaming_day_closed"
     # Compliance.
     EXPORT_REQUESTED = "export.requested"
+    # Players under the law (patrons): identity, cash reporting, exclusions, reviews.
+    PLAYER_IDENTITY_RECORDED = "player.identity_recorded"
+    PLAYER_IDENTITY_REVEALED = "player.identity_revealed"
+    CASH_POLICY_SET = "cash.policy_set"
+    CASH_AT_CAGE = "cash.cage_transaction"
+    CTR_CREATED = "cash.ctr_created"
+    CTR_FILED = "cash.ctr_filed"
+    STRUCTURING_FLAGGED = "cash.structuring_flagged"
+    EXCLUSION_ADDED = "exclusion.added"
+    EXCLUSION_ENDED = "exclusion.ended"
+    EXCLUSION_LIST_IMPORTED = "exclusion.list_imported"
+    EXCLUSION_MATCHED = "exclusion.matched"
+    REVIEW_OPENED = "review.opened"
+    REVIEW_NOTED = "review.noted"
+    INCIDENT_REPORTED = "incident.reported"
+    INCIDENT_FOLLOWED_UP = "incident.followed_up"
+    # R16 (2026): a failed rotation window ends the game until a supervisor restarts it.
+    GAME_STOPPED = "rotation.game_stopped"
+    GAME_RESTARTED = "rotation.game_restarted"

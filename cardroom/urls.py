@@ -12,6 +12,8 @@ from .screens.urls import (
     dealer_patterns,
     floor_patterns,
     home_patterns,
+    law_compliance_patterns,
+    law_floor_patterns,
 )
 
 admin.site.site_header = "Cardroom administration"
@@ -23,7 +25,9 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("dealer/", include(dealer_patterns)),
+    path("floor/", include(law_floor_patterns)),
     path("floor/", include(floor_patterns)),
+    path("compliance/law/", include(law_compliance_patterns)),
     path("compliance/", include(compliance_patterns)),
     path("cage/", include(cage_patterns)),
     path("count/", include(count_patterns)),

@@ -8,6 +8,7 @@ from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
 from .models import (
     Cardroom,
+    GameStop,
     HouseBankEntry,
     PaytableChange,
     PaytableDecision,
@@ -212,3 +213,19 @@ class RotationRecordAdmin(ReadOnlyAdmin):
     ]
     search_fields = ["table__name", "player__name"]
     date_hierarchy = "created_at"
+
+
+@admin.register(GameStop)
+class GameStopAdmin(ReadOnlyAdmin):
+    list_display = [
+        "table",
+        "stopped_at",
+        "window_minutes",
+        "hands",
+        "restarted_by",
+        "restarted_at",
+    ]
+    list_filter = ["table"]
+    list_select_related = ["table", "restarted_by"]
+    search_fields = ["table__name", "note"]
+    date_hierarchy = "stopped_at"

@@ -414,3 +414,37 @@ class RotationRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} rotation {self.created_at:%H:%M:%S}"
+
+
+class GameStop(models.Model):
+    """R16 (California, from 1 April 2026): a rotation window in which fewer than two players
+    (a proposition player aside) held the designated-player position ends the game. The
+    table starts no hand until a floor supervisor acknowledges the stop and restarts it; the
+    restart is the one change this record takes (audited), and play is judged afresh from it.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="game_stops")
+    session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="stops")
+    stopped_at = models.DateTimeField()
+    window_start = models.DateTimeField()
+    window_end = models.DateTimeField()
+    settings_version = models.PositiveIntegerField()  # whose dp_rotation_window was applied
+    window_minutes = models.PositiveSmallIntegerField()
+    holders = models.JSONField()  # the names of the players who held it in the window
+    hands = models.PositiveIntegerField()
+    restarted_by = models.ForeignKey(
+        _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    restarted_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["table", "stopped_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(restarted_at__isnull=True), name="one_stop_open"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} game stopped {self.stopped_at:%Y-%m-%d %H:%M}"

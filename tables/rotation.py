@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Collection, Mapping
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,13 +22,14 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money_text
+from cardroom.kernel.permissions import require_supervisor
 from wagers.engine.cards import DECK, card_name, parse_card
 from wagers.engine.errors import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.engine.table import Banking
 
 from . import selectors
-from .models import RotationRecord, Seating, Table, TableSettings
+from .models import GameStop, RotationRecord, Seating, Table, TableSession, TableSettings
 from .services import table_lock_open
 
 ACCEPTED, REFUSED, WAIVED, INELIGIBLE = "accepted", "refused", "waived", "ineligible"
@@ -84,10 +87,13 @@ def designated_player_rotate(
             draw = None
             same_dp = winner is not None and winner.pk == previous.designated_player_id
             streak_before = previous.consecutive if same_dp else 0
+        now = timezone.now()
+        for offer in offers:  # each answer and its moment, for surveillance to match
+            offer["answered_at"] = now.isoformat()
         record = RotationRecord.objects.create(
             table=table,
             session=session,
-            created_at=timezone.now(),
+            created_at=now,
             method=method,
             offers=offers,
             draw=draw,
@@ -214,6 +220,8 @@ def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak
         )
     elif streak >= settings.dp_max_consecutive:
         reason = f"designated player {streak} hands in a row, the most allowed"
+    elif seating.proposition_player and streak >= 1:
+        reason = "a proposition player never holds the position two hands in a row (R16)"
     else:
         reason = None
     if reason is not None:
@@ -225,3 +233,97 @@ def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak
     else:
         offer["outcome"] = ACCEPTED
     return offer
+
+
+# --- R16 (2026): a failed rotation window ends the game ------------------------------------
+
+
+def rotation_window_check(
+    table: Table, session: TableSession, settings: TableSettings, by: User
+) -> GameStop | None:
+    """As a hand starts (the caller holds the table's lock): the window of
+    ``dp_rotation_window`` minutes of the settings the hand starts under, ending now. If
+    play has lasted that long since the session opened (or the game last restarted), and
+    fewer than two players other than a proposition player held the position in the
+    window's hands, the game stops: the record, and its audit event. None otherwise."""
+    now = timezone.now()
+    width = timedelta(minutes=settings.dp_rotation_window)
+    start = now - width
+    if start < selectors.play_started(table, session):
+        return None
+    held = list(
+        RotationRecord.objects.filter(
+            session=session,
+            designated_player__isnull=False,
+            created_at__gte=start,
+            created_at__lt=now,
+        ).select_related("player")
+    )
+    counted = {record.player_id for record in held if not record.proposition_player}
+    if not held or len(counted) >= 2:
+        return None
+    stop = GameStop.objects.create(
+        table=table,
+        session=session,
+        stopped_at=now,
+        window_start=start,
+        window_end=now,
+        settings_version=settings.version,
+        window_minutes=settings.dp_rotation_window,
+        holders=sorted({record.player.name for record in held if record.player}),
+        hands=len(held),
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.GAME_STOPPED,
+        target=stop,
+        payload={
+            "table": table.pk,
+            "window_start": start,
+            "window_end": now,
+            "settings_version": settings.version,
+            "holders": stop.holders,
+            "hands": stop.hands,
+        },
+    )
+    return stop
+
+
+def game_stopped(stop: GameStop) -> Conflict:
+    """The refusal of every hand at a stopped table, naming the stop (R16)."""
+    holders = ", ".join(stop.holders) or "nobody"
+    return Conflict(
+        f"The game at {stop.table} is stopped (R16): in the {stop.window_minutes} minutes "
+        f"from {_clock(stop.table, stop.window_start)} to {_clock(stop.table, stop.window_end)} "
+        f"only {holders} held the designated-player position. A floor supervisor must "
+        "acknowledge the stop and restart the game before the next hand.",
+        field="game_stop",
+    )
+
+
+def _clock(table: Table, at: datetime) -> str:
+    return f"{at.astimezone(ZoneInfo(table.cardroom.time_zone)):%H:%M}"
+
+
+def game_restart(*, table: Table, note: str, by: User) -> GameStop:
+    """A floor supervisor acknowledges a stopped game and restarts it (audited); the next
+    rotation window is judged from the restart."""
+    require_supervisor(by, action="restart a stopped game")
+    with transaction.atomic():
+        table, _ = table_lock_open(table, by=by, action="restart a stopped game")
+        stop = selectors.game_stop_open(table)
+        if stop is None:
+            raise Conflict(f"The game at {table} is not stopped.", field="game_stop")
+        if not note or not note.strip():
+            raise DomainError(
+                "Say what was done about the rotation before the game restarts.", field="note"
+            )
+        stop.restarted_by, stop.restarted_at, stop.note = by, timezone.now(), note.strip()
+        stop.save(update_fields=["restarted_by", "restarted_at", "note"])
+        audit_record(
+            actor=by,
+            action=AuditAction.GAME_RESTARTED,
+            target=stop,
+            payload={"table": table.pk, "note": stop.note},
+        )
+        return stop

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import NamedTuple
@@ -11,10 +11,12 @@ from zoneinfo import ZoneInfo
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from cardroom.kernel import days
 from cardroom.kernel.errors import DomainError
 
 from .models import (
     Cardroom,
+    GameStop,
     RotationRecord,
     Seating,
     SettingChange,
@@ -27,21 +29,13 @@ from .models import (
 
 
 def gaming_day(cardroom: Cardroom, at: datetime) -> date:
-    """The cardroom's business day of a moment: its local date, but a day starts at the
-    cardroom's day-start hour (06:00 by default), so 02:00 belongs to the day before."""
-    day = at.astimezone(ZoneInfo(cardroom.time_zone)).date()
-    # Judged against the day's own bounds, so that the two always agree, also when the
-    # day-start hour falls in a daylight-saving gap or overlap (02:30 on a spring-forward day).
-    start, _ = gaming_day_bounds(cardroom, day)
-    return day if at.astimezone(UTC) >= start.astimezone(UTC) else day - timedelta(days=1)
+    """The cardroom's business day of a moment (``cardroom.kernel.days.day_of``)."""
+    return days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
 
 
 def gaming_day_bounds(cardroom: Cardroom, day: date) -> tuple[datetime, datetime]:
     """The moments a gaming day starts and ends (the next day's start), as aware datetimes."""
-    zone = ZoneInfo(cardroom.time_zone)
-    start = datetime.combine(day, cardroom.gaming_day_starts_at, tzinfo=zone)
-    end = datetime.combine(day + timedelta(days=1), cardroom.gaming_day_starts_at, tzinfo=zone)
-    return start, end
+    return days.day_bounds(cardroom.time_zone, cardroom.gaming_day_starts_at, day)
 
 
 # --- shifts: pure arithmetic on the cardroom's zone, day start and shift starts ---------------
@@ -180,47 +174,113 @@ class RotationFlag:
     hands: int
 
 
+def game_stop_open(table: Table) -> GameStop | None:
+    """The table's stopped game not yet restarted (R16, 2026), if any."""
+    return GameStop.objects.filter(table=table, restarted_at__isnull=True).first()
+
+
+def play_started(table: Table, session: TableSession) -> datetime:
+    """When the session's play (as R16's window judges it) began: the session's opening, or
+    the last restart of a stopped game."""
+    restarts = GameStop.objects.filter(session=session, restarted_at__isnull=False)
+    last = restarts.order_by("-restarted_at").values_list("restarted_at", flat=True).first()
+    return max(session.opened_at, last) if last else session.opened_at
+
+
+def _play_segments(
+    session: TableSession, stops: Sequence[GameStop], end: datetime
+) -> list[tuple[datetime, datetime]]:
+    """A session's play, cut at each stopped game (``stops``, in order): from the opening (or
+    a restart) to the stop (or the session's end)."""
+    segments: list[tuple[datetime, datetime]] = []
+    begin: datetime | None = session.opened_at
+    for stop in stops:
+        if begin is not None:
+            segments.append((begin, stop.stopped_at))
+        begin = stop.restarted_at
+    if begin is not None:
+        segments.append((begin, end))
+    return segments
+
+
+def _window_at(versions: list[TableSettings], at: datetime) -> timedelta:
+    """The ``dp_rotation_window`` of the settings version in force at ``at`` (the newest made
+    by then: the one a hand starting then started under)."""
+    chosen = versions[0]
+    for version in versions:
+        if version.created_at <= at:
+            chosen = version
+    return timedelta(minutes=chosen.dp_rotation_window)
+
+
 def rotation_compliance_flags(
     table: Table, start: datetime, end: datetime, *, window: timedelta | None = None
 ) -> list[RotationFlag]:
     """R16's compliance check over ``[start, end)``: every window of ``dp_rotation_window``
-    minutes of play (inside one table session) in which fewer than two players other than a
-    proposition player held the position. Windows are anchored at the start of play and just
-    after each hand, which are the only places where a window's set of hands can shrink."""
-    width = window or timedelta(minutes=current_settings(table).dp_rotation_window)
+    minutes of play (inside one table session, between stopped games) in which fewer than
+    two players other than a proposition player held the position. Each window's width is
+    that of the settings in force where it starts (not today's; ``window`` overrides). Windows
+    are anchored at the start of play and just after each hand, which are the only places
+    where a window's set of hands can shrink."""
+    versions = list(TableSettings.objects.filter(table=table).order_by("version"))
     sessions = TableSession.objects.filter(table=table, opened_at__lt=end).exclude(
         closed_at__lte=start
     )
+    stops: dict[int, list[GameStop]] = {}
+    for stop in GameStop.objects.filter(table=table, stopped_at__lt=end).order_by("stopped_at"):
+        stops.setdefault(stop.session_id, []).append(stop)
     flags: list[RotationFlag] = []
     for session in sessions.order_by("opened_at"):
-        play_start = max(session.opened_at, start)
-        play_end = min(session.closed_at or timezone.now(), end)
-        hands = [
-            (record.created_at, record.player, record.proposition_player)
-            for record in rotation_log(table, play_start, play_end).filter(
-                session=session, designated_player__isnull=False
-            )
-            if record.player is not None
-        ]
-        step = timedelta(microseconds=1)
-        anchors = [play_start] + [at + step for at, _, _ in hands]
-        seen: set[tuple[int, ...]] = set()
-        for anchor in anchors:
-            if anchor + width > play_end:
-                break
-            indexes = tuple(i for i, h in enumerate(hands) if anchor <= h[0] < anchor + width)
-            if not indexes or indexes in seen:
+        finish_all = session.closed_at or timezone.now()
+        for begin, finish in _play_segments(session, stops.get(session.pk, []), finish_all):
+            play_start, play_end = max(begin, start), min(finish, end)
+            if play_start >= play_end:
                 continue
-            seen.add(indexes)
-            inside = [hands[i] for i in indexes]
-            counted = {player.pk for _, player, prop in inside if not prop}
-            if len(counted) < 2:
-                flags.append(
-                    RotationFlag(
-                        start=anchor,
-                        end=anchor + width,
-                        holders=tuple(sorted({player.name for _, player, _ in inside})),
-                        hands=len(inside),
-                    )
+            flags += _segment_flags(
+                table,
+                session,
+                play_start,
+                play_end,
+                lambda at: window or _window_at(versions, at),
+            )
+    return flags
+
+
+def _segment_flags(
+    table: Table,
+    session: TableSession,
+    play_start: datetime,
+    play_end: datetime,
+    width_at: Callable[[datetime], timedelta],
+) -> list[RotationFlag]:
+    hands = [
+        (record.created_at, record.player, record.proposition_player)
+        for record in rotation_log(table, play_start, play_end).filter(
+            session=session, designated_player__isnull=False
+        )
+        if record.player is not None
+    ]
+    step = timedelta(microseconds=1)
+    anchors = [play_start] + [at + step for at, _, _ in hands]
+    seen: set[tuple[int, ...]] = set()
+    flags: list[RotationFlag] = []
+    for anchor in anchors:
+        width = width_at(anchor)
+        if anchor + width > play_end:
+            continue
+        indexes = tuple(i for i, h in enumerate(hands) if anchor <= h[0] < anchor + width)
+        if not indexes or indexes in seen:
+            continue
+        seen.add(indexes)
+        inside = [hands[i] for i in indexes]
+        counted = {player.pk for _, player, prop in inside if not prop}
+        if len(counted) < 2:
+            flags.append(
+                RotationFlag(
+                    start=anchor,
+                    end=anchor + width,
+                    holders=tuple(sorted({player.name for _, player, _ in inside})),
+                    hands=len(inside),
                 )
+            )
     return flags

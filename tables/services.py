@@ -24,6 +24,10 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.kernel.roles import DEALER, TABLE_STAFF
+from patrons.cash import cash_transaction_record
+from patrons.exclusions import alerting, exclusion_screen, player_screen
+from patrons.identity import IdentityInput, identity_check, identity_record
+from patrons.models import CashTransaction
 from wagers.engine.game_math import TableFigures
 from wagers.engine.table import MAX_SEATS, Banking
 
@@ -452,19 +456,42 @@ def _open_session_locked(table: Table) -> TableSession:
 # --- players, seats and stacks ---------------------------------------------------------------
 
 
+def player_create(
+    *, cardroom: Cardroom, name: str, by: User, identity: IdentityInput | None = None
+) -> Player:
+    """Register a player, with an identity (date of birth and ID) if one is shown. A person
+    on an exclusion list in force (matched on the ID, or name and date of birth) is refused
+    with a neutral message, and the match raises an alert (``patrons.exclusions``)."""
+    with alerting(by):
+        return _player_create(cardroom=cardroom, name=name, identity=identity, by=by)
+
+
 @transaction.atomic
-def player_create(*, cardroom: Cardroom, name: str, by: User) -> Player:
+def _player_create(
+    *, cardroom: Cardroom, name: str, identity: IdentityInput | None, by: User
+) -> Player:
     require_role(by, *TABLE_STAFF, action="register a player")
     if not name.strip():
         raise DomainError("A player needs a name.", field="name")
+    if identity is not None:
+        identity_check(identity, today=timezone.localdate())
+    exclusion_screen(
+        action="register",
+        cardroom=cardroom,
+        name=name.strip(),
+        date_of_birth=identity.date_of_birth if identity else None,
+        hashed_id=identity.hashed() if identity else "",
+        by=by,
+    )
     player = Player.objects.create(cardroom=cardroom, name=name.strip())
     audit_record(
         actor=by, action=AuditAction.PLAYER_CREATED, target=player, payload={"name": player.name}
     )
+    if identity is not None:
+        identity_record(player=player, identity=identity, by=by)
     return player
 
 
-@transaction.atomic
 def player_seat_new(
     *,
     table: Table,
@@ -472,16 +499,19 @@ def player_seat_new(
     name: str,
     buy_in: MoneyInput = ZERO,
     tender: str | None = None,
+    identity: IdentityInput | None = None,
     by: User,
 ) -> Seating:
     """A player new to the cardroom registers and sits down in one transaction, so that a
-    refused seating (a taken seat, a closed table, a buy-in off the chip unit) leaves no
-    player behind."""
-    player = player_create(cardroom=table.cardroom, name=name, by=by)
-    return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by)
+    refused seating (a taken seat, a closed table, a buy-in off the chip unit, an exclusion)
+    leaves no player behind."""
+    with alerting(by), transaction.atomic():
+        player = _player_create(cardroom=table.cardroom, name=name, identity=identity, by=by)
+        return _seat_player(
+            table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by
+        )
 
 
-@transaction.atomic
 def seat_player(
     *,
     table: Table,
@@ -492,7 +522,25 @@ def seat_player(
     by: User,
 ) -> Seating:
     """A player sits down at an open table and buys in: chips onto the table stack, bought
-    with cash at the table or brought as chips (``tender``; see ``tender_for``)."""
+    with cash at the table or brought as chips (``tender``; see ``tender_for``). A player on
+    an exclusion list in force is refused (neutrally) and the match raises an alert; cash
+    goes on the player's cash log (``patrons.cash``: MTL, CTR, identity over $10,000)."""
+    with alerting(by):
+        return _seat_player(
+            table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by
+        )
+
+
+@transaction.atomic
+def _seat_player(
+    *,
+    table: Table,
+    seat: int,
+    player: Player,
+    buy_in: MoneyInput,
+    tender: str | None,
+    by: User,
+) -> Seating:
     table, _ = table_lock_open(table, by=by, action="seat a player")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
@@ -505,6 +553,7 @@ def seat_player(
         raise Conflict(f"Seat {seat} at {table} is taken.", field="seat")
     if Seating.objects.filter(player=player, left_at=None).exists():
         raise Conflict(f"{player} is seated already.", field="player")
+    player_screen(action="seat", player=player, table=table, by=by)
     try:
         with transaction.atomic():  # the constraints are the last word under a race
             seating = Seating.objects.create(
@@ -533,17 +582,24 @@ def seat_player(
     return seating
 
 
-@transaction.atomic
 def stack_add(
     *, seating: Seating, amount: MoneyInput, tender: str | None = None, by: User
 ) -> Seating:
-    """More chips onto a seated player's stack, bought with cash or brought as chips."""
+    """More chips onto a seated player's stack, bought with cash or brought as chips; the
+    player is screened against the exclusion lists as at a buy-in."""
+    with alerting(by):
+        return _stack_add(seating=seating, amount=amount, tender=tender, by=by)
+
+
+@transaction.atomic
+def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: User) -> Seating:
     seating = _seating_for_change(seating, by, "add chips")
     value = money(amount, field="amount")
     if not value:
         raise DomainError("Add an amount above $0.00.", field="amount")
     _check_chips(seating.table, value, "amount")
     paid_with = tender_for(seating.table, tender)
+    player_screen(action="buy chips", player=seating.player, table=seating.table, by=by)
     stack_entry_add(
         seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, tender=paid_with, by=by
     )
@@ -667,7 +723,9 @@ def stack_entry_add(
     """One ledger entry and the stack it moves, on the gaming day and shift it falls in. The
     caller holds the seating's row lock (in the project's lock order); the stack stays within
     its bounds (``stack_bounds_check``). Chips bought for cash at a house-banked table come
-    out of its rack: a house bank entry in the same transaction."""
+    out of its rack: a house bank entry in the same transaction; and the cash goes on the
+    player's cash log (``patrons.cash``), which may refuse it (over $10,000.00 in the gaming
+    day without identity on file)."""
     stack_bounds_check([(seating, amount)], field="amount")
     now = timezone.now()
     table = seating.table
@@ -696,6 +754,19 @@ def stack_entry_add(
             by=by,
         )
         payload["bank_entry"] = bank.pk
+        player = Player.objects.select_for_update().get(pk=seating.player_id)
+        cash = cash_transaction_record(
+            cardroom=table.cardroom,
+            player=player,
+            direction=CashTransaction.Direction.IN,
+            amount=amount,
+            place=CashTransaction.Place.TABLE,
+            table=table,
+            stack_entry=entry,
+            at=now,
+            by=by,
+        )
+        payload["cash_transaction"] = cash.pk
     audit_record(actor=by, action=_STACK_ACTIONS[reason], target=seating, payload=payload)
     return entry
 

@@ -4,15 +4,18 @@ services, the Hypothesis profiles, and ``nothing_written`` for refusals."""
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import date, timedelta
 
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, User
+from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from hypothesis import settings
 
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
 
 PASSWORD = "a-test-password"
@@ -157,6 +160,27 @@ def seat(make_player, dealer):
     return sit
 
 
+@pytest.fixture
+def identify(dealer):
+    """``identify(player)``: a current ID on file (patrons), as a CTR needs."""
+
+    def record(player, *, number: str = "D1234567", born=date(1980, 5, 17)):
+        with transaction.atomic():
+            return identity_record(
+                player=player,
+                identity=IdentityInput(
+                    date_of_birth=born,
+                    id_type="driver_licence",
+                    id_number=number,
+                    id_issuer="CA",
+                    id_expires=date.today() + timedelta(days=3650),
+                ),
+                by=dealer,
+            )
+
+    return record
+
+
 DP_SEATS = (1, 2, 4, 5, 6)  # seats 3 and 7 stay empty, for second spots (R6)
 HOUSE_SEATS = (1, 2, 3, 4)
 
@@ -178,7 +202,7 @@ def house_players(house_table, seat) -> dict:
 # The apps whose rows are the cardroom's state and books: the audit log and its chain head,
 # tables, settings, changes, sessions, players, seats, stacks, the rotation log, hands, spots,
 # settlements, fees, exports.
-WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance")
+WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance", "patrons")
 REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead")
 
 Rows = dict[str, dict[object, tuple]]

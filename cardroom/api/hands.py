@@ -157,10 +157,17 @@ class MisdealIn(serializers.Serializer):
     reason = serializers.ChoiceField(choices=["dealer_card_count", "shuffler_fault"])
 
 
+class DecisionFix(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
+    raise_amount = MoneyField(required=False, allow_null=True, default=None)
+
+
 class CorrectionIn(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
     dealer_cards = CardsField(required=False, allow_null=True, default=None)
     spot_cards = serializers.DictField(child=CardsField(), required=False, default=dict)
+    # A seat's corrected decision: {"3": {"decision": "raise", "raise_amount": "20"}}.
+    decisions = serializers.DictField(child=DecisionFix(), required=False, default=dict)
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -317,6 +324,7 @@ class HandCorrect(ServiceView):
             reason=data["reason"],
             dealer_cards=data["dealer_cards"],
             spot_cards=seat_keys(data["spot_cards"], field="spot_cards"),
+            decisions=seat_keys(data["decisions"], field="decisions"),
         )
         return Response(SettlementOut(settlement).data, status=201)
 

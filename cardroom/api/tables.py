@@ -32,6 +32,7 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.paytables import ChangeFiguresOut
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import FLOOR_SUPERVISOR, TABLE_STAFF
+from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
 from tables.models import (
     Cardroom,
@@ -240,9 +241,21 @@ class DealerIn(serializers.Serializer):
     dealer = IdField()
 
 
+class PlayerIdentityIn(serializers.Serializer):
+    """A player's identity, given at registration (``patrons``): checked against the
+    exclusion lists with the name."""
+
+    date_of_birth = serializers.DateField()
+    id_type = serializers.CharField(max_length=20)
+    id_number = serializers.CharField(max_length=60)
+    id_issuer = serializers.CharField(max_length=60)
+    id_expires = serializers.DateField()
+
+
 class PlayerIn(serializers.Serializer):
     cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
+    identity = PlayerIdentityIn(required=False, allow_null=True, default=None)
 
 
 TENDER_HELP = (
@@ -430,7 +443,10 @@ class PlayerList(generics.ListAPIView, ServiceView):
     @extend_schema(request=PlayerIn, responses={201: PlayerOut})
     @idempotent
     def post(self, request: Request) -> Response:
-        player = services.player_create(**self.parse(request), by=actor(request))
+        data = self.parse(request)
+        shown = data.pop("identity")
+        identity = IdentityInput(**shown) if shown else None
+        player = services.player_create(**data, identity=identity, by=actor(request))
         return Response(PlayerOut(player).data, status=201)
 
 

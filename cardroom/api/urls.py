@@ -13,6 +13,7 @@ from rest_framework.permissions import IsAuthenticated
 from cardroom.api import cage, paytables, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
+from cardroom.api import patrons as law
 
 from . import auth
 from .fields import MAX_ID
@@ -82,6 +83,27 @@ urlpatterns = [
     path("exports/", audit.ExportList.as_view()),
     path("exports/<int:pk>/", audit.ExportDetail.as_view()),
     path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),
+    # players under the law: identity, cash reporting, exclusions, reviews, incidents; R16 stops
+    path("players/<int:pk>/identity/", law.PlayerIdentityView.as_view()),
+    path("players/<int:pk>/identity/reveal/", law.PlayerIdentityReveal.as_view()),
+    path("players/<int:pk>/cage-cash/", law.CageCash.as_view()),
+    path("players/<int:pk>/reviews/", law.PlayerReviewOpen.as_view()),
+    path("cardrooms/<int:pk>/cash-log/", law.CashLog.as_view()),
+    path("cardrooms/<int:pk>/ctrs/", law.CtrList.as_view()),
+    path("cardrooms/<int:pk>/mtl.csv", law.CashCsv.as_view(kind="mtl")),
+    path("cardrooms/<int:pk>/ctrs.csv", law.CashCsv.as_view(kind="ctr")),
+    path("cardrooms/<int:pk>/structuring-flags/", law.StructuringFlags.as_view()),
+    path("cardrooms/<int:pk>/cash-policy/", law.CashPolicyView.as_view()),
+    path("ctrs/<int:pk>/file/", law.CtrFile.as_view()),
+    path("exclusions/", law.ExclusionList.as_view()),
+    path("exclusions/import/", law.ExclusionImport.as_view()),
+    path("exclusions/<int:pk>/end/", law.ExclusionEnd.as_view()),
+    path("reviews/", law.ReviewList.as_view()),
+    path("reviews/<int:pk>/notes/", law.ReviewNoteView.as_view()),
+    path("incidents/", law.IncidentList.as_view()),
+    path("incidents/<int:pk>/", law.IncidentDetail.as_view()),
+    path("incidents/<int:pk>/entries/", law.IncidentEntryView.as_view()),
+    path("tables/<int:pk>/game-stops/", law.GameStops.as_view()),
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),

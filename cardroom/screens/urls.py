@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import cage, compliance, dealer, floor, home
+from . import cage, compliance, dealer, floor, home, law
 
 home_patterns = [path("", home.home, name="home")]
 
@@ -50,4 +50,25 @@ cage_patterns = [
 count_patterns = [
     path("", cage.count_home, name="count-home"),
     path("record/", cage.count_record, name="count-record"),
+]
+
+# Players under the law (cardroom.screens.law): compliance's, and the floor's incident log.
+law_compliance_patterns = [
+    path("", law.law_home, name="law-home"),
+    path("mtl.csv", law.cash_csv, {"kind": "mtl"}, name="law-mtl-csv"),
+    path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
+    path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
+    path("exclusions/import/", law.exclusion_import, name="law-exclusion-import"),
+    path("players/<int:pk>/", law.law_player, name="law-player"),
+    path("players/<int:pk>/reveal/", law.law_player_reveal, name="law-player-reveal"),
+    path("players/<int:pk>/reviews/", law.law_review_open, name="law-review-open"),
+    path("reviews/<int:pk>/notes/", law.law_review_note, name="law-review-note"),
+]
+law_floor_patterns = [
+    path("incidents/", law.incident_list, name="law-incidents"),
+    path("incidents/report/", law.incident_report, name="law-incident-report"),
+    path("incidents/<int:pk>/follow-up/", law.incident_follow_up, name="law-incident-follow-up"),
+    path("exclusions/bar/", law.exclusion_bar, name="law-exclusion-bar"),
+    path("tables/<int:pk>/notice/", law.table_notice, name="law-table-notice"),
+    path("tables/<int:pk>/restart/", law.game_restart_view, name="law-game-restart"),
 ]

@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "audit",
     "cage",
     "compliance",
+    "patrons",
 ]
 
 MIDDLEWARE = [
@@ -103,6 +104,13 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # Exports (CSV files built by Celery tasks) are kept here; served only through a view that
 # checks the role.
 MEDIA_ROOT = BASE_DIR / "media"
+
+# Players' ID numbers are encrypted at rest (patrons) with FIELD_ENCRYPTION_KEY, checked by
+# each environment's settings: local.py falls back to a key file made on first use under
+# var/, production.py requires the variable, test.py has a fixed key. ID_LOOKUP_KEY, optional,
+# keys the hashes exclusions are matched on (default: derived from the first encryption key).
+FIELD_ENCRYPTION_KEYS: list[str] = env_list("FIELD_ENCRYPTION_KEY")
+ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", [""])[0]
 
 # The API (issue 6): tokens for devices, sessions (with CSRF) for the screens; deny by
 # default, each view naming the roles it admits; one error shape; paginated lists.

@@ -6,6 +6,7 @@ Each helper takes an optional ``environ`` mapping so it can be tested without pa
 """
 
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -119,3 +120,52 @@ def _redis_url_problem(value: str) -> str | None:
     if database and not database.isdigit():
         return "its path must be a database number such as /0"
     return None
+
+
+def field_encryption_keys(
+    key_file: Path | None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """The Fernet keys that encrypt personal data at rest (``patrons``), newest first.
+
+    FIELD_ENCRYPTION_KEY holds one key, or several separated by commas when a key is being
+    rotated (the first encrypts, every one decrypts). Without it and with a ``key_file``
+    (a laptop, ``./dev run``), the key is read from that file, which is made with a new key
+    on first use, readable by its owner only, outside the database, and said so on stderr.
+    Without either (production passes no file) start-up stops.
+    """
+    from cryptography.fernet import Fernet  # the settings' own import, made once at start
+
+    keys = env_list("FIELD_ENCRYPTION_KEY", environ=environ)
+    if not keys and key_file is None:
+        raise ImproperlyConfigured(
+            "FIELD_ENCRYPTION_KEY must be set: the key that encrypts players' ID numbers "
+            '(make one with: python -c "from cryptography.fernet import Fernet; '
+            'print(Fernet.generate_key().decode())").'
+        )
+    if not keys and key_file is not None:
+        keys = [_local_key(key_file, Fernet.generate_key().decode())]
+    for key in keys:
+        try:
+            Fernet(key)
+        except ValueError:
+            raise ImproperlyConfigured(
+                "FIELD_ENCRYPTION_KEY must be Fernet keys (32 bytes, url-safe base64), "
+                "separated by commas."
+            ) from None
+    return keys
+
+
+def _local_key(key_file: Path, new_key: str) -> str:
+    if key_file.exists():
+        return key_file.read_text().strip()
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(new_key + "\n")
+    print(
+        f"cardroom: FIELD_ENCRYPTION_KEY is not set; generated a local key in {key_file} "
+        "to encrypt ID numbers. Keep it (without it they cannot be read) and never use it in "
+        "production, which requires FIELD_ENCRYPTION_KEY.",
+        file=sys.stderr,
+    )
+    return new_key

@@ -5,6 +5,9 @@ from pathlib import Path
 
 from .base import *  # noqa: F403
 from .base import CACHES
+from .env import env_list, field_encryption_keys
+
+_KEY = (env_list("FIELD_ENCRYPTION_KEY") or ["bmV2ZXItdXNlLXRoaXMtdGVzdC1rZXktYW55d2hlcmU="])[0]
 
 # Hashing passwords properly is deliberately slow; tests create many users.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -17,3 +20,6 @@ CACHES["default"]["KEY_PREFIX"] = "cardroom-test"
 # when the test looks; the test that runs a real worker on Redis turns this off for itself.
 CELERY_TASK_ALWAYS_EAGER = True
 MEDIA_ROOT = Path(tempfile.gettempdir()) / "cardroom-test-media"
+
+# A fixed key unless one is given: tests make no key file.
+FIELD_ENCRYPTION_KEYS = field_encryption_keys(None, environ={"FIELD_ENCRYPTION_KEY": _KEY})

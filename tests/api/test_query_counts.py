@@ -268,9 +268,10 @@ DETAILS = [
     ("seating", f"{V}/seatings/{{seating}}/", 4),
     ("export", f"{V}/exports/{{export}}/", 4),
     ("export file", f"{V}/exports/{{export}}/download/", 4),
-    ("rotation compliance", f"{V}/tables/{{dp_table}}/rotation/compliance/", 7),
+    # The settings versions (each window judged by its own, R16) and the stopped games.
+    ("rotation compliance", f"{V}/tables/{{dp_table}}/rotation/compliance/", 8),
     ("player report", f"{V}/reports/players/{{player}}/", 6),
-    ("table day report", f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 12),
+    ("table day report", f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 13),
 ]
 
 

@@ -11,12 +11,15 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.kernel.errors import DomainError
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
+from tables.rotation import game_restart
 from wagers import services
 from wagers.models import Hand, Settlement
 
@@ -144,6 +147,20 @@ def random_plan(rng: random.Random) -> Plan:
     )
 
 
+def _start(table: Table, by, bank, rng: random.Random) -> Hand:
+    """Start a hand; where a failed rotation window stopped the game (R16, 2026), a floor
+    supervisor restarts it first, as the cardroom would."""
+    draw = draw_cards(table, rng) if table.banking == "designated_player" else None
+    try:
+        return services.hand_start(table=table, by=by, dp_bank=bank, draw_cards=draw)
+    except Conflict as refused:
+        if refused.field != "game_stop":
+            raise
+    supervisor = User.objects.filter(groups__name=FLOOR_SUPERVISOR).order_by("pk").first()
+    game_restart(table=table, note="The rotation was explained to the players.", by=supervisor)
+    return services.hand_start(table=table, by=by, dp_bank=bank, draw_cards=draw)
+
+
 def play_hand(
     table: Table,
     *,
@@ -162,12 +179,7 @@ def play_hand(
             table_services.stack_add(seating=seating, amount="500", by=by)
     clock.advance(seconds=5)
     bank = plan.dp_bank
-    hand = services.hand_start(
-        table=table,
-        by=by,
-        dp_bank=bank,
-        draw_cards=draw_cards(table, rng) if table.banking == "designated_player" else None,
-    )
+    hand = _start(table, by, bank, rng)
     clock.advance(seconds=5)
     players = [s for s in seated(table) if s.pk != hand.dp_seating_id]
     for seating in players:

@@ -28,6 +28,7 @@ from compliance.models import Export
 from rake.models import FeeEntry
 from tables import selectors, services
 from tables.models import (
+    GameStop,
     HouseBankEntry,
     RotationRecord,
     Seating,
@@ -165,6 +166,17 @@ def one_of_each(supervisor, dealer, make_user):
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
     )
     _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now)
+    GameStop.objects.create(
+        table=table,
+        session=session,
+        stopped_at=now,
+        window_start=now,
+        window_end=now,
+        settings_version=1,
+        window_minutes=40,
+        holders=["Avery"],
+        hands=8,
+    )
     Export.objects.create(
         kind=Export.Kind.AUDIT_LOG, start=now, end=now, requested_by=supervisor, requested_at=now
     )

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.kernel.errors import Conflict
 from compliance.reports import player_report, table_day_report
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
@@ -353,16 +354,20 @@ def test_a_table_where_one_player_held_the_button_for_40_minutes_is_flagged(
     approve(table, dp_max_consecutive=100)
     holder, other = seat(table, 1), seat(table, 3)
     table_services.seating_waive_dp(seating=other, waived=True, by=dealer)
-    for minute in range(0, 50, 5):
+    for minute in range(0, 40, 5):
         clock.set(local(2024, 3, 1, 19, 1 + minute))
         hand = hand_with_dp(table, dealer, draw_cards={1: "As"} if minute == 0 else None)
         assert hand.dp_seating_id == holder.pk
+    # R16 (2026): the hand after 40 minutes of one holder is refused, the game stopped.
+    clock.set(local(2024, 3, 1, 19, 41))
+    with pytest.raises(Conflict, match="stopped"):
+        hand_with_dp(table, dealer)
     clock.set(local(2024, 3, 1, 20, 0))
     report = table_day_report(table, DAY_A)
     assert report.rotation_flags
     assert {flag.holders for flag in report.rotation_flags} == {(holder.player.name,)}
     assert all(flag.end - flag.start == timedelta(minutes=40) for flag in report.rotation_flags)
-    assert [r.designated_player_id for r in report.rotation] == [holder.pk] * 10
+    assert [r.designated_player_id for r in report.rotation] == [holder.pk] * 8
     # Every offer is in the log, the waiver included.
     assert all(any(o["outcome"] == "waived" for o in record.offers) for record in report.rotation)
 
@@ -390,9 +395,12 @@ def test_a_proposition_player_does_not_count_as_a_second_holder(
     table = make_table("Prop")
     player, prop = seat(table, 1), seat(table, 4)
     table_services.seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
-    for minute in range(0, 50, 5):
+    for minute in range(0, 40, 5):
         clock.set(local(2024, 3, 1, 19, 1 + minute))
         hand_with_dp(table, dealer, draw_cards={1: "As", 4: "2c"} if not minute else None)
+    clock.set(local(2024, 3, 1, 19, 41))
+    with pytest.raises(Conflict, match="stopped"):  # R16 (2026): the game ends
+        hand_with_dp(table, dealer)
     clock.set(local(2024, 3, 1, 20, 0))
     flags = table_day_report(table, DAY_A).rotation_flags
     assert flags

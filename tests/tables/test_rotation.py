@@ -113,6 +113,7 @@ def test_r16_a_seat_not_eligible_is_left_out_of_the_draw(seated, rotate, dealer)
         "name": seated[1].player.name,
         "outcome": "ineligible",
         "reason": "sitting out",
+        "answered_at": record.created_at.isoformat(),  # the moment surveillance matches
     }
 
 
@@ -313,6 +314,7 @@ def test_r16_after_its_most_hands_in_a_row_the_dp_is_refused_even_when_nobody_el
         "name": seated[1].player.name,
         "outcome": "ineligible",
         "reason": "designated player 2 hands in a row, the most allowed",
+        "answered_at": record.created_at.isoformat(),
     }
 
 

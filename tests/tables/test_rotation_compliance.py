@@ -148,14 +148,20 @@ def test_r16_windows_do_not_span_two_sessions(table, hand, clock, dealer, superv
     assert selectors.rotation_compliance_flags(table, T0, minutes(70)) == []
 
 
-def test_r16_the_window_is_the_tables_dp_rotation_window(table, hand, approve):
+def test_r16_each_window_is_judged_by_the_settings_in_force_not_todays(table, hand, approve, clock):
     for at in range(1, 90, 5):  # a change of holder every 20 minutes
         hand(at=at, dp=1 if (at // 20) % 2 == 0 else 3)
     assert selectors.rotation_compliance_flags(table, T0, minutes(90)) == []
+    clock.at(90)
     approve(table, dp_rotation_window=15)
-    flags = selectors.rotation_compliance_flags(table, T0, minutes(90))
+    # The hands before the change keep their 40-minute window.
+    assert selectors.rotation_compliance_flags(table, T0, minutes(90)) == []
+    for at in range(91, 180, 5):  # the same play under the new 15-minute window
+        hand(at=at, dp=1 if (at // 20) % 2 == 0 else 3)
+    flags = selectors.rotation_compliance_flags(table, T0, minutes(180))
     assert flags
     assert all(flag.end - flag.start == timedelta(minutes=15) for flag in flags)
+    assert all(flag.start >= minutes(90) for flag in flags)
 
 
 def test_r16_only_the_period_asked_for_is_checked(table, hand):

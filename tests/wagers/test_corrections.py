@@ -384,3 +384,37 @@ def test_the_fee_report_stays_in_exact_cents_when_a_reversal_cancels_fees(
     assert fees_by_mode(table, day, day) == {day: {"all_players": D("0.00")}}
     for value in [fees_total(table, day, day), *fees_by_mode(table, day, day)[day].values()]:
         assert value.as_tuple().exponent == -2, value  # cents, as money is everywhere
+
+
+def test_a_correction_of_a_decision_re_settles_and_conserves_money_r15(
+    settled, dp_table, supervisor
+):
+    """Seat 1 raised $10 but had folded: the raise comes back, the ante is lost; every stack,
+    the fees and the DP end where the corrected hand puts them, and nothing is created or
+    lost (R15)."""
+    hand, before = settled
+    correction = services.hand_correct(
+        hand=hand,
+        by=supervisor,
+        reason="Seat 1 folded; the raise was recorded by mistake.",
+        decisions={1: {"decision": "fold"}},
+    )
+    spot = hand.spots.get(seat=1)
+    assert (spot.decision, spot.raise_amount) == ("fold", D(0))
+    now = stacks(dp_table)
+    fees = sum(FeeEntry.objects.filter(hand=hand).values_list("amount", flat=True), D(0))
+    assert sum(now.values(), D(0)) - sum(before.values(), D(0)) + fees == 0  # R15
+    assert now[1] - before[1] == D(-11)  # the ante and the fee
+    assert correction.round["spots"][0]["decision"] == "fold"
+    assert "raise" not in correction.round["spots"][0]
+
+
+def test_a_decision_correction_names_the_seat_it_refuses(settled, supervisor, refusal):
+    hand, _ = settled
+    with refusal(DomainError, field="decisions.1", says="raise"):
+        services.hand_correct(
+            hand=hand,
+            by=supervisor,
+            reason="Wrong",
+            decisions={1: {"decision": "raise", "raise_amount": "7"}},
+        )

@@ -594,12 +594,14 @@ def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(
 
 
 def test_a_payout_that_would_take_a_stack_past_the_largest_amount_is_refused(
-    house_table, seat, dealer, refusal
+    house_table, seat, dealer, refusal, make_player, identify
 ):
     # Money is 12 digits, 2 of them cents. $9,999,999,990 less a $10 ante and a $10 raise,
     # then a win against a dealer who does not qualify (ante +10, raise pushes): $30 back
     # would make $10,000,000,000.
-    rich = seat(house_table, 1, buy_in="9999999990")
+    player = make_player()
+    identify(player)  # that much cash in a day needs a CTR, which needs identity on file
+    rich = seat(house_table, 1, buy_in="9999999990", player=player)
     hand = services.hand_start(table=house_table, by=dealer)
     services.wager_place(hand=hand, seating=rich, ante="10", by=dealer)
     services.hand_cards_enter(

@@ -1,10 +1,17 @@
 """Correcting a settled hand (a floor supervisor's, R17): the entry in force stays, a reversal
 undoes its money and a correction books the engine's settlement of the corrected round.
+
+A correction may change cards and decisions (a raise recorded as a fold, a raise's amount:
+say, when corrected cards shrink the raise's cap). A changed raise changes what was staked:
+the difference comes off (or back onto) the stack with the correction, so that every stack
+ends where the corrected hand would have left it, and R15 holds on each entry.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -13,12 +20,12 @@ from django.db import transaction
 from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import ZERO
+from cardroom.kernel.money import ZERO, cents, money
 from tables.models import StackEntry
 from wagers import engine, selectors
-from wagers.engine import RoundError, round_from_json, settle, settlement_to_json
+from wagers.engine import Decision, RoundError, round_from_json, settle, settlement_to_json
 from wagers.engine.money import format_amount
-from wagers.models import Hand, Settlement
+from wagers.models import Hand, Settlement, Spot
 
 from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _locked_hand
@@ -32,11 +39,13 @@ def hand_correct(
     reason: str,
     dealer_cards: str | None = None,
     spot_cards: Mapping[int, str] | None = None,
+    decisions: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> Settlement:
-    """A floor supervisor corrects a settled hand (wrong cards entered, say): the settlement
-    in force stays, a reversal entry undoes its money and a correction entry books the new
-    settlement, computed by the engine from the corrected round. Only a floor supervisor
-    corrects (R17), through the same locked path as every hand service."""
+    """A floor supervisor corrects a settled hand (wrong cards entered, a wrong decision): the
+    settlement in force stays, a reversal entry undoes its money and a correction entry books
+    the new settlement, computed by the engine from the corrected round. ``decisions`` maps a
+    seat to ``{"decision": "raise" | "fold" | "walked_away", "raise_amount": ...}``. Only a
+    floor supervisor corrects (R17), through the same locked path as every hand service."""
     hand = _locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
     if not reason or not reason.strip():
         raise DomainError("Say why the hand is corrected.", field="reason")
@@ -44,6 +53,7 @@ def hand_correct(
     if hand.status != S.SETTLED or in_force is None:
         raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
     corrected_round = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
+    changed = _corrected_decisions(corrected_round, decisions or {})
     try:
         corrected = settle(round_from_json(corrected_round))
     except RoundError as error:  # named as the correction's own input, not the round's path
@@ -54,6 +64,7 @@ def hand_correct(
         raise DomainError("The correction changes no result.", field="cards")
     undone_settled = _settled_again(hand, in_force)
     spots = list(hand.spots.select_related("seating").order_by("seat"))
+    corrected_spots, staked_more = _corrected_spots(spots, changed)
     reason = reason.strip()
     # Booked now, on the current gaming day and shift; naming the one the hand was settled
     # in when it is another (a closed day keeps its figures: the cage shows the adjustment).
@@ -72,7 +83,7 @@ def hand_correct(
     )
     correction, redone = _book(
         hand,
-        spots,
+        corrected_spots,
         corrected,
         round_=corrected_round,
         result=result,
@@ -81,13 +92,21 @@ def hand_correct(
         reason=reason,
         when=when,
     )
-    # One movement per stack, the difference: a stack is judged on where it ends up.
+    # One movement per stack, the difference (a changed raise's stake included): a stack is
+    # judged on where it ends up.
+    seatings = undone.keys() | redone.keys() | staked_more.keys()
     _move_stacks(
-        {pk: undone.get(pk, ZERO) + redone.get(pk, ZERO) for pk in undone.keys() | redone.keys()},
+        {
+            pk: undone.get(pk, ZERO) + redone.get(pk, ZERO) - staked_more.get(pk, ZERO)
+            for pk in seatings
+        },
         StackEntry.Reason.CORRECTION,
         by,
         when.span,
     )
+    for spot in corrected_spots:  # the play in force; the original is in entry 1's round
+        if spot.seat in changed:
+            spot.save(update_fields=["decision", "raise_amount"])
     audit_record(
         actor=by,
         action=AuditAction.HAND_CORRECTED,
@@ -97,6 +116,11 @@ def hand_correct(
             "reversal": reversal.entry,
             "correction": correction.entry,
             "spots": {str(line.seat): format_amount(line.net) for line in corrected.spots},
+            "decisions": {
+                str(spot.seat): {"decision": spot.decision, "raise": spot.raise_amount}
+                for spot in corrected_spots
+                if spot.seat in changed
+            },
             "adjusts_day": when.adjusts_day,
             "adjusts_shift": when.adjusts_shift,
         },
@@ -129,6 +153,9 @@ def _correction_field(round_: dict[str, Any], path: str) -> str:
         return "dealer_cards"
     if path.startswith("spots[") and path.endswith("].cards"):
         return f"cards.{round_['spots'][int(path[6:-7])]['seat']}"
+    for suffix in ("].raise", "].decision"):
+        if path.startswith("spots[") and path.endswith(suffix):
+            return f"decisions.{round_['spots'][int(path[6 : -len(suffix)])]['seat']}"
     return path
 
 
@@ -149,3 +176,50 @@ def _corrected_round(
             raise DomainError(f"Seat {seat} had no cards in this hand.", field=f"cards.{seat}")
         seats[seat]["cards"] = cards
     return round_
+
+
+def _corrected_decisions(
+    round_: dict[str, Any], decisions: Mapping[int, Mapping[str, Any]]
+) -> dict[int, tuple[str, Decimal]]:
+    """Put the corrected decisions into ``round_`` (a spot that decided may be corrected;
+    a dead spot took none) and return them by seat: ``(decision, raise amount)``."""
+    seats = {spot["seat"]: spot for spot in round_["spots"]}
+    changed: dict[int, tuple[str, Decimal]] = {}
+    for seat, given in decisions.items():
+        field = f"decisions.{seat}"
+        spot = seats.get(seat)
+        if spot is None or "decision" not in spot:
+            raise DomainError(f"Seat {seat} took no decision in this hand.", field=field)
+        decision = str(given.get("decision", ""))
+        if decision not in {d.value for d in Decision}:
+            raise DomainError("The decision is raise, fold or walked_away (R8).", field=field)
+        amount = ZERO
+        if decision == Decision.RAISE:
+            amount = money(given.get("raise_amount"), field=field)
+            spot["raise"] = format_amount(cents(amount))
+        elif given.get("raise_amount"):
+            raise DomainError("Only a raise has an amount (R8).", field=field)
+        else:
+            spot.pop("raise", None)
+        spot["decision"] = decision
+        changed[seat] = (decision, amount)
+    return changed
+
+
+def _corrected_spots(
+    spots: list[Spot], changed: dict[int, tuple[str, Decimal]]
+) -> tuple[list[Spot], dict[int, Decimal]]:
+    """The spots as the corrected round plays them (copies, saved once booked), and by
+    seating how much more each stakes (negative: less) than the play in force."""
+    corrected: list[Spot] = []
+    staked_more: dict[int, Decimal] = {}
+    for spot in spots:
+        if spot.seat not in changed:
+            corrected.append(spot)
+            continue
+        twin = copy.copy(spot)
+        twin.decision, twin.raise_amount = changed[spot.seat]
+        more = twin.raise_amount - spot.raise_amount
+        staked_more[spot.seating_id] = staked_more.get(spot.seating_id, ZERO) + more
+        corrected.append(twin)
+    return corrected, {pk: more for pk, more in staked_more.items() if more}

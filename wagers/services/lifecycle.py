@@ -23,8 +23,21 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from tables import selectors as table_selectors
-from tables.models import RotationRecord, Seating, StackEntry, Table, TableSession, TableSettings
-from tables.rotation import designated_player_rotate, no_designated_player
+from tables.models import (
+    GameStop,
+    RotationRecord,
+    Seating,
+    StackEntry,
+    Table,
+    TableSession,
+    TableSettings,
+)
+from tables.rotation import (
+    designated_player_rotate,
+    game_stopped,
+    no_designated_player,
+    rotation_window_check,
+)
 from tables.services import stack_entry_add, table_lock_open
 from wagers import selectors
 from wagers.engine import RoundError
@@ -63,21 +76,34 @@ def hand_start(
 ) -> Hand:
     """Start the next hand: the rotation names the DP (R16), who puts ``dp_bank`` in action —
     by default the whole stack, never more (R13). The hand keeps the settings version it
-    starts under (R17). When nobody accepts the position the offers are still recorded."""
+    starts under (R17). When nobody accepts the position the offers are still recorded.
+
+    R16 (2026): a stopped game starts no hand until a floor supervisor restarts it; and as
+    each hand starts, the rotation window of the settings it starts under, ending now, is
+    judged: fewer than two holders stop the game (the stop is recorded, the hand refused)."""
+    stop: GameStop | None = None
     with transaction.atomic():
         table, session = table_lock_open(table, by=by, action="start a hand")
+        if (stopped := table_selectors.game_stop_open(table)) is not None:
+            raise game_stopped(stopped)
         if selectors.hands_in_progress(table=table).exists():
             raise Conflict(f"{table} has a hand in progress: settle it first.")
         record = None
         if table.banking == "designated_player":
-            record = designated_player_rotate(
-                table=table, by=by, refusals=refusals, draw_cards=draw_cards
-            )
+            settings = table_selectors.current_settings(table)
+            stop = rotation_window_check(table, session, settings, by)
+            if stop is None:
+                record = designated_player_rotate(
+                    table=table, by=by, refusals=refusals, draw_cards=draw_cards
+                )
         elif refusals or draw_cards:
             raise DomainError("A house-banked table has no designated player.", field="refusals")
-        if record is None or record.designated_player is not None:
+        if stop is None and (record is None or record.designated_player is not None):
             return _create_hand(table, session, record, dp_bank, by)
-    # Nobody accepted: the offers were committed above; the game stops until one does (R16).
+    # The stop, or the offers nobody accepted, were committed above; no hand starts (R16).
+    if stop is not None:
+        raise game_stopped(stop)
+    assert record is not None
     raise no_designated_player(record)
 
 

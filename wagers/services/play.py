@@ -51,6 +51,12 @@ def wager_place(
         raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
     if seating.pk == hand.dp_seating_id:
         raise DomainError("The designated player places no wagers this hand (R16).", field="seat")
+    if seating.proposition_player:
+        raise DomainError(
+            f"{seating.player} is the table's proposition player: that seat places no spot "
+            "wagers (R16).",
+            field="seating",
+        )
     seat = seating.seat if seat is None else seat
     _check_spot_seat(hand, seating, seat)
     amounts = {

@@ -1,0 +1,651 @@
+"""REST API for players under the law: identity (masked; compliance's audited "show"), cash
+at the cage, the cash log, MTL and CTRs (JSON and CSV), structuring flags, the cash policy,
+exclusion lists, suspicious-activity reviews, incidents, and R16's stopped games.
+
+One masking rule (``patrons.masking.masked_id``) serves every answer: no body here carries a
+whole ID number but the reveal's, which writes its audit event first.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cardroom.api.base import ServiceView, actor
+from cardroom.api.fields import MoneyField, RowField
+from cardroom.api.idempotency import idempotent
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from compliance import cash_reports
+from patrons import cash, exclusions, incidents, reviews, selectors
+from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
+from patrons.masking import masked_id
+from patrons.models import (
+    CashTransaction,
+    CurrencyTransactionReport,
+    Exclusion,
+    Incident,
+    PlayerIdentity,
+    StructuringFlag,
+    SuspiciousActivityReview,
+)
+from tables.models import Cardroom, GameStop, Player, Table
+from tables.rotation import game_restart
+from wagers.models import Hand
+
+COMPLIANCE = (COMPLIANCE_AUDITOR,)
+#: The floor and compliance: alerts, incidents, exclusion lists, stopped games.
+FLOOR_AND_COMPLIANCE = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
+
+
+# --- serializers -----------------------------------------------------------------------------
+
+
+class IdentityIn(serializers.Serializer):
+    date_of_birth = serializers.DateField()
+    id_type = serializers.CharField(max_length=20)
+    id_number = serializers.CharField(max_length=60)
+    id_issuer = serializers.CharField(max_length=60)
+    id_expires = serializers.DateField()
+
+
+def identity_input(data: dict[str, Any]) -> IdentityInput:
+    return IdentityInput(**data)
+
+
+class IdentityOut(serializers.ModelSerializer):
+    """An identity as everyone sees it: the ID number masked."""
+
+    id_number = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PlayerIdentity
+        fields = [
+            "player",
+            "date_of_birth",
+            "id_type",
+            "id_number",
+            "id_issuer",
+            "id_expires",
+            "recorded_at",
+        ]
+
+    def get_id_number(self, row: PlayerIdentity) -> str:
+        return masked_id(row.id_number)
+
+
+class IdentityStatusOut(serializers.Serializer):
+    """What a dealer needs to act: whether an identity is on file, and the last digits."""
+
+    player = serializers.IntegerField()
+    on_file = serializers.BooleanField()
+    id_number = serializers.CharField()
+
+
+class RevealIn(serializers.Serializer):
+    reason = serializers.CharField(max_length=500, required=False, default="")
+
+
+class RevealOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    id_number = serializers.CharField()
+
+
+class CageCashIn(serializers.Serializer):
+    direction = serializers.ChoiceField(choices=CashTransaction.Direction.choices)
+    amount = MoneyField()
+
+
+class CashTransactionOut(serializers.ModelSerializer):
+    amount = MoneyField()
+    day_total = MoneyField()
+    player_name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = CashTransaction
+        fields = [
+            "id",
+            "player",
+            "player_name",
+            "direction",
+            "amount",
+            "day_total",
+            "place",
+            "table",
+            "gaming_day",
+            "logged",
+            "created_at",
+        ]
+
+
+class CtrOut(serializers.ModelSerializer):
+    cash_in = MoneyField()
+    cash_out = MoneyField()
+    player_name = serializers.CharField(source="player.name")
+
+    class Meta:
+        model = CurrencyTransactionReport
+        fields = [
+            "id",
+            "player",
+            "player_name",
+            "gaming_day",
+            "cash_in",
+            "cash_out",
+            "status",
+            "filing_reference",
+            "filed_by",
+            "filed_at",
+            "created_at",
+        ]
+
+
+class FileIn(serializers.Serializer):
+    reference = serializers.CharField(max_length=60)
+
+
+class FlagOut(serializers.ModelSerializer):
+    class Meta:
+        model = StructuringFlag
+        fields = ["id", "player", "gaming_day", "transactions", "detail", "created_at"]
+
+
+class PolicyIn(serializers.Serializer):
+    log_threshold = MoneyField()
+    structuring_count = serializers.IntegerField()
+    structuring_band = serializers.DecimalField(max_digits=3, decimal_places=2)
+
+
+class PolicyOut(serializers.Serializer):
+    log_threshold = MoneyField()
+    structuring_count = serializers.IntegerField()
+    structuring_band = serializers.DecimalField(max_digits=3, decimal_places=2)
+
+
+class ExclusionIn(serializers.Serializer):
+    cardroom = RowField(Cardroom.objects.all())
+    player = RowField(Player.objects.all(), required=False, allow_null=True, default=None)
+    kind = serializers.ChoiceField(choices=Exclusion.Kind.choices)
+    name = serializers.CharField(max_length=100, required=False, default="")
+    date_of_birth = serializers.DateField(required=False, allow_null=True, default=None)
+    id_type = serializers.CharField(max_length=20, required=False, default="")
+    id_number = serializers.CharField(max_length=60, required=False, default="")
+    id_issuer = serializers.CharField(max_length=60, required=False, default="")
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
+    reason = serializers.CharField(max_length=2000)
+
+
+class ExclusionOut(serializers.ModelSerializer):
+    id_number = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Exclusion
+        fields = [
+            "id",
+            "cardroom",
+            "kind",
+            "source",
+            "reference",
+            "name",
+            "date_of_birth",
+            "id_type",
+            "id_number",
+            "id_issuer",
+            "starts_on",
+            "ends_on",
+            "reason",
+            "player",
+            "created_at",
+        ]
+
+    def get_id_number(self, row: Exclusion) -> str:
+        return masked_id(row.id_number)
+
+
+class ExclusionEndIn(serializers.Serializer):
+    ends_on = serializers.DateField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class ImportIn(serializers.Serializer):
+    file = serializers.FileField(required=False)
+    csv = serializers.CharField(required=False, max_length=5_000_000, trim_whitespace=False)
+    source_name = serializers.CharField(max_length=100, required=False, default="state list")
+
+
+class ReviewIn(serializers.Serializer):
+    note = serializers.CharField(max_length=5000)
+
+
+class ReviewNoteIn(serializers.Serializer):
+    status = serializers.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
+    note = serializers.CharField(max_length=5000)
+
+
+class ReviewOut(serializers.ModelSerializer):
+    notes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SuspiciousActivityReview
+        fields = ["id", "player", "status", "opened_by", "opened_at", "notes"]
+
+    def get_notes(self, review: SuspiciousActivityReview) -> list[dict[str, Any]]:
+        return [
+            {"status": n.status, "note": n.note, "by": n.by.get_username(), "at": n.at}
+            for n in review.notes.all()
+        ]
+
+
+class IncidentIn(serializers.Serializer):
+    cardroom = RowField(Cardroom.objects.all())
+    kind = serializers.ChoiceField(choices=Incident.Kind.choices)
+    summary = serializers.CharField(max_length=5000)
+    occurred_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    table = RowField(Table.objects.all(), required=False, allow_null=True, default=None)
+    hand = serializers.IntegerField(required=False, allow_null=True, default=None, min_value=1)
+    players = serializers.ListField(
+        child=RowField(Player.objects.all()), required=False, default=list, max_length=50
+    )
+
+
+class IncidentEntryIn(serializers.Serializer):
+    kind = serializers.ChoiceField(
+        choices=["note", "surveillance_requested", "surveillance_findings", "closed"]
+    )
+    text = serializers.CharField(max_length=5000)
+
+
+class IncidentOut(serializers.ModelSerializer):
+    status = serializers.SerializerMethodField()
+    entries = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Incident
+        fields = [
+            "id",
+            "cardroom",
+            "kind",
+            "occurred_at",
+            "table",
+            "hand",
+            "players",
+            "summary",
+            "exclusion",
+            "reported_by",
+            "created_at",
+            "status",
+            "entries",
+        ]
+
+    def get_status(self, row: Incident) -> str:
+        return selectors.incident_status(row)
+
+    def get_entries(self, row: Incident) -> list[dict[str, Any]]:
+        return [
+            {"kind": e.kind, "text": e.text, "by": e.by.get_username(), "at": e.at}
+            for e in row.entries.all()
+        ]
+
+
+class GameStopOut(serializers.ModelSerializer):
+    class Meta:
+        model = GameStop
+        fields = [
+            "id",
+            "table",
+            "stopped_at",
+            "window_start",
+            "window_end",
+            "window_minutes",
+            "settings_version",
+            "holders",
+            "hands",
+            "restarted_by",
+            "restarted_at",
+            "note",
+        ]
+
+
+class RestartIn(serializers.Serializer):
+    note = serializers.CharField(max_length=2000)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def _day(request: Request, name: str, default: date | None = None) -> date | None:
+    text = request.query_params.get(name)
+    if not text:
+        return default
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise DomainError(f"'{text}' is not a date (YYYY-MM-DD).", field=name) from None
+
+
+class PlayerIdentityView(ServiceView):
+    """GET: the identity on file, masked (compliance and the floor: all of it; a dealer: only
+    whether one is on file and the last digits). POST records (or replaces) it."""
+
+    read_roles = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
+    write_roles = RECORDERS
+    input_serializer = IdentityIn
+
+    @extend_schema(responses=IdentityOut)
+    def get(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        row = selectors.identity_of(player)
+        if request.user.groups.filter(name__in=FLOOR_AND_COMPLIANCE).exists():
+            if row is None:
+                raise DomainError(f"{player} has no identity on file.", field="player")
+            return Response(IdentityOut(row).data)
+        status = {
+            "player": player.pk,
+            "on_file": row is not None,
+            "id_number": masked_id(row.id_number) if row else "",
+        }
+        return Response(IdentityStatusOut(status).data)
+
+    @extend_schema(request=IdentityIn, responses={201: IdentityOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        data = self.parse(request)
+        row = identity_record(player=player, identity=identity_input(data), by=actor(request))
+        return Response(IdentityOut(row).data, status=201)
+
+
+class PlayerIdentityReveal(ServiceView):
+    """Compliance's explicit "show": the whole ID number; the look is an audit event."""
+
+    read_roles = ()
+    write_roles = COMPLIANCE
+    input_serializer = RevealIn
+
+    @extend_schema(request=RevealIn, responses=RevealOut)
+    def post(self, request: Request, pk: int) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        number = identity_reveal(player=player, by=actor(request), **self.parse(request))
+        return Response(RevealOut({"player": player.pk, "id_number": number}).data)
+
+
+class CageCash(ServiceView):
+    """Chips bought with cash (``in``) or redeemed for cash (``out``) at the cage."""
+
+    read_roles = ()
+    write_roles = (FLOOR_SUPERVISOR,)
+    input_serializer = CageCashIn
+
+    @extend_schema(request=CageCashIn, responses={201: CashTransactionOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        row = cash.cage_cash(
+            player=get_object_or_404(Player, pk=pk), **self.parse(request), by=actor(request)
+        )
+        return Response(CashTransactionOut(row).data, status=201)
+
+
+class CashLog(generics.ListAPIView):
+    """Every cash transaction of a gaming day (``?day=``; all days without), ``?logged=true``
+    for the multiple transaction log alone."""
+
+    serializer_class = CashTransactionOut
+    read_roles = COMPLIANCE
+
+    def get_queryset(self) -> QuerySet[CashTransaction]:
+        if getattr(self, "swagger_fake_view", False):
+            return CashTransaction.objects.none()
+        cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
+        rows = selectors.cash_log(cardroom.pk, _day(self.request, "day"))
+        if self.request.query_params.get("logged") in ("true", "1"):
+            rows = rows.filter(logged=True)
+        return rows
+
+
+class CtrList(generics.ListAPIView):
+    serializer_class = CtrOut
+    read_roles = COMPLIANCE
+
+    def get_queryset(self) -> QuerySet[CurrencyTransactionReport]:
+        if getattr(self, "swagger_fake_view", False):
+            return CurrencyTransactionReport.objects.none()
+        cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
+        return selectors.ctrs(cardroom.pk, _day(self.request, "day"))
+
+
+class CtrFile(ServiceView):
+    read_roles = ()
+    write_roles = COMPLIANCE
+    input_serializer = FileIn
+
+    @extend_schema(request=FileIn, responses=CtrOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        report = get_object_or_404(CurrencyTransactionReport, pk=pk)
+        report = cash.ctr_file(report=report, **self.parse(request), by=actor(request))
+        return Response(CtrOut(report).data)
+
+
+class CashCsv(ServiceView):
+    """``?from=&to=`` (gaming days, inclusive; today's by default): the MTL or the CTRs as CSV
+    (the CTR file is an audited look at the ID numbers it carries)."""
+
+    read_roles = COMPLIANCE
+    kind = "mtl"
+
+    @extend_schema(responses={(200, "text/csv"): str})
+    def get(self, request: Request, pk: int) -> HttpResponse:
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        today = date.today()
+        start = _day(request, "from", today) or today
+        end = _day(request, "to", start) or start
+        build = cash_reports.ctr_csv if self.kind == "ctr" else cash_reports.mtl_csv
+        text = build(cardroom=cardroom, start=start, end=end, by=actor(request))
+        response = HttpResponse(text, content_type="text/csv")
+        response["Content-Disposition"] = f'attachment; filename="{self.kind}-{start}-{end}.csv"'
+        return response
+
+
+class StructuringFlags(generics.ListAPIView):
+    serializer_class = FlagOut
+    read_roles = COMPLIANCE
+
+    def get_queryset(self) -> QuerySet[StructuringFlag]:
+        if getattr(self, "swagger_fake_view", False):
+            return StructuringFlag.objects.none()
+        return selectors.structuring_flags(get_object_or_404(Cardroom, pk=self.kwargs["pk"]).pk)
+
+
+class CashPolicyView(ServiceView):
+    read_roles = COMPLIANCE
+    write_roles = COMPLIANCE
+    input_serializer = PolicyIn
+
+    @extend_schema(responses=PolicyOut)
+    def get(self, request: Request, pk: int) -> Response:
+        policy = selectors.cash_policy(get_object_or_404(Cardroom, pk=pk).pk)
+        return Response(PolicyOut(policy).data)
+
+    @extend_schema(request=PolicyIn, responses=PolicyOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        cash.cash_policy_set(cardroom=cardroom, **self.parse(request), by=actor(request))
+        return Response(PolicyOut(selectors.cash_policy(cardroom.pk)).data)
+
+
+class ExclusionList(generics.ListAPIView, ServiceView):
+    """The exclusion lists (ID numbers masked); POST adds to the cardroom's own list."""
+
+    serializer_class = ExclusionOut
+    read_roles = FLOOR_AND_COMPLIANCE
+    write_roles = exclusions.KEEPERS
+    input_serializer = ExclusionIn
+    queryset = Exclusion.objects.order_by("name_key", "id")
+
+    @extend_schema(request=ExclusionIn, responses={201: ExclusionOut})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.parse(request)
+        cardroom, player = data.pop("cardroom"), data.pop("player")
+        row = exclusions.exclusion_add(
+            cardroom=cardroom,
+            entry=exclusions.ExclusionInput(**data),
+            player=player,
+            by=actor(request),
+        )
+        return Response(ExclusionOut(row).data, status=201)
+
+
+class ExclusionEnd(ServiceView):
+    read_roles = ()
+    write_roles = exclusions.KEEPERS
+    input_serializer = ExclusionEndIn
+
+    @extend_schema(request=ExclusionEndIn, responses=ExclusionOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        row = exclusions.exclusion_end(
+            exclusion=get_object_or_404(Exclusion, pk=pk),
+            **self.parse(request),
+            by=actor(request),
+        )
+        return Response(ExclusionOut(row).data)
+
+
+class ExclusionImport(ServiceView):
+    """A state list as CSV (a ``file`` upload, or its text as ``csv``); every row or none."""
+
+    read_roles = ()
+    write_roles = COMPLIANCE
+    input_serializer = ImportIn
+
+    @extend_schema(request=ImportIn, responses={201: ExclusionOut(many=True)})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.parse(request)
+        upload = data.get("file")
+        if upload is not None:
+            try:
+                text = upload.read().decode("utf-8")
+            except UnicodeDecodeError:
+                raise DomainError("The file is not UTF-8 text.", field="file") from None
+            name = upload.name
+        elif "csv" in data:
+            text, name = data["csv"], data["source_name"]
+        else:
+            raise DomainError("Send the list as a file or as csv text.", field="file")
+        rows = exclusions.exclusion_list_import(text=text, source_name=name, by=actor(request))
+        return Response(ExclusionOut(rows, many=True).data, status=201)
+
+
+class ReviewList(generics.ListAPIView):
+    serializer_class = ReviewOut
+    read_roles = COMPLIANCE
+
+    def get_queryset(self) -> QuerySet[SuspiciousActivityReview]:
+        return selectors.reviews()
+
+
+class PlayerReviewOpen(ServiceView):
+    read_roles = ()
+    write_roles = COMPLIANCE
+    input_serializer = ReviewIn
+
+    @extend_schema(request=ReviewIn, responses={201: ReviewOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        review = reviews.review_open(
+            player=get_object_or_404(Player, pk=pk), **self.parse(request), by=actor(request)
+        )
+        return Response(ReviewOut(review).data, status=201)
+
+
+class ReviewNoteView(ServiceView):
+    read_roles = ()
+    write_roles = COMPLIANCE
+    input_serializer = ReviewNoteIn
+
+    @extend_schema(request=ReviewNoteIn, responses={201: ReviewOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        review = get_object_or_404(SuspiciousActivityReview, pk=pk)
+        reviews.review_note(review=review, **self.parse(request), by=actor(request))
+        return Response(ReviewOut(review).data, status=201)
+
+
+class IncidentList(generics.ListAPIView, ServiceView):
+    """The incident log, newest first (exclusion matches among them); POST reports one."""
+
+    serializer_class = IncidentOut
+    read_roles = FLOOR_AND_COMPLIANCE
+    write_roles = incidents.REPORTERS
+    input_serializer = IncidentIn
+
+    def get_queryset(self) -> QuerySet[Incident]:
+        return selectors.incidents()
+
+    @extend_schema(request=IncidentIn, responses={201: IncidentOut})
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.parse(request)
+        hand = data.pop("hand")
+        row = incidents.incident_report(**data, hand=_hand(hand), by=actor(request))
+        return Response(IncidentOut(row).data, status=201)
+
+
+def _hand(pk: int | None) -> Any:
+    if pk is None:
+        return None
+    return get_object_or_404(Hand.objects.select_related("table"), pk=pk)
+
+
+class IncidentDetail(generics.RetrieveAPIView):
+    serializer_class = IncidentOut
+    read_roles = FLOOR_AND_COMPLIANCE
+
+    def get_queryset(self) -> QuerySet[Incident]:
+        return selectors.incidents()
+
+
+class IncidentEntryView(ServiceView):
+    read_roles = ()
+    write_roles = incidents.REVIEWERS
+    input_serializer = IncidentEntryIn
+
+    @extend_schema(request=IncidentEntryIn, responses={201: IncidentOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        incident = get_object_or_404(Incident, pk=pk)
+        incidents.incident_follow_up(incident=incident, **self.parse(request), by=actor(request))
+        return Response(IncidentOut(selectors.incidents().get(pk=pk)).data, status=201)
+
+
+class GameStops(generics.ListAPIView, ServiceView):
+    """R16 (2026): the table's stopped games; POST (a floor supervisor) acknowledges the open
+    stop and restarts the game, saying what was done."""
+
+    serializer_class = GameStopOut
+    write_roles = (FLOOR_SUPERVISOR,)
+    input_serializer = RestartIn
+
+    def get_queryset(self) -> QuerySet[GameStop]:
+        if getattr(self, "swagger_fake_view", False):
+            return GameStop.objects.none()
+        return GameStop.objects.filter(table_id=self.kwargs["pk"]).order_by("-stopped_at")
+
+    @extend_schema(request=RestartIn, responses=GameStopOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        stop = game_restart(table=table, **self.parse(request), by=actor(request))
+        return Response(GameStopOut(stop).data)

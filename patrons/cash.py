@@ -1,0 +1,279 @@
+"""Cash reporting: every cash transaction of a player on the cash log, per gaming day (the
+cardroom's zone and day start), cash in and cash out summed apart.
+
+- At or over the cardroom's log threshold (default $3,000.00) a transaction is on the
+  multiple transaction log (MTL).
+- When the day's cash in (or out) would pass $10,000.00 (strictly more), identity must be on
+  file first (refused otherwise, naming ``player``), and the day's currency transaction
+  report (CTR) is made, or its totals grow.
+- Structuring watch: ``structuring_count`` transactions in a day, each within the band just
+  under the log threshold or just under the CTR line, flag the player for compliance.
+
+``cash_transaction_record`` runs inside the caller's transaction (a buy-in at a table, or the
+cage's purchase or redemption of chips) with the player's row locked, so two transactions of
+one player are summed one after the other.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel import days
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.money import ZERO, money, money_text
+from cardroom.kernel.permissions import require_role
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+
+from . import selectors
+from .exclusions import alerting, player_screen
+from .models import (
+    CTR_THRESHOLD,
+    CashPolicy,
+    CashTransaction,
+    CurrencyTransactionReport,
+    StructuringFlag,
+)
+
+Direction = CashTransaction.Direction
+
+
+def cash_transaction_record(
+    *,
+    cardroom: Any,
+    player: Any,
+    direction: str,
+    amount: Decimal,
+    place: str,
+    by: User,
+    table: Any = None,
+    stack_entry: Any = None,
+    at: datetime | None = None,
+) -> CashTransaction:
+    """One cash transaction on the log, with its MTL mark, CTR and structuring watch. The
+    caller holds the transaction and the player's row lock."""
+    at = at or timezone.now()
+    day = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
+    total = selectors.day_total(player.pk, day, direction) + amount
+    crosses = total > CTR_THRESHOLD
+    if crosses:
+        _require_identity(player, direction, total, day)
+    policy = selectors.cash_policy(cardroom.pk)
+    row = CashTransaction.objects.create(
+        cardroom=cardroom,
+        player=player,
+        direction=direction,
+        amount=amount,
+        place=place,
+        table=table,
+        stack_entry=stack_entry,
+        gaming_day=day,
+        day_total=total,
+        logged=amount >= policy.log_threshold,
+        recorded_by=by,
+        created_at=at,
+    )
+    if crosses:
+        _report(row, by)
+    _watch_structuring(row, policy, by)
+    return row
+
+
+def _require_identity(player: Any, direction: str, total: Decimal, day: Any) -> None:
+    if selectors.identity_valid_on(selectors.identity_of(player), day):
+        return
+    side = "in" if direction == Direction.IN else "out"
+    raise DomainError(
+        f"{player}'s cash {side} today would be ${money_text(total)}, over "
+        f"${money_text(CTR_THRESHOLD)}: a currency transaction report needs the player's "
+        "identity (a current ID) on file first. Record it, then try again.",
+        field="player",
+        code="identity_required",
+    )
+
+
+def _report(row: CashTransaction, by: User) -> CurrencyTransactionReport:
+    """The day's CTR, made or grown by ``row`` (a filed one grows too: compliance amends)."""
+    report, made = CurrencyTransactionReport.objects.select_for_update().get_or_create(
+        player_id=row.player_id,
+        gaming_day=row.gaming_day,
+        defaults={"cardroom_id": row.cardroom_id, "created_at": row.created_at},
+    )
+    if made:
+        earlier = CashTransaction.objects.filter(
+            player_id=row.player_id, gaming_day=row.gaming_day
+        ).exclude(pk=row.pk)
+        report.transactions.add(*earlier)
+    report.transactions.add(row)
+    report.cash_in = selectors.day_total(row.player_id, row.gaming_day, Direction.IN)
+    report.cash_out = selectors.day_total(row.player_id, row.gaming_day, Direction.OUT)
+    report.save(update_fields=["cash_in", "cash_out"])
+    if made:
+        audit_record(
+            actor=by,
+            action=AuditAction.CTR_CREATED,
+            target=report,
+            payload={
+                "player": row.player_id,
+                "gaming_day": row.gaming_day,
+                "cash_in": report.cash_in,
+                "cash_out": report.cash_out,
+            },
+        )
+    return report
+
+
+def _just_under(amount: Decimal, policy: selectors.Policy) -> bool:
+    """Within the band below the log threshold (not reaching it), or below the CTR line (up to
+    $10,000.00, which alone is not over it)."""
+    band = policy.structuring_band
+    under_log = policy.log_threshold * band <= amount < policy.log_threshold
+    return under_log or CTR_THRESHOLD * band <= amount <= CTR_THRESHOLD
+
+
+def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User) -> None:
+    """Flag the player once a day when ``structuring_count`` of the day's cash transactions
+    each fall just under the log threshold or the CTR line."""
+    if StructuringFlag.objects.filter(player_id=row.player_id, gaming_day=row.gaming_day).exists():
+        return
+    near = [
+        tx
+        for tx in CashTransaction.objects.filter(
+            player_id=row.player_id, gaming_day=row.gaming_day
+        ).order_by("id")
+        if _just_under(tx.amount, policy)
+    ]
+    if len(near) < policy.structuring_count:
+        return
+    flag = StructuringFlag.objects.create(
+        cardroom_id=row.cardroom_id,
+        player_id=row.player_id,
+        gaming_day=row.gaming_day,
+        transactions=[tx.pk for tx in near],
+        detail=(
+            f"{len(near)} cash transactions just under a reporting line today: "
+            + ", ".join(f"${money_text(tx.amount)} ({tx.direction})" for tx in near)
+        ),
+        created_at=row.created_at,
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.STRUCTURING_FLAGGED,
+        target=flag,
+        payload={"player": row.player_id, "gaming_day": row.gaming_day, "count": len(near)},
+    )
+
+
+def cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashTransaction:
+    """At the cage: chips bought with cash (``in``; the player is screened like a buy-in) or
+    chips redeemed for cash (``out``). A floor supervisor records it."""
+    with alerting(by):
+        return _cage_cash(player=player, direction=direction, amount=amount, by=by)
+
+
+@transaction.atomic
+def _cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashTransaction:
+    require_role(by, FLOOR_SUPERVISOR, action="record cash at the cage")
+    if direction not in Direction.values:
+        raise DomainError(
+            "The direction is 'in' (chips bought) or 'out' (chips redeemed).", field="direction"
+        )
+    value = money(amount, field="amount")
+    if value <= ZERO:
+        raise DomainError("The amount is above $0.00.", field="amount")
+    player = type(player).objects.select_for_update().select_related("cardroom").get(pk=player.pk)
+    if direction == Direction.IN:
+        player_screen(action="buy chips", player=player, by=by)
+    row = cash_transaction_record(
+        cardroom=player.cardroom,
+        player=player,
+        direction=direction,
+        amount=value,
+        place=CashTransaction.Place.CAGE,
+        by=by,
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.CASH_AT_CAGE,
+        target=row,
+        payload={"player": player.pk, "direction": direction, "amount": value},
+    )
+    return row
+
+
+@transaction.atomic
+def ctr_file(*, report: CurrencyTransactionReport, reference: str, by: User) -> Any:
+    """Compliance marks a CTR filed, with the filing's reference (the BSA id)."""
+    require_role(by, COMPLIANCE_AUDITOR, action="file a currency transaction report")
+    report = CurrencyTransactionReport.objects.select_for_update().get(pk=report.pk)
+    if report.status == CurrencyTransactionReport.Status.FILED:
+        raise Conflict(f"This CTR was filed on {report.filed_at:%Y-%m-%d}.", field="status")
+    if not reference.strip():
+        raise DomainError("Give the filing's reference.", field="reference")
+    report.status = CurrencyTransactionReport.Status.FILED
+    report.filed_by, report.filed_at = by, timezone.now()
+    report.filing_reference = reference.strip()[:60]
+    report.save(update_fields=["status", "filed_by", "filed_at", "filing_reference"])
+    audit_record(
+        actor=by,
+        action=AuditAction.CTR_FILED,
+        target=report,
+        payload={"reference": report.filing_reference},
+    )
+    return report
+
+
+@transaction.atomic
+def cash_policy_set(
+    *,
+    cardroom: Any,
+    by: User,
+    log_threshold: object,
+    structuring_count: int,
+    structuring_band: object,
+) -> CashPolicy:
+    """A cardroom's cash-reporting settings (compliance's): from the next transaction on."""
+    require_role(by, COMPLIANCE_AUDITOR, action="set the cash-reporting policy")
+    threshold = money(log_threshold, field="log_threshold")
+    if not ZERO < threshold <= CTR_THRESHOLD:
+        raise DomainError(
+            f"The log threshold is above $0.00 and at most ${money_text(CTR_THRESHOLD)}.",
+            field="log_threshold",
+        )
+    if (
+        isinstance(structuring_count, bool)
+        or not isinstance(structuring_count, int)
+        or not (2 <= structuring_count <= 20)
+    ):
+        raise DomainError("The structuring count is 2 to 20.", field="structuring_count")
+    try:
+        band = Decimal(str(structuring_band))
+    except ArithmeticError:
+        band = Decimal(0)
+    if not Decimal("0.50") <= band < 1 or band != band.quantize(Decimal("0.01")):
+        raise DomainError(
+            "The structuring band is a fraction from 0.50 to 0.99.", field="structuring_band"
+        )
+    policy, _ = CashPolicy.objects.select_for_update().get_or_create(cardroom=cardroom)
+    policy.log_threshold, policy.structuring_count = threshold, structuring_count
+    policy.structuring_band = band
+    policy.updated_by, policy.updated_at = by, timezone.now()
+    policy.save()
+    audit_record(
+        actor=by,
+        action=AuditAction.CASH_POLICY_SET,
+        target=policy,
+        payload={
+            "log_threshold": threshold,
+            "structuring_count": structuring_count,
+            "structuring_band": str(band),
+        },
+    )
+    return policy

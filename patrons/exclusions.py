@@ -1,0 +1,391 @@
+"""Exclusion lists: barred, self-excluded and self-restricted people, from the cardroom's own
+list or a state list imported from CSV; and the screening the tables' services run when a
+player is registered, seated or buys chips.
+
+A match refuses the action with a neutral message (the dealer learns nothing of the list) and
+raises an alert: an incident of kind ``exclusion_match``, which the floor and compliance see.
+The refusal rolls the action back; the alert is recorded after it (``alerting``), so that the
+alert stays when the action does not.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.permissions import require_role
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+
+from . import selectors
+from .incidents import incident_report
+from .keys import id_hash, normal_id, normal_text
+from .models import Exclusion, IdType, Incident
+
+#: Who keeps the lists: compliance, and the floor (who bars a player on the spot).
+KEEPERS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
+
+#: What the dealer is told, by action: nothing about any list.
+NEUTRAL = {
+    "register": "This player cannot be registered; call a floor supervisor.",
+    "seat": "This player cannot be seated; call a floor supervisor.",
+    "buy chips": "This player cannot buy chips; call a floor supervisor.",
+}
+
+
+class Excluded(Conflict):
+    """An action refused because the player is on an exclusion list in force. The message is
+    neutral; what matched travels with the error, for the alert."""
+
+    code = "excluded"
+
+    def __init__(
+        self,
+        *,
+        action: str,
+        exclusion: Exclusion,
+        cardroom: Any,
+        player: Any,
+        table: Any,
+        name: str,
+    ) -> None:
+        super().__init__(NEUTRAL[action], field="player")
+        self.action, self.exclusion, self.cardroom = action, exclusion, cardroom
+        self.player, self.table, self.name = player, table, name
+        self.alerted = False
+
+
+@dataclass(frozen=True)
+class ExclusionInput:
+    kind: str
+    name: str
+    starts_on: date
+    reason: str
+    ends_on: date | None = None  # None: lifetime
+    date_of_birth: date | None = None
+    id_type: str = ""
+    id_number: str = ""
+    id_issuer: str = ""
+
+
+def exclusion_screen(
+    *,
+    action: str,
+    cardroom: Any,
+    name: str,
+    date_of_birth: date | None,
+    hashed_id: str,
+    by: User,
+    player: Any = None,
+    table: Any = None,
+) -> None:
+    """Refuse ``action`` (``register``, ``seat``, ``buy chips``) for a person on a list in
+    force today in the cardroom's zone: matched on the ID's keyed hash, or the name and date
+    of birth. Runs inside the caller's transaction."""
+    on = timezone.localdate(timezone=_zone(cardroom))
+    match = selectors.exclusion_match(
+        cardroom_id=cardroom.pk, name=name, date_of_birth=date_of_birth, id_hash=hashed_id, on=on
+    )
+    if match is not None:
+        raise Excluded(
+            action=action,
+            exclusion=match,
+            cardroom=cardroom,
+            player=player,
+            table=table,
+            name=name,
+        )
+
+
+def player_screen(*, action: str, player: Any, by: User, table: Any = None) -> None:
+    """``exclusion_screen`` for a registered player, with the identity on file if any."""
+    identity = selectors.identity_of(player)
+    exclusion_screen(
+        action=action,
+        cardroom=player.cardroom,
+        name=player.name,
+        date_of_birth=identity.date_of_birth if identity else None,
+        hashed_id=identity.id_hash if identity else "",
+        by=by,
+        player=player,
+        table=table,
+    )
+
+
+@contextmanager
+def alerting(by: User) -> Iterator[None]:
+    """Around a service whose transaction screens players: a match's alert is recorded once
+    the refused transaction has rolled back (and the refusal raised on)."""
+    try:
+        yield
+    except Excluded as refusal:
+        if not refusal.alerted:
+            refusal.alerted = True
+            exclusion_alert(refusal, by=by)
+        raise
+
+
+@transaction.atomic
+def exclusion_alert(refusal: Excluded, *, by: User) -> Incident:
+    """The alert of a match: an ``exclusion_match`` incident for the floor and compliance."""
+    exclusion = refusal.exclusion
+    who = refusal.player or refusal.name
+    where = f" at {refusal.table}" if refusal.table is not None else ""
+    end = f"until {exclusion.ends_on:%Y-%m-%d}" if exclusion.ends_on else "for life"
+    summary = (
+        f"{who} matched an exclusion list entry ({exclusion.get_kind_display()}, "
+        f"{exclusion.get_source_display()}, {end}) when {by.get_username()} tried to "
+        f"{refusal.action}{where}; the action was refused."
+    )
+    incident = _report_as_system(refusal, summary, by)
+    audit_record(
+        actor=by,
+        action=AuditAction.EXCLUSION_MATCHED,
+        target=exclusion,
+        payload={
+            "action": refusal.action,
+            "player": refusal.player.pk if refusal.player else None,
+            "table": refusal.table.pk if refusal.table else None,
+            "incident": incident.pk,
+        },
+    )
+    return incident
+
+
+def _report_as_system(refusal: Excluded, summary: str, by: User) -> Incident:
+    return incident_report(
+        cardroom=refusal.cardroom,
+        kind=Incident.Kind.EXCLUSION_MATCH,
+        summary=summary,
+        by=by,
+        table=refusal.table,
+        players=[refusal.player] if refusal.player is not None else [],
+        exclusion=refusal.exclusion,
+    )
+
+
+def _zone(cardroom: Any) -> ZoneInfo:
+    return ZoneInfo(cardroom.time_zone)
+
+
+def _check(entry: ExclusionInput, prefix: str = "") -> None:
+    if entry.kind not in Exclusion.Kind.values:
+        kinds = ", ".join(Exclusion.Kind.values)
+        raise DomainError(f"The kind is one of: {kinds}.", field=f"{prefix}kind")
+    if not normal_text(entry.name):
+        raise DomainError("Name the person.", field=f"{prefix}name")
+    if not entry.reason.strip():
+        raise DomainError("Say why the person is on the list.", field=f"{prefix}reason")
+    if entry.ends_on is not None and entry.ends_on < entry.starts_on:
+        raise DomainError("The term ends after it starts.", field=f"{prefix}ends_on")
+    if entry.id_number:
+        if entry.id_type not in IdType.values:
+            raise DomainError(
+                f"The ID type is one of: {', '.join(IdType.values)}.", field=f"{prefix}id_type"
+            )
+        if not entry.id_issuer.strip():
+            raise DomainError("Name the ID's issuer.", field=f"{prefix}id_issuer")
+    if not entry.id_number and entry.date_of_birth is None:
+        raise DomainError(
+            "An entry needs an ID or a date of birth to be matched on.",
+            field=f"{prefix}date_of_birth",
+        )
+
+
+def _create(
+    entry: ExclusionInput, *, cardroom: Any, source: str, reference: str, player: Any, by: User
+) -> Exclusion:
+    number = normal_id(entry.id_number)
+    return Exclusion.objects.create(
+        cardroom=cardroom,
+        kind=entry.kind,
+        source=source,
+        reference=reference,
+        name=" ".join(entry.name.split()),
+        name_key=normal_text(entry.name),
+        date_of_birth=entry.date_of_birth,
+        id_type=entry.id_type if number else "",
+        id_number=number or None,
+        id_issuer=entry.id_issuer.strip() if number else "",
+        id_hash=id_hash(entry.id_type, entry.id_issuer, number) if number else "",
+        starts_on=entry.starts_on,
+        ends_on=entry.ends_on,
+        reason=entry.reason.strip(),
+        player=player,
+        created_by=by,
+        created_at=timezone.now(),
+    )
+
+
+@transaction.atomic
+def exclusion_add(
+    *, cardroom: Any, entry: ExclusionInput, by: User, player: Any = None
+) -> Exclusion:
+    """The cardroom bars a person (or records a self-exclusion or self-restriction): on its
+    own list. With ``player``, the name and identity on file are the player's."""
+    require_role(by, *KEEPERS, action="add to an exclusion list")
+    if player is not None:
+        identity = selectors.identity_of(player)
+        entry = ExclusionInput(
+            kind=entry.kind,
+            name=player.name,
+            starts_on=entry.starts_on,
+            ends_on=entry.ends_on,
+            reason=entry.reason,
+            date_of_birth=identity.date_of_birth if identity else entry.date_of_birth,
+            id_type=identity.id_type if identity else entry.id_type,
+            id_number=identity.id_number if identity else entry.id_number,
+            id_issuer=identity.id_issuer if identity else entry.id_issuer,
+        )
+    _check(entry)
+    row = _create(
+        entry,
+        cardroom=cardroom,
+        source=Exclusion.Source.CARDROOM,
+        reference="",
+        player=player,
+        by=by,
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.EXCLUSION_ADDED,
+        target=row,
+        payload={
+            "kind": row.kind,
+            "source": row.source,
+            "player": player.pk if player else None,
+            "starts_on": row.starts_on,
+            "ends_on": row.ends_on,
+        },
+    )
+    return row
+
+
+@transaction.atomic
+def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User) -> Exclusion:
+    """A term ended early (a self-restriction's end, a lifted bar): never before it started."""
+    require_role(by, *KEEPERS, action="end an exclusion")
+    row = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
+    if not reason.strip():
+        raise DomainError("Say why the term ends.", field="reason")
+    if ends_on < row.starts_on:
+        raise DomainError("A term ends on or after its start.", field="ends_on")
+    if row.ends_on is not None and row.ends_on <= ends_on:
+        raise Conflict(f"This term ends on {row.ends_on:%Y-%m-%d} already.", field="ends_on")
+    row.ends_on, row.ended_by = ends_on, by
+    row.save(update_fields=["ends_on", "ended_by"])
+    audit_record(
+        actor=by,
+        action=AuditAction.EXCLUSION_ENDED,
+        target=row,
+        payload={"ends_on": ends_on, "reason": reason.strip()},
+    )
+    return row
+
+
+#: A state list's columns (a header row names them; order free; unknown columns refused).
+CSV_COLUMNS = (
+    "kind",
+    "name",
+    "date_of_birth",
+    "id_type",
+    "id_number",
+    "id_issuer",
+    "starts_on",
+    "ends_on",
+    "reason",
+    "reference",
+)
+_REQUIRED = {"kind", "name", "starts_on"}
+
+
+@transaction.atomic
+def exclusion_list_import(*, text: str, source_name: str, by: User) -> list[Exclusion]:
+    """A state list, as CSV (``CSV_COLUMNS``): every row or none; a bad row is named by its
+    line and column. A row already on file (same source reference, or same name, date of
+    birth and start) is skipped, so importing a list again adds only what is new."""
+    require_role(by, COMPLIANCE_AUDITOR, action="import a state exclusion list")
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    columns = set(reader.fieldnames or [])
+    if unknown := columns - set(CSV_COLUMNS):
+        raise DomainError(f"Unknown columns: {', '.join(sorted(unknown))}.", field="file")
+    if missing := _REQUIRED - columns:
+        raise DomainError(f"Missing columns: {', '.join(sorted(missing))}.", field="file")
+    made: list[Exclusion] = []
+    for line, row in enumerate(reader, start=2):
+        entry, reference = _csv_entry(row, line)
+        if _on_file(entry, reference):
+            continue
+        made.append(
+            _create(
+                entry,
+                cardroom=None,
+                source=Exclusion.Source.STATE_LIST,
+                reference=reference or source_name,
+                player=None,
+                by=by,
+            )
+        )
+    audit_record(
+        actor=by,
+        action=AuditAction.EXCLUSION_LIST_IMPORTED,
+        target=None,
+        payload={"file": source_name, "added": len(made)},
+    )
+    return made
+
+
+def _csv_entry(row: dict[str, str | None], line: int) -> tuple[ExclusionInput, str]:
+    value = {key: (text or "").strip() for key, text in row.items() if key is not None}
+    try:
+        entry = ExclusionInput(
+            kind=value.get("kind", "").lower().replace("-", "_").replace(" ", "_"),
+            name=value.get("name", ""),
+            date_of_birth=_date(value.get("date_of_birth", ""), "date_of_birth"),
+            id_type=value.get("id_type", ""),
+            id_number=value.get("id_number", ""),
+            id_issuer=value.get("id_issuer", ""),
+            starts_on=_date(value.get("starts_on", ""), "starts_on") or _missing("starts_on"),
+            ends_on=_date(value.get("ends_on", ""), "ends_on"),
+            reason=value.get("reason", "") or "State exclusion list",
+        )
+        _check(entry)
+    except DomainError as error:
+        raise DomainError(f"Line {line}, {error.field}: {error.message}", field="file") from None
+    return entry, value.get("reference", "")
+
+
+def _date(text: str, column: str) -> date | None:
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise DomainError(f"{text!r} is not a date (YYYY-MM-DD).", field=column) from None
+
+
+def _missing(column: str) -> date:
+    raise DomainError("It is empty.", field=column)
+
+
+def _on_file(entry: ExclusionInput, reference: str) -> bool:
+    rows = Exclusion.objects.filter(source=Exclusion.Source.STATE_LIST)
+    if reference:
+        return rows.filter(reference=reference).exists()
+    return rows.filter(
+        name_key=normal_text(entry.name),
+        date_of_birth=entry.date_of_birth,
+        starts_on=entry.starts_on,
+    ).exists()

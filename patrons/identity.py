@@ -1,0 +1,116 @@
+"""Players' identity: recorded by the floor (or at the table), read masked by everyone but
+compliance, whose every look at a whole ID number is an audit event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.files.base import File
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.permissions import require_role
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
+
+from .keys import id_hash, normal_id
+from .masking import masked_id
+from .models import IdType, PlayerIdentity
+
+#: Who records a player's identity: the floor and the dealer (taking the ID at the table),
+#: and compliance.
+RECORDERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
+
+
+@dataclass(frozen=True)
+class IdentityInput:
+    """An identity as given: the date of birth and one ID."""
+
+    date_of_birth: date
+    id_type: str
+    id_number: str
+    id_issuer: str
+    id_expires: date
+
+    def hashed(self) -> str:
+        return id_hash(self.id_type, self.id_issuer, self.id_number)
+
+
+def identity_check(identity: IdentityInput, *, today: date) -> None:
+    """Refuse an identity that identifies nobody: the field at fault named."""
+    if identity.id_type not in IdType.values:
+        kinds = ", ".join(IdType.values)
+        raise DomainError(f"The ID type is one of: {kinds}.", field="id_type")
+    number = normal_id(identity.id_number)
+    if not 4 <= len(number) <= 40:
+        raise DomainError("An ID number has 4 to 40 letters and digits.", field="id_number")
+    if not identity.id_issuer.strip() or len(identity.id_issuer.strip()) > 60:
+        raise DomainError("Name the ID's issuer (a state, a country).", field="id_issuer")
+    if identity.date_of_birth >= today:
+        raise DomainError("The date of birth is in the past.", field="date_of_birth")
+    if identity.id_expires < today:
+        raise DomainError(
+            f"This ID expired on {identity.id_expires:%Y-%m-%d}: it does not identify the "
+            "player. Ask for a current one.",
+            field="id_expires",
+        )
+
+
+@transaction.atomic
+def identity_record(
+    *, player: Any, identity: IdentityInput, by: User, photo: File | None = None
+) -> PlayerIdentity:
+    """Put a player's identity on file (or replace it with a newer ID); the audit event
+    shows the number masked."""
+    require_role(by, *RECORDERS, action="record a player's identity")
+    identity_check(identity, today=timezone.localdate())
+    number = normal_id(identity.id_number)
+    row = PlayerIdentity.objects.filter(player_id=player.pk).first() or PlayerIdentity(
+        player=player
+    )
+    replaced = row.pk is not None
+    row.date_of_birth = identity.date_of_birth
+    row.id_type = identity.id_type
+    row.id_number = number  # type: ignore[assignment]  # the field is untyped (a library)
+    row.id_issuer = identity.id_issuer.strip()
+    row.id_expires = identity.id_expires
+    row.id_hash = identity.hashed()
+    row.recorded_by, row.recorded_at = by, timezone.now()
+    if photo is not None:
+        row.photo = photo
+    row.save()
+    audit_record(
+        actor=by,
+        action=AuditAction.PLAYER_IDENTITY_RECORDED,
+        target=player,
+        payload={
+            "id_type": row.id_type,
+            "id_number": masked_id(number),
+            "id_issuer": row.id_issuer,
+            "id_expires": row.id_expires,
+            "replaced": replaced,
+        },
+    )
+    return row
+
+
+@transaction.atomic
+def identity_reveal(*, player: Any, by: User, reason: str = "") -> str:
+    """Compliance's explicit "show": the whole ID number, and an audit event saying who saw
+    whose number and why. Nobody else is shown it."""
+    require_role(by, COMPLIANCE_AUDITOR, action="see a player's whole ID number")
+    row = PlayerIdentity.objects.filter(player_id=player.pk).first()
+    if row is None:
+        raise DomainError(f"{player} has no identity on file.", field="player")
+    audit_record(
+        actor=by,
+        action=AuditAction.PLAYER_IDENTITY_REVEALED,
+        target=player,
+        payload={"id_number": masked_id(row.id_number), "reason": reason.strip()},
+    )
+    return str(row.id_number)

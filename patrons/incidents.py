@@ -1,0 +1,115 @@
+"""The incident log: typed incidents linked to a table, a hand, players and a time, and their
+follow-ups (notes, surveillance review requests and findings, the closure by a named person).
+Append-only: nothing recorded is changed, later knowledge is a new entry."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.permissions import require_role
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+
+from .models import Incident, IncidentEntry
+
+#: Who reports an incident: anyone working the floor, and compliance.
+REPORTERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
+#: Who follows one up, asks surveillance, records findings and closes it.
+REVIEWERS = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
+
+
+@transaction.atomic
+def incident_report(
+    *,
+    cardroom: Any,
+    kind: str,
+    summary: str,
+    by: User,
+    occurred_at: datetime | None = None,
+    table: Any = None,
+    hand: Any = None,
+    players: Sequence[Any] = (),
+    exclusion: Any = None,
+) -> Incident:
+    """Log an incident (a hand implies its table; every player and the table must be of the
+    cardroom)."""
+    require_role(by, *REPORTERS, action="report an incident")
+    if kind not in Incident.Kind.values:
+        raise DomainError(f"The kind is one of: {', '.join(Incident.Kind.values)}.", field="kind")
+    if not summary or not summary.strip():
+        raise DomainError("Say what happened.", field="summary")
+    now = timezone.now()
+    if occurred_at is not None and occurred_at > now:
+        raise DomainError("An incident is reported after it happens.", field="occurred_at")
+    if hand is not None:
+        if table is not None and hand.table_id != table.pk:
+            raise DomainError(f"{hand} was not played at {table}.", field="hand")
+        table = hand.table
+    if table is not None and table.cardroom_id != cardroom.pk:
+        raise DomainError(f"{table} is not a table of {cardroom}.", field="table")
+    for player in players:
+        if player.cardroom_id != cardroom.pk:
+            raise DomainError(f"{player} is not a player of {cardroom}.", field="players")
+    incident = Incident.objects.create(
+        cardroom=cardroom,
+        kind=kind,
+        occurred_at=occurred_at or now,
+        table=table,
+        hand=hand,
+        summary=summary.strip(),
+        exclusion=exclusion,
+        reported_by=by,
+        created_at=now,
+    )
+    incident.players.set(players)
+    audit_record(
+        actor=by,
+        action=AuditAction.INCIDENT_REPORTED,
+        target=incident,
+        payload={
+            "kind": kind,
+            "table": table.pk if table else None,
+            "hand": hand.pk if hand else None,
+            "players": sorted(player.pk for player in players),
+            "occurred_at": incident.occurred_at,
+        },
+    )
+    return incident
+
+
+@transaction.atomic
+def incident_follow_up(*, incident: Incident, kind: str, text: str, by: User) -> IncidentEntry:
+    """A note, a surveillance review request, surveillance's findings, or the closure; a
+    closed incident takes no more entries, and findings answer a request."""
+    require_role(by, *REVIEWERS, action="follow up an incident")
+    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    if kind not in IncidentEntry.Kind.values:
+        names = ", ".join(IncidentEntry.Kind.values)
+        raise DomainError(f"The follow-up is one of: {names}.", field="kind")
+    if not text or not text.strip():
+        raise DomainError("Write what the follow-up says.", field="text")
+    kinds = list(incident.entries.values_list("kind", flat=True))
+    if IncidentEntry.Kind.CLOSED in kinds:
+        raise Conflict(f"Incident {incident.pk} is closed.", field="kind")
+    requested = kinds.count(IncidentEntry.Kind.SURVEILLANCE_REQUESTED)
+    found = kinds.count(IncidentEntry.Kind.SURVEILLANCE_FINDINGS)
+    if kind == IncidentEntry.Kind.SURVEILLANCE_FINDINGS and found >= requested:
+        raise Conflict("No surveillance review is waiting for findings.", field="kind")
+    entry = IncidentEntry.objects.create(
+        incident=incident, kind=kind, text=text.strip(), by=by, at=timezone.now()
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.INCIDENT_FOLLOWED_UP,
+        target=incident,
+        payload={"kind": kind, "entry": entry.pk},
+    )
+    return entry

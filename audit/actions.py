@@ -28,6 +28,9 @@ class AuditAction(models.TextChoices):
     PAYTABLE_CHANGE_APPROVED = "paytables.change_approved"
     PAYTABLE_CHANGE_REJECTED = "paytables.change_rejected"
     PAYTABLE_CHANGE_WITHDRAWN = "paytables.change_withdrawn"
+    SELF_APPROVAL_CHANGE_PROPOSED = "cardroom.self_approval.change_proposed"
+    SELF_APPROVAL_CHANGE_APPROVED = "cardroom.self_approval.change_approved"
+    SELF_APPROVAL_CHANGE_REJECTED = "cardroom.self_approval.change_rejected"
     # Table sessions.
     TABLE_OPENED = "table.opened"
     TABLE_CLOSED = "table.closed"
@@ -89,3 +92,4 @@ class AuditAction(models.TextChoices):
     # R16 (2026): a failed rotation window ends the game until a supervisor restarts it.
     GAME_STOPPED = "rotation.game_stopped"
     GAME_RESTARTED = "rotation.game_restarted"
+    EXPORT_RETRIED = "export.retried"

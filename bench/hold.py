@@ -32,7 +32,7 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
     """The table and how many wager rows it has."""
     from django.contrib.auth.models import Group, User
 
-    from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+    from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables import selectors, services
     from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
@@ -41,7 +41,9 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
     floor.groups.add(Group.objects.get_or_create(name=FLOOR_SUPERVISOR)[0])
     dealer = User.objects.create_user("dealer")
     dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
-    cardroom = services.cardroom_create(name="Bench", by=floor)
+    admin = User.objects.create_user("admin")
+    admin.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
+    cardroom = services.cardroom_create(name="Bench", by=admin)
     table = services.table_create(cardroom=cardroom, name="House", banking="house", by=floor)
     session = services.table_open(table=table, dealer=dealer, by=floor)
     seatings = [

@@ -132,7 +132,7 @@ def load_demo_day() -> bool:
 
 
 def _people() -> dict[str, User]:
-    names = ("floor", "dealer", "compliance", "count", "count2")
+    names = ("floor", "dealer", "compliance", "count", "count2", "admin")
     return {u.username: u for u in User.objects.filter(username__in=names)}
 
 
@@ -140,7 +140,7 @@ def _play(clock: _Clock) -> None:
     people = _people()
     floor, dealer = people["floor"], people["dealer"]
     cardroom = table_services.cardroom_create(
-        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=floor
+        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=people["admin"]
     )
     table_services.cardroom_shifts_set(cardroom=cardroom, shifts=DEMO_SHIFTS, by=floor)
     tables = {

@@ -1,23 +1,71 @@
-"""``/health/`` for load balancers and monitors."""
+"""Health for load balancers and monitors, as three separate answers (hardening item 8):
+
+- ``/health/live/``: the process answers (a supervisor restarts it when this fails);
+- ``/health/ready/`` (and ``/health/``): the database answers — what a load balancer asks
+  before sending traffic. Hands settle without Redis or a worker (the money path never waits
+  on them), so neither takes a working cardroom off line;
+- ``/health/deps/``: Redis, a worker answering a ping, and beat's heartbeat (a task beat
+  schedules every minute and a worker runs, so a fresh heartbeat shows both alive). A monitor
+  pages someone on it; a load balancer must not use it.
+
+No login, no details beyond ok/error and, for the heartbeat, its age.
+"""
+
+from __future__ import annotations
 
 import logging
-import uuid
+import time
+from typing import Any
 
-from django.core.cache import cache
+import redis
+from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from .celery import HEARTBEAT_KEY, app
+
 logger = logging.getLogger(__name__)
+
+#: Beat schedules the heartbeat every minute; older than this, beat or every worker is gone.
+HEARTBEAT_STALE_AFTER = 180  # seconds
+#: How long a dependency may take to answer before it counts as down.
+TIMEOUT = 1.0
 
 
 @require_safe
 @never_cache
-def health(request: HttpRequest) -> JsonResponse:
-    """For load balancers and monitors: no login, no details beyond ok/error."""
-    checks = {"database": _check_database(), "cache": _check_cache()}
-    healthy = all(status == "ok" for status in checks.values())
+def live(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"status": "ok"})
+
+
+@require_safe
+@never_cache
+def ready(request: HttpRequest) -> JsonResponse:
+    checks = {"database": _check_database()}
+    return _answer(checks)
+
+
+@require_safe
+@never_cache
+def deps(request: HttpRequest) -> JsonResponse:
+    if not settings.REDIS_URL:  # tasks run inline: nothing to depend on
+        return JsonResponse({"status": "ok", "redis": "not used", "worker": "inline"})
+    client = redis.Redis.from_url(
+        settings.REDIS_URL, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT
+    )
+    checks: dict[str, Any] = {"redis": _check_redis(client)}
+    if checks["redis"] == "ok":
+        checks["worker"] = _check_worker()
+        checks["beat"], checks["beat_heartbeat_age"] = _check_heartbeat(client)
+    else:
+        checks["worker"] = checks["beat"] = "unknown"
+    return _answer(checks)
+
+
+def _answer(checks: dict[str, Any]) -> JsonResponse:
+    healthy = all(value == "ok" for key, value in checks.items() if not key.endswith("_age"))
     return JsonResponse(
         {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
     )
@@ -34,14 +82,34 @@ def _check_database() -> str:
     return "ok"
 
 
-def _check_cache() -> str:
-    # A fresh key per check, so concurrent checks can't read each other's value.
-    key, value = f"health-check:{uuid.uuid4().hex}", "ok"
+def _check_redis(client: redis.Redis) -> str:
     try:
-        cache.set(key, value, timeout=10)
-        found = cache.get(key)
-        cache.delete(key)
+        client.ping()
     except Exception:  # any failure means "down"; the log keeps the reason
-        logger.exception("Health check: cache unavailable")
+        logger.exception("Health check: Redis unavailable")
         return "error"
-    return "ok" if found == value else "error"
+    return "ok"
+
+
+def _check_worker() -> str:
+    try:
+        replies = app.control.ping(timeout=TIMEOUT)
+    except Exception:  # any failure means "down"; the log keeps the reason
+        logger.exception("Health check: worker ping failed")
+        return "error"
+    if not replies:
+        logger.error("Health check: no worker answered a ping")
+        return "error"
+    return "ok"
+
+
+def _check_heartbeat(client: redis.Redis) -> tuple[str, int | None]:
+    try:
+        beat = client.get(HEARTBEAT_KEY)
+    except Exception:  # any failure means "down"; the log keeps the reason
+        logger.exception("Health check: the heartbeat could not be read")
+        return "error", None
+    if beat is None:
+        return "error", None
+    age = int(time.time() - float(beat))
+    return ("ok" if age <= HEARTBEAT_STALE_AFTER else "error"), age

@@ -3,8 +3,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from . import health
+from .api import errors
 from .api.urls import schema_urlpatterns
-from .health import health
 from .screens.urls import (
     cage_patterns,
     compliance_patterns,
@@ -21,7 +22,10 @@ admin.site.site_title = "Cardroom"
 
 urlpatterns = [
     path("", include(home_patterns)),
-    path("health/", health, name="health"),
+    path("health/", health.ready, name="health"),  # readiness, as before
+    path("health/live/", health.live, name="health-live"),
+    path("health/ready/", health.ready, name="health-ready"),
+    path("health/deps/", health.deps, name="health-deps"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("dealer/", include(dealer_patterns)),
@@ -34,3 +38,10 @@ urlpatterns = [
     path("api/v1/", include("cardroom.api.urls")),
     path("api/", include(schema_urlpatterns)),
 ]
+
+# Under /api/, errors Django answers itself (an unknown URL, a body too large, a crash) take the
+# API's one shape too; elsewhere Django's pages.
+handler400 = errors.handler400
+handler403 = errors.handler403
+handler404 = errors.handler404
+handler500 = errors.handler500

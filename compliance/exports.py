@@ -2,17 +2,24 @@
 for a period.
 
 ``export_build`` writes the file, reporting progress as it goes; it runs in a Celery task
-(``compliance.tasks``) enqueued by ``compliance.services.export_request``. Each export names
+(``compliance.tasks``) enqueued by ``compliance.services.export_request`` (or
+``export_retry``, or the sweep of stalled exports, ``export_requeue_stalled``). Each export names
 the audit chain head it was made from, so that it can be tied to a verified chain.
 """
 
 from __future__ import annotations
 
 import csv
-import io
+import logging
+import os
+import tempfile
 from collections.abc import Iterator
+from datetime import datetime, timedelta
+from pathlib import Path
 
-from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from audit.models import AuditEvent, ChainHead
@@ -21,6 +28,8 @@ from wagers.models import Settlement
 
 from . import hold
 from .models import Export
+
+logger = logging.getLogger(__name__)
 
 SETTLEMENT_COLUMNS = [
     "settlement",
@@ -76,19 +85,31 @@ HOLD_COLUMNS = [
     "flag",
 ]
 PROGRESS_STEPS = 20  # the progress bar moves in 5% steps
+EXPORTS = "exports"  # the folder of MEDIA_ROOT the files are kept in
+#: A running build that reported no progress for this long has lost its worker.
+STALLED_AFTER = timedelta(minutes=5)
+#: Builds started for one export before it is marked failed for the user to retry.
+MAX_ATTEMPTS = 3
+HEARTBEAT = 10  # seconds: a build shows it is alive at least this often
 
 
-def export_build(export_id: int) -> Export:
-    """Build the file; idempotent (a finished export is left as it is)."""
+def export_build(export_id: int, *, task_id: str | None = None) -> Export:
+    """Build the file; idempotent (a finished export is left as it is, an unfinished one is
+    built again from the start). Rows stream to a temporary file beside the final one, which
+    is moved into place when complete: memory stays constant whatever the period's size, and
+    a worker killed half-way leaves no half file behind as the export's.
+
+    A task (``task_id``) builds only an export nobody is building: pending, or running under
+    the same task id (its message delivered again after its worker died), or running with no
+    progress for STALLED_AFTER. A duplicate message while another worker builds does nothing."""
     export = Export.objects.get(pk=export_id)
     if export.status == Export.Status.DONE:
         return export
     head = ChainHead.objects.filter(pk=1).first()
     chain_seq, chain_hash = (head.seq, head.hash) if head else (0, "")
-    # A retried task (its worker died) builds it again from the start.
-    Export.objects.filter(pk=export.pk).update(
-        status=Export.Status.RUNNING, progress=0, chain_seq=chain_seq, chain_hash=chain_hash
-    )
+    if not _claim(export, task_id, chain_seq, chain_hash):
+        export.refresh_from_db()
+        return export
     try:
         if export.kind == Export.Kind.SETTLEMENTS:
             columns, rows, total = SETTLEMENT_COLUMNS, *_settlement_rows(export)
@@ -96,22 +117,13 @@ def export_build(export_id: int) -> Export:
             columns, rows, total = HOLD_COLUMNS, *_hold_rows(export)
         else:
             columns, rows, total = AUDIT_COLUMNS, *_audit_rows(export, chain_seq)
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(columns)
-        step = max(1, total // PROGRESS_STEPS)
-        written = 0
-        for row in rows:
-            writer.writerow(row)
-            written += 1
-            if written % step == 0 and written < total:
-                Export.objects.filter(pk=export.pk).update(progress=written * 100 // total)
-        export.refresh_from_db()
         name = (
             f"{export.kind}_{export.start:%Y%m%d%H%M}_{export.end:%Y%m%d%H%M}"
             f"_head{chain_seq}-{chain_hash[:12]}.csv"
         )
-        export.file.save(name, ContentFile(buffer.getvalue().encode()), save=False)
+        stored, written = _write(export, name, columns, rows, total)
+        export.refresh_from_db()
+        export.file.name = stored
         export.status, export.progress, export.rows = Export.Status.DONE, 100, written
         export.finished_at = timezone.now()
         export.save(update_fields=["file", "status", "progress", "rows", "finished_at"])
@@ -119,6 +131,112 @@ def export_build(export_id: int) -> Export:
         Export.objects.filter(pk=export.pk).update(status=Export.Status.FAILED, error=str(error))
         raise
     return export
+
+
+def _claim(export: Export, task_id: str | None, chain_seq: int, chain_hash: str) -> bool:
+    claim = Export.objects.filter(pk=export.pk).exclude(status=Export.Status.DONE)
+    if task_id is not None:
+        stale = timezone.now() - STALLED_AFTER
+        claim = claim.filter(
+            Q(status=Export.Status.PENDING)
+            | Q(status=Export.Status.RUNNING)
+            & (Q(task_id=task_id) | Q(progress_at__lt=stale) | Q(progress_at=None))
+        )
+    claimed = claim.update(
+        status=Export.Status.RUNNING,
+        progress=0,
+        chain_seq=chain_seq,
+        chain_hash=chain_hash,
+        error="",
+        attempts=F("attempts") + 1,
+        progress_at=timezone.now(),
+        task_id=task_id or "",
+    )
+    return claimed == 1
+
+
+def export_mark_unqueued(export_id: int, reason: str) -> None:
+    """The build could not be sent (the broker is down): failed, with the reason."""
+    Export.objects.filter(pk=export_id, status=Export.Status.PENDING).update(
+        status=Export.Status.FAILED,
+        error=f"The export could not be queued ({reason}). Retry it.",
+    )
+
+
+def export_requeue_stalled(*, now: datetime | None = None) -> list[int]:
+    """Beat's sweep: exports whose build stopped reporting progress for STALLED_AFTER (their
+    worker died) are made pending again to be sent, or failed after MAX_ATTEMPTS builds;
+    exports left pending that long (their message lost) are sent again. The ids to send."""
+    cutoff = (now or timezone.now()) - STALLED_AFTER
+    not_moving = Q(progress_at__lt=cutoff) | Q(progress_at=None)
+    stalled = Q(status=Export.Status.RUNNING) & not_moving
+    lost = Q(status=Export.Status.PENDING, requested_at__lt=cutoff) & not_moving
+    ids = Export.objects.filter(stalled | lost).values_list("pk", flat=True)
+    return [pk for pk in ids if _requeue(pk, cutoff)]
+
+
+def _requeue(export_id: int, cutoff: datetime) -> bool:
+    with transaction.atomic():
+        export = Export.objects.select_for_update().get(pk=export_id)
+        moving = export.progress_at is not None and export.progress_at >= cutoff
+        if export.status not in (Export.Status.RUNNING, Export.Status.PENDING) or moving:
+            return False
+        if export.attempts >= MAX_ATTEMPTS:
+            export.status = Export.Status.FAILED
+            export.error = (
+                f"The build stopped {export.attempts} times without finishing (its worker "
+                "died). Retry it."
+            )
+            export.save(update_fields=["status", "error"])
+            return False
+        export.status, export.progress = Export.Status.PENDING, 0
+        export.progress_at = timezone.now()
+        export.save(update_fields=["status", "progress", "progress_at"])
+    logger.warning("Export %s stalled; sent again", export_id)
+    return True
+
+
+def _write(
+    export: Export, name: str, columns: list[str], rows: Iterator[list], total: int
+) -> tuple[str, int]:
+    """Stream the rows to ``exports/<name>`` (through a temporary file in the same folder,
+    moved into place at the end); the stored name and the number of rows."""
+    folder = Path(default_storage.path(EXPORTS))
+    folder.mkdir(parents=True, exist_ok=True)
+    step = max(1, total // PROGRESS_STEPS)
+    written = 0
+    prefix = f".building-{export.pk}-"
+    for left in folder.glob(f"{prefix}*"):  # of a build whose worker was killed
+        left.unlink(missing_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".csv")
+    try:
+        with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(columns)
+            for row in rows:
+                writer.writerow(row)
+                written += 1
+                if written % step == 0 and written < total:
+                    Export.objects.filter(pk=export.pk).update(
+                        progress=written * 100 // total, progress_at=timezone.now()
+                    )
+                elif written % 1000 == 0:  # a long step still shows the build is alive
+                    _heartbeat(export)
+        stored = default_storage.get_available_name(f"{EXPORTS}/{name}")
+        os.replace(temporary, default_storage.path(stored))
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return stored, written
+
+
+def _heartbeat(export: Export) -> None:
+    """At most every HEARTBEAT seconds: the time of progress, without a new percentage."""
+    now = timezone.now()
+    last = getattr(export, "_heartbeat_at", None)
+    if last is None or (now - last).total_seconds() >= HEARTBEAT:
+        Export.objects.filter(pk=export.pk).update(progress_at=now)
+        export._heartbeat_at = now  # type: ignore[attr-defined]
 
 
 def _settlement_rows(export: Export) -> tuple[Iterator[list], int]:

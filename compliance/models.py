@@ -34,6 +34,11 @@ class Export(models.Model):
     file = models.FileField(upload_to="exports/", blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # When the build last reported progress (the stalled-export sweep reads it), and how many
+    # times a build started (a task delivered again after its worker died counts too).
+    progress_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    task_id = models.CharField(max_length=255, blank=True)  # the task building it
 
     class Meta:
         ordering = ["-requested_at"]

@@ -1,4 +1,12 @@
-"""Writes of the compliance layer: export requests."""
+"""Writes of the compliance layer: export requests, retries, and the sweep of stalled exports.
+
+An export is built by a Celery task sent once the request commits. Sending never fails the
+request: if the broker cannot take the task (Redis down), the export is marked failed with the
+reason, and the user retries it (``export_retry``) once the broker is back. A build whose
+worker died is delivered again (late acknowledgement) or, if the whole worker is gone, found by
+beat's sweep (``compliance.tasks.requeue_stalled_exports_task``) and sent again, up to
+``exports.MAX_ATTEMPTS`` builds; after that it is marked failed for the user to retry.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +18,12 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError
+from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from .models import Export
-from .tasks import build_export_task
+from .tasks import export_enqueue
 
 
 @transaction.atomic
@@ -35,5 +43,27 @@ def export_request(*, kind: str, start: datetime, end: datetime, by: User) -> Ex
         target=export,
         payload={"kind": kind, "start": start, "end": end},
     )
-    transaction.on_commit(lambda: build_export_task.delay(export.pk))
+    transaction.on_commit(lambda: export_enqueue(export.pk))
+    return export
+
+
+@transaction.atomic
+def export_retry(*, export: Export, by: User) -> Export:
+    """A failed export is built again from the start (its own record, the same request)."""
+    require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="retry an export")
+    export = Export.objects.select_for_update().get(pk=export.pk)
+    if export.status != Export.Status.FAILED:
+        raise Conflict(
+            f"Only a failed export is retried; this one is {export.status}.", field="status"
+        )
+    export.status, export.progress, export.attempts, export.error = Export.Status.PENDING, 0, 0, ""
+    export.progress_at = timezone.now()
+    export.save(update_fields=["status", "progress", "attempts", "error", "progress_at"])
+    audit_record(
+        actor=by,
+        action=AuditAction.EXPORT_RETRIED,
+        target=export,
+        payload={"kind": export.kind, "start": export.start, "end": export.end},
+    )
+    transaction.on_commit(lambda: export_enqueue(export.pk))
     return export

@@ -1,12 +1,47 @@
-"""Celery adapters for the compliance layer: ids in, a call, idempotent."""
+"""Celery adapters for the compliance layer: ids in, a call, idempotent.
+
+Tasks are acknowledged late (settings: CELERY_TASK_ACKS_LATE, REJECT_ON_WORKER_LOST): a build
+whose worker dies is delivered again, and ``export_build`` lets the delivery that owns the
+build (the same task id) take it over. Sending a build never fails its caller: a broker that
+is down marks the export failed with the reason, for the user to retry.
+"""
+
+import logging
+from typing import Any
 
 from celery import shared_task
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
-from .exports import export_build
+from .exports import export_build, export_mark_unqueued, export_requeue_stalled
+
+logger = logging.getLogger(__name__)
+
+#: What sending a task raises when the broker is down.
+BROKER_DOWN = (OperationalError, RedisError, OSError)
 
 
-@shared_task(name="compliance.build_export")
-def build_export_task(export_id: int) -> dict:
+@shared_task(name="compliance.build_export", bind=True, ignore_result=True)
+def build_export_task(self: Any, export_id: int) -> dict:
     """Build one export file (enqueued on commit by ``export_request``)."""
-    export = export_build(export_id)
+    export = export_build(export_id, task_id=self.request.id)
     return {"export": export.pk, "status": export.status, "rows": export.rows}
+
+
+def export_enqueue(export_id: int) -> bool:
+    """Send the build to a worker (on commit). If the broker cannot take it, the export is
+    marked failed with the reason instead and False is answered: the request that asked for
+    it answers as usual, and the user sees "failed — retry"."""
+    try:
+        build_export_task.delay(export_id)
+    except BROKER_DOWN as error:
+        logger.exception("Export %s could not be queued", export_id)
+        export_mark_unqueued(export_id, f"{type(error).__name__}: {error}")
+        return False
+    return True
+
+
+@shared_task(name="compliance.requeue_stalled_exports", ignore_result=True)
+def requeue_stalled_exports_task() -> dict:
+    """Periodic (beat): exports whose worker died are sent again, or marked failed."""
+    return {"sent": [pk for pk in export_requeue_stalled() if export_enqueue(pk)]}

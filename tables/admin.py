@@ -15,6 +15,8 @@ from .models import (
     Player,
     RotationRecord,
     Seating,
+    SelfApprovalChange,
+    SelfApprovalDecision,
     SettingChange,
     Shift,
     StackEntry,
@@ -28,6 +30,20 @@ from .models import (
 class CardroomAdmin(ReadOnlyAdmin):
     list_display = ["name", "time_zone", "gaming_day_starts_at", "self_approval_allowed"]
     search_fields = ["name"]
+
+
+@admin.register(SelfApprovalChange)
+class SelfApprovalChangeAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "allowed", "proposed_by", "proposed_at"]
+    list_select_related = ["cardroom", "proposed_by"]
+    search_fields = ["cardroom__name", "reason"]
+
+
+@admin.register(SelfApprovalDecision)
+class SelfApprovalDecisionAdmin(ReadOnlyAdmin):
+    list_display = ["change", "approved", "decided_by", "decided_at"]
+    list_select_related = ["change__cardroom", "decided_by"]
+    search_fields = ["change__cardroom__name", "reason"]
 
 
 class TableSettingsInline(ReadOnlyTabularInline):

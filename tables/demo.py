@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from cardroom.kernel.roles import (
+    ADMINISTRATOR,
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     DEALER,
@@ -42,6 +43,8 @@ DEMO_USERS = (
     # The count team counts in pairs: two logins.
     DemoUser("count", "Robin", "Ellis", COUNT_TEAM),
     DemoUser("count2", "Jamie", "Okafor", COUNT_TEAM),
+    # Creates cardrooms and governs R17's self-approval switch (with a second administrator).
+    DemoUser("admin", "Quinn", "Blake", ADMINISTRATOR, is_staff=True),
 )
 
 
@@ -106,8 +109,9 @@ def load_demo_tables() -> None:
 
     User = get_user_model()
     floor, dealer = User.objects.get(username="floor"), User.objects.get(username="dealer")
+    admin = User.objects.get(username="admin")
     cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or services.cardroom_create(
-        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=floor
+        name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=admin
     )
     _load_catalogue(cardroom, floor, User.objects.get(username="floor2"))
     for name, banking, seats in DEMO_TABLES:

@@ -19,6 +19,8 @@ from wagers.engine.fees import RakeMode
 from wagers.engine.table import MAX_SEATS, Banking, BonusMode
 
 _USER = settings.AUTH_USER_MODEL
+#: R1's two ways to bank a table, as the model and the API's input and schema name them.
+BANKING_CHOICES = enum_choices(Banking)
 
 #: A new cardroom's chip denominations: $1, $5, $25, $100 and $500.
 DEFAULT_DENOMINATIONS = ("1.00", "5.00", "25.00", "100.00", "500.00")
@@ -75,7 +77,7 @@ class Table(models.Model):
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="tables")
     name = models.CharField(max_length=100)
     seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
-    banking = models.CharField(max_length=20, choices=enum_choices(Banking))
+    banking = models.CharField(max_length=20, choices=BANKING_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -227,6 +229,41 @@ class PaytableDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.change}: {self.outcome}"
+
+
+class SelfApprovalChange(models.Model):
+    """R17's self-approval switch of a cardroom, proposed by one administrator (hardening item
+    4). Never edited: its decision is a record of its own (``SelfApprovalDecision``)."""
+
+    cardroom = models.ForeignKey(
+        Cardroom, on_delete=models.PROTECT, related_name="self_approval_changes"
+    )
+    allowed = models.BooleanField()  # the value proposed
+    reason = models.TextField()
+    proposed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    proposed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-proposed_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.cardroom}: self-approval {'on' if self.allowed else 'off'} (#{self.pk})"
+
+
+class SelfApprovalDecision(models.Model):
+    """The one decision on a self-approval change: approved by a second administrator (never
+    the proposer), or rejected (by the proposer: withdrawn). Never edited."""
+
+    change = models.OneToOneField(
+        SelfApprovalChange, on_delete=models.PROTECT, related_name="decision"
+    )
+    approved = models.BooleanField()
+    reason = models.TextField(blank=True)
+    decided_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.change}: {'approved' if self.approved else 'rejected'}"
 
 
 class TableSession(models.Model):

@@ -8,17 +8,20 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from cardroom.kernel import days
 from cardroom.kernel.errors import DomainError
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 
 from .models import (
     Cardroom,
     GameStop,
     RotationRecord,
     Seating,
+    SelfApprovalChange,
     SettingChange,
     Shift,
     StackEntry,
@@ -284,3 +287,53 @@ def _segment_flags(
                 )
             )
     return flags
+
+
+def self_approval_pending(cardroom: Cardroom) -> QuerySet[SelfApprovalChange]:
+    """The cardroom's self-approval change waiting for a decision (at most one)."""
+    return SelfApprovalChange.objects.filter(cardroom=cardroom, decision__isnull=True)
+
+
+def self_approval_history(cardroom: Cardroom) -> QuerySet[SelfApprovalChange]:
+    """Every self-approval change of the cardroom, newest first, with its decision."""
+    return (
+        SelfApprovalChange.objects.filter(cardroom=cardroom)
+        .select_related("decision")
+        .order_by("-proposed_at", "-id")
+    )
+
+
+# --- who sees what of a table (hardening item 5) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """What one user may read of the tables, decided once per request (one query for the
+    role, one for the tables where the user deals now). The rules:
+
+    - a table's stacks, seatings and rotation: its staff (the dealer on duty there), floor
+      supervisors and compliance auditors;
+    - the hole cards of a hand not yet settled: the dealer on duty at its table and floor
+      supervisors only (not compliance, not another table's dealer); once settled, everyone
+      who reads hands.
+    """
+
+    role: str | None
+    on_duty_at: frozenset[int]
+
+    def sees_stacks(self, table_id: int) -> bool:
+        return self.role in (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR) or self._deals(table_id)
+
+    def sees_live_cards(self, table_id: int) -> bool:
+        return self.role == FLOOR_SUPERVISOR or self._deals(table_id)
+
+    def _deals(self, table_id: int) -> bool:
+        return self.role == DEALER and table_id in self.on_duty_at
+
+
+def viewer(user: AbstractBaseUser | AnonymousUser | None) -> Viewer:
+    role = role_of(user)
+    if role != DEALER or user is None:
+        return Viewer(role=role, on_duty_at=frozenset())
+    tables = TableSession.objects.filter(dealer_id=user.pk, closed_at=None)
+    return Viewer(role=role, on_duty_at=frozenset(tables.values_list("table_id", flat=True)))

@@ -23,7 +23,7 @@ from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.kernel.roles import DEALER, TABLE_STAFF
+from cardroom.kernel.roles import ADMINISTRATOR, DEALER, TABLE_STAFF
 from patrons.cash import cash_transaction_record
 from patrons.exclusions import alerting, exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
@@ -37,6 +37,8 @@ from .models import (
     HouseBankEntry,
     Player,
     Seating,
+    SelfApprovalChange,
+    SelfApprovalDecision,
     SettingChange,
     Shift,
     StackEntry,
@@ -55,10 +57,11 @@ def cardroom_create(
     name: str,
     time_zone: str = "UTC",
     gaming_day_starts_at: time = time(6, 0),
-    self_approval_allowed: bool = False,
     by: User,
 ) -> Cardroom:
-    require_supervisor(by, action="create a cardroom")
+    """An administrator creates a cardroom. Self-approval (R17) starts off: switching it on is
+    a change of its own, approved by a second administrator (``self_approval_change_*``)."""
+    require_role(by, ADMINISTRATOR, action="create a cardroom")
     try:
         ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError):
@@ -66,10 +69,7 @@ def cardroom_create(
     if Cardroom.objects.filter(name=name).exists():
         raise Conflict(f"A cardroom named {name!r} exists already.", field="name")
     cardroom = Cardroom.objects.create(
-        name=name,
-        time_zone=time_zone,
-        gaming_day_starts_at=gaming_day_starts_at,
-        self_approval_allowed=self_approval_allowed,
+        name=name, time_zone=time_zone, gaming_day_starts_at=gaming_day_starts_at
     )
     audit_record(
         actor=by,
@@ -79,7 +79,7 @@ def cardroom_create(
             "name": name,
             "time_zone": time_zone,
             "gaming_day_starts_at": gaming_day_starts_at,
-            "self_approval_allowed": self_approval_allowed,
+            "self_approval_allowed": False,
         },
     )
     # R17: its catalogue of approved paytables starts with the new-table defaults.
@@ -160,6 +160,78 @@ def cardroom_denominations_set(
         payload={"denominations": cardroom.chip_denominations},
     )
     return cardroom
+
+
+@transaction.atomic
+def self_approval_change_propose(
+    *, cardroom: Cardroom, allowed: bool, reason: str, by: User
+) -> SelfApprovalChange:
+    """R17 dual control of dual control: an administrator proposes switching a cardroom's
+    self-approval on or off, with a reason; another administrator decides. One pending
+    change per cardroom at a time."""
+    require_role(by, ADMINISTRATOR, action="propose a change to a cardroom's self-approval")
+    if not reason or not reason.strip():
+        raise DomainError("Say why self-approval should change.", field="reason")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
+    if cardroom.self_approval_allowed == allowed:
+        state = "on" if allowed else "off"
+        raise DomainError(f"Self-approval is {state} already in {cardroom}.", field="allowed")
+    if selectors.self_approval_pending(cardroom).exists():
+        raise Conflict(
+            f"{cardroom} has a self-approval change waiting for a decision.", field="cardroom"
+        )
+    change = SelfApprovalChange.objects.create(
+        cardroom=cardroom,
+        allowed=allowed,
+        reason=reason.strip(),
+        proposed_by=by,
+        proposed_at=timezone.now(),
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.SELF_APPROVAL_CHANGE_PROPOSED,
+        target=change,
+        payload={"cardroom": cardroom.pk, "allowed": allowed, "reason": change.reason},
+    )
+    return change
+
+
+@transaction.atomic
+def self_approval_change_decide(
+    *, change: SelfApprovalChange, approve: bool, by: User, reason: str = ""
+) -> SelfApprovalDecision:
+    """A second administrator approves (never the proposer: two distinct people), and the
+    cardroom's switch changes; or an administrator rejects it (the proposer: withdraws)."""
+    require_role(by, ADMINISTRATOR, action="decide a change to a cardroom's self-approval")
+    cardroom = Cardroom.objects.select_for_update().get(pk=change.cardroom_id)
+    change = SelfApprovalChange.objects.select_related("decision").get(pk=change.pk)
+    if hasattr(change, "decision"):
+        raise Conflict("This change was decided already.", field="status")
+    if approve and change.proposed_by_id == by.pk:
+        raise PermissionDenied(
+            "A change to self-approval needs a second administrator: not its proposer."
+        )
+    decision = SelfApprovalDecision.objects.create(
+        change=change, approved=approve, reason=reason.strip(), decided_by=by,
+        decided_at=timezone.now(),
+    )  # fmt: skip
+    if approve:
+        cardroom.self_approval_allowed = change.allowed
+        cardroom.save(update_fields=["self_approval_allowed"])
+    audit_record(
+        actor=by,
+        action=AuditAction.SELF_APPROVAL_CHANGE_APPROVED
+        if approve
+        else AuditAction.SELF_APPROVAL_CHANGE_REJECTED,
+        target=change,
+        payload={
+            "cardroom": cardroom.pk,
+            "allowed": change.allowed,
+            "proposed_by": change.proposed_by_id,
+            "reason": decision.reason,
+        },
+    )
+    return decision
 
 
 @transaction.atomic

@@ -14,7 +14,7 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from hypothesis import settings
 
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
 
@@ -73,6 +73,46 @@ def auditor(make_user):
     return make_user("auditor", role=COMPLIANCE_AUDITOR, first_name="Ari", last_name="Kim")
 
 
+def an_administrator() -> User:
+    """The administrator who creates the tests' cardrooms (made on first use): cardrooms and
+    R17's self-approval switch are the administrators' (hardening item 4)."""
+    user, created = User.objects.get_or_create(
+        username="administrator", defaults={"first_name": "Jo", "last_name": "Blake"}
+    )
+    if created:
+        user.set_password(PASSWORD)
+        user.save()
+        user.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
+    return user
+
+
+@pytest.fixture
+def administrator(db):
+    return an_administrator()
+
+
+@pytest.fixture
+def second_administrator(make_user):
+    return make_user("administrator2", role=ADMINISTRATOR, first_name="Lee", last_name="Moss")
+
+
+@pytest.fixture
+def allow_self_approval(administrator, second_administrator):
+    """``allow_self_approval(cardroom)``: switched on by two administrators, as R17 asks."""
+
+    def switch_on(cardroom):
+        change = table_services.self_approval_change_propose(
+            cardroom=cardroom, allowed=True, reason="One supervisor on nights", by=administrator
+        )
+        table_services.self_approval_change_decide(
+            change=change, approve=True, by=second_administrator
+        )
+        cardroom.refresh_from_db()
+        return cardroom
+
+    return switch_on
+
+
 # --- a world built through the services, shared by the suites (each may override a piece) ----
 
 
@@ -103,10 +143,10 @@ def approve(supervisor, second_supervisor):
 
 
 @pytest.fixture
-def cardroom(supervisor):
+def cardroom(administrator):
     """A cardroom whose gaming day starts at 06:00 in New York."""
     return table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=supervisor
+        name="Harbour Cardroom", time_zone="America/New_York", by=administrator
     )
 
 

@@ -1,11 +1,28 @@
 """The admin's view of hands: read-only. Hands move through their states only by the services
 (each action audited, R17); settlements are append-only and corrected by new entries."""
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from tables.selectors import viewer
 
 from .models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+
+
+def cards_hidden(request: HttpRequest, hand: Hand | None) -> bool:
+    """A hand in play shows its cards only to its table's dealer on duty and floor
+    supervisors, here as in the API and the screens (hardening item 5)."""
+    if hand is None or hand.status not in Hand.IN_PROGRESS:
+        return False
+    return not viewer(request.user).sees_live_cards(hand.table_id)
+
+
+def _without(fields: Sequence[Any], name: str) -> list[Any]:
+    return [field for field in fields if field != name]
 
 
 class SpotInline(ReadOnlyTabularInline):
@@ -21,6 +38,14 @@ class SpotInline(ReadOnlyTabularInline):
         "raise_amount",
         "dead_reason",
     ]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = super().get_fields(request, obj)
+        return _without(fields, "cards") if cards_hidden(request, obj) else fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fields = super().get_readonly_fields(request, obj)
+        return _without(fields, "cards") if cards_hidden(request, obj) else fields
 
 
 @admin.register(Hand)
@@ -43,6 +68,10 @@ class HandAdmin(ReadOnlyAdmin):
     date_hierarchy = "started_at"
     inlines = [SpotInline]
 
+    def get_exclude(self, request: HttpRequest, obj: Hand | None = None) -> list[str]:
+        excluded = list(super().get_exclude(request, obj) or [])
+        return [*excluded, "dealer_cards"] if cards_hidden(request, obj) else excluded
+
 
 @admin.register(Spot)
 class SpotAdmin(ReadOnlyAdmin):
@@ -60,6 +89,11 @@ class SpotAdmin(ReadOnlyAdmin):
     list_filter = ["decision", "dead_reason", "hand__table"]
     list_select_related = ["hand__table", "player"]
     search_fields = ["player__name", "hand__table__name"]
+
+    def get_exclude(self, request: HttpRequest, obj: Spot | None = None) -> list[str]:
+        excluded = list(super().get_exclude(request, obj) or [])
+        hidden = obj is not None and cards_hidden(request, obj.hand)
+        return [*excluded, "cards"] if hidden else excluded
 
 
 class SpotSettlementInline(ReadOnlyTabularInline):

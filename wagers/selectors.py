@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from audit.actions import AuditAction
+from audit.models import AuditEvent
 from cardroom.kernel.money import money_text
 from tables.models import Seating, Table
 from tables.rules import as_json, settings_values
+from tables.selectors import Viewer
 
 from .models import Hand, Settlement, Spot
 
@@ -75,3 +79,32 @@ def _spot_json(spot: Spot) -> dict[str, Any]:
         if spot.raise_amount:
             out["raise"] = money_text(spot.raise_amount)
     return out
+
+
+#: What the audit log shows of a hand's cards while the hand is in play, to a reader who may
+#: not see them (hardening item 5). Only the text shown: the event and its hash are unchanged,
+#: and once the hand is settled its payload is shown, and checked, as recorded.
+CARDS_HIDDEN = '{"cards":"hidden until the hand is settled"}'
+
+
+def hide_live_cards(events: Iterable[AuditEvent], viewer: Viewer) -> list[AuditEvent]:
+    """The events, in memory, with the payload of each ``hand.dealt`` event (it names every
+    card) replaced while its hand is in play, unless the viewer sees that table's live cards."""
+    events = list(events)
+    dealt = {
+        int(event.object_id)
+        for event in events
+        if event.action == AuditAction.HAND_DEALT and event.object_id.isascii()
+        and event.object_id.isdigit()
+    }  # fmt: skip
+    if not dealt:
+        return events
+    live = dict(
+        Hand.objects.filter(pk__in=dealt, status__in=Hand.IN_PROGRESS).values_list("pk", "table_id")
+    )
+    for event in events:
+        hand = int(event.object_id) if event.object_id.isdigit() else None
+        hidden = hand in live and not viewer.sees_live_cards(live[hand])
+        if event.action == AuditAction.HAND_DEALT and hidden:
+            event.payload = CARDS_HIDDEN
+    return events

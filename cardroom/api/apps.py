@@ -6,3 +6,6 @@ class ApiConfig(AppConfig):
 
     name = "cardroom.api"
     label = "api"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401 - connects the receivers

@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db.models import Model
 from django.shortcuts import get_object_or_404
 from rest_framework import exceptions, serializers
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,6 +16,7 @@ from rest_framework.views import APIView
 from cardroom.kernel.roles import TABLE_STAFF
 
 from .idempotency import idempotent
+from .inputs import refuse_unknown_keys
 from .parsers import PARSERS
 
 Row = TypeVar("Row", bound=Model)
@@ -35,6 +37,17 @@ class ServiceView(APIView):
     read_roles: ClassVar[tuple[str, ...]]
     write_roles: ClassVar[tuple[str, ...]]
     parser_classes = PARSERS  # JSON (bounded in depth), forms, multipart
+    #: The body is read by something else that refuses what it does not know (the settle
+    #: preview's round, by the settle-json contract).
+    body_is_free: ClassVar[bool] = False
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """After authentication and the role check: a write that takes no input refuses a
+        body with any field in it (an unknown field is never silently ignored)."""
+        super().initial(request, *args, **kwargs)
+        if request.method in SAFE_METHODS or self.input_serializer or self.body_is_free:
+            return
+        refuse_unknown_keys(request.data, ())
 
     def parse(self, request: Request) -> dict[str, Any]:
         if self.input_serializer is None:

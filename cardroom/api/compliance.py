@@ -22,13 +22,16 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, SignedMoneyField
 from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import AUDITORS
 from compliance import hold, reports, services
 from compliance.models import Export
+from tables import selectors as table_selectors
 from tables.models import Player, Table
 from tables.selectors import gaming_day, gaming_day_bounds
+from wagers import selectors as wagers_selectors
 
 
 class EventOut(serializers.ModelSerializer):
@@ -60,12 +63,18 @@ class EventFilter(django_filters.FilterSet):
 
 
 class EventList(generics.ListAPIView):
-    """The audit log, newest first, by actor, action (prefix), object type and period."""
+    """The audit log, newest first, by actor, action (prefix), object type and period. The
+    cards of a hand still in play are hidden from compliance until it settles (item 5)."""
 
     queryset = AuditEvent.objects.order_by("-seq")
     serializer_class = EventOut
     filterset_class = EventFilter
     read_roles = AUDITORS
+
+    def paginate_queryset(self, queryset: Any) -> Any:
+        page = super().paginate_queryset(queryset)
+        viewer = table_selectors.viewer(self.request.user)
+        return None if page is None else wagers_selectors.hide_live_cards(page, viewer)
 
 
 class VerifyOut(serializers.Serializer):
@@ -320,10 +329,12 @@ class ExportOut(serializers.ModelSerializer):
             "chain_hash",
             "finished_at",
             "error",
+            "attempts",
+            "progress_at",
         ]
 
 
-class ExportIn(serializers.Serializer):
+class ExportIn(StrictSerializer):
     kind = serializers.ChoiceField(choices=Export.Kind.choices)
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
@@ -350,6 +361,19 @@ class ExportDetail(generics.RetrieveAPIView):
     queryset = Export.objects.all()
     serializer_class = ExportOut
     read_roles = AUDITORS
+
+
+class ExportRetry(ServiceView):
+    """Build a failed export again (its status says "failed", its error why)."""
+
+    write_roles = AUDITORS
+
+    @extend_schema(request=None, responses={202: ExportOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        export = services.export_retry(export=get_object_or_404(Export, pk=pk), by=actor(request))
+        export.refresh_from_db()
+        return Response(ExportOut(export).data, status=202)
 
 
 class ExportDownload(ServiceView):

@@ -6,7 +6,9 @@ from typing import Any
 
 from axes.exceptions import AxesBackendPermissionDenied
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.http import Http404
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -18,6 +20,9 @@ _DOMAIN_STATUS = {
     errors.Conflict: status.HTTP_409_CONFLICT,
     errors.DomainError: status.HTTP_422_UNPROCESSABLE_ENTITY,
 }
+
+
+TOO_LARGE = "The request body is larger than this server accepts."
 
 
 def error_response(
@@ -32,18 +37,9 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     """DRF's exception handler, reshaped. Domain errors keep their field; a refused permission
     is written to the audit log (the refused change itself rolled back)."""
     request = context.get("request")
-    if isinstance(exc, errors.DomainError):
-        code = next(s for kind, s in _DOMAIN_STATUS.items() if isinstance(exc, kind))
-        if isinstance(exc, errors.PermissionDenied) and request is not None:
-            _record_refusal(request, context, exc.message)
-        return error_response(code, exc.code, exc.message, exc.field)
-    if isinstance(exc, AxesBackendPermissionDenied):
-        return error_response(
-            status.HTTP_403_FORBIDDEN,
-            "locked_out",
-            "Too many failed logins: this account is locked for a while.",
-            "username",
-        )
+    answered = _not_from_drf(exc, request, context)
+    if answered is not None:
+        return answered
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -62,6 +58,29 @@ def exception_handler(exc: Exception, context: dict) -> Response | None:
     return error_response(
         exc.status_code, _first_code(exc.get_codes()), message, field, headers=headers
     )
+
+
+def _not_from_drf(exc: Exception, request: Any, context: dict) -> Response | None:
+    """The answer to a domain error, a lockout or a malformed request (a body too large)."""
+    if isinstance(exc, errors.DomainError):
+        code = next(s for kind, s in _DOMAIN_STATUS.items() if isinstance(exc, kind))
+        if isinstance(exc, errors.PermissionDenied) and request is not None:
+            _record_refusal(request, context, exc.message)
+        return error_response(code, exc.code, exc.message, exc.field)
+    if isinstance(exc, AxesBackendPermissionDenied):
+        return error_response(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            "locked_out",
+            "Too many failed logins: try again in a while.",
+            "username",
+        )
+    if isinstance(exc, RequestDataTooBig):
+        return error_response(status.HTTP_400_BAD_REQUEST, "body_too_large", TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):
+        return error_response(
+            status.HTTP_400_BAD_REQUEST, "bad_request", "The request is malformed."
+        )
+    return None
 
 
 def _first_error(detail: Any, path: str = "") -> tuple[str | None, str]:
@@ -95,3 +114,44 @@ def _record_refusal(request: Any, context: dict, message: str) -> None:
     if view is not None:
         action = f"{action} ({type(view).__name__})"
     audit_refusal(actor=user, attempted=action, message=message)
+
+
+# --- errors Django answers before (or after) a view: the same shape under /api/ ----------------
+
+API_PREFIX = "/api/"
+
+
+def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
+    error = {"code": code, "message": message, "field": None}
+    return JsonResponse({"error": error}, status=status_code)
+
+
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not request.path.startswith(API_PREFIX):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return _json_error(400, "body_too_large", TOO_LARGE)
+    return _json_error(400, "bad_request", "The request is malformed.")
+
+
+def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not request.path.startswith(API_PREFIX):
+        return defaults.permission_denied(request, exception)
+    return _json_error(403, "permission_denied", "You may not do this.")
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not request.path.startswith(API_PREFIX):
+        return defaults.page_not_found(request, exception)
+    return _json_error(404, "not_found", "Not found.")
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    """Django has logged the error with its traceback (``django.request``) already."""
+    if not request.path.startswith(API_PREFIX):
+        return defaults.server_error(request)
+    request_id = getattr(request, "request_id", "")
+    message = "The server failed on this request; the error is logged."
+    if request_id:
+        message += f" Quote request id {request_id}."
+    return _json_error(500, "server_error", message)

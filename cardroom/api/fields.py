@@ -56,14 +56,27 @@ MAX_ID = 2**63 - 1
 MAX_SEAT = 32767
 
 
+_ASCII_INTEGER = re.compile(r"-?[0-9]{1,19}")
+
+
+class AsciiIntegerField(serializers.IntegerField):
+    """DRF's IntegerField, but a number given as text has ASCII digits only: ``int()`` would
+    also read "٥" (Arabic-Indic five) or "５" (full-width) as 5."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not _ASCII_INTEGER.fullmatch(data.strip()):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 def IdField(**kwargs: Any) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
     """The id of a row, in a body."""
-    return serializers.IntegerField(min_value=1, max_value=MAX_ID, **kwargs)
+    return AsciiIntegerField(min_value=1, max_value=MAX_ID, **kwargs)
 
 
 def SeatField(**kwargs: Any) -> serializers.IntegerField:  # noqa: N802 - reads like a field class
     """A seat number, in a body (bounded only so that a database can be asked about it)."""
-    return serializers.IntegerField(min_value=-MAX_SEAT, max_value=MAX_SEAT, **kwargs)
+    return AsciiIntegerField(min_value=-MAX_SEAT, max_value=MAX_SEAT, **kwargs)
 
 
 def RowField(queryset: Any, **kwargs: Any) -> serializers.PrimaryKeyRelatedField:  # noqa: N802

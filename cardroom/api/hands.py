@@ -26,7 +26,9 @@ from cardroom.api.fields import (
 )
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
+from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import services
 from wagers.engine import settle_json
@@ -36,6 +38,7 @@ from wagers.models import Hand, Settlement, Spot
 
 
 class SpotOut(serializers.ModelSerializer):
+    cards = serializers.CharField(read_only=True, allow_null=True)  # null: not yours to see
     ante = MoneyField()
     flush_bonus = MoneyField()
     straight_flush_bonus = MoneyField()
@@ -84,6 +87,10 @@ class SettlementOut(serializers.ModelSerializer):
 
 
 class HandOut(serializers.ModelSerializer):
+    """A hand; the hole cards of a hand not yet settled are null for anybody but its table's
+    dealer on duty and floor supervisors (hardening item 5: ``tables.selectors.Viewer``)."""
+
+    dealer_cards = serializers.CharField(read_only=True, allow_null=True)
     dp_bank = MoneyField(allow_null=True)
     settings_version = serializers.IntegerField(source="settings.version", read_only=True)
     dp_seat = serializers.IntegerField(
@@ -110,6 +117,16 @@ class HandOut(serializers.ModelSerializer):
             "settled_at",
         ]
 
+    def to_representation(self, hand: Hand) -> dict[str, Any]:
+        data = super().to_representation(hand)
+        viewer = self.context.get("viewer")
+        hidden = hand.status not in (Hand.Status.SETTLED, Hand.Status.DEAD)
+        if hidden and viewer is not None and not viewer.sees_live_cards(hand.table_id):
+            data["dealer_cards"] = None
+            for spot in data.get("spots", ()):
+                spot["cards"] = None
+        return data
+
 
 class HandDetailOut(HandOut):
     spots = SpotOut(many=True, read_only=True)
@@ -119,10 +136,15 @@ class HandDetailOut(HandOut):
         fields = [*HandOut.Meta.fields, "spots", "settlements"]
 
 
+def with_viewer(context: dict[str, Any], request: Request) -> dict[str, Any]:
+    """Reads of hands carry who reads them, for the redaction of live cards."""
+    return {**context, "viewer": table_selectors.viewer(request.user)}
+
+
 # --- input ----------------------------------------------------------------------------------
 
 
-class HandStartIn(serializers.Serializer):
+class HandStartIn(StrictSerializer):
     dp_bank = MoneyField(required=False, allow_null=True, default=None)
     refusals = serializers.ListField(child=SeatField(), required=False, default=list)
     draw_cards = serializers.DictField(
@@ -130,7 +152,7 @@ class HandStartIn(serializers.Serializer):
     )
 
 
-class WagerIn(serializers.Serializer):
+class WagerIn(StrictSerializer):
     seating = IdField()
     seat = SeatField(required=False, allow_null=True, default=None)
     ante = MoneyField()
@@ -138,31 +160,31 @@ class WagerIn(serializers.Serializer):
     straight_flush_bonus = MoneyField(required=False, default="0")
 
 
-class CardsIn(serializers.Serializer):
+class CardsIn(StrictSerializer):
     dealer_cards = CardsField()
     spot_cards = serializers.DictField(child=CardsField(), help_text="seat number -> cards")
 
 
-class DecisionIn(serializers.Serializer):
+class DecisionIn(StrictSerializer):
     seat = SeatField()
     decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
     raise_amount = MoneyField(required=False, allow_null=True, default=None)
 
 
-class SpotSeatIn(serializers.Serializer):
+class SpotSeatIn(StrictSerializer):
     seat = SeatField()
 
 
-class MisdealIn(serializers.Serializer):
+class MisdealIn(StrictSerializer):
     reason = serializers.ChoiceField(choices=["dealer_card_count", "shuffler_fault"])
 
 
-class DecisionFix(serializers.Serializer):
+class DecisionFix(StrictSerializer):
     decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
     raise_amount = MoneyField(required=False, allow_null=True, default=None)
 
 
-class CorrectionIn(serializers.Serializer):
+class CorrectionIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
     dealer_cards = CardsField(required=False, allow_null=True, default=None)
     spot_cards = serializers.DictField(child=CardsField(), required=False, default=dict)
@@ -188,6 +210,9 @@ class HandList(generics.ListAPIView):
     queryset = Hand.objects.select_related("settings", "dp_seating").order_by("-started_at", "-id")
     serializer_class = HandOut
     filterset_class = HandFilter
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return with_viewer(super().get_serializer_context(), self.request)
 
 
 class HandStart(ServiceView):
@@ -215,6 +240,9 @@ class HandDetail(generics.RetrieveAPIView):
         "spots", "settlements"
     )
     serializer_class = HandDetailOut
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return with_viewer(super().get_serializer_context(), self.request)
 
 
 class HandStep(StepView[Hand]):
@@ -335,6 +363,7 @@ class SettlePreview(ServiceView):
     field."""
 
     write_roles = READERS  # it changes nothing; the count team enters counts only
+    body_is_free = True  # the round: the settle-json contract refuses unknown keys
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses=OpenApiTypes.OBJECT)
     def post(self, request: Request) -> Response:

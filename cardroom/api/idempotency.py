@@ -64,15 +64,19 @@ def idempotent(handler: Callable) -> Callable:
 def _replay(user: Any, key: str, fingerprint: str) -> Response:
     record = IdempotencyKey.objects.get(user=user, key=key)
     if record.fingerprint != fingerprint:
-        return error_response(
-            422,
-            "idempotency_key_reused",
-            f"This {HEADER} was used for a different request; use a new key.",
-            HEADER,
-        )
+        return replay_refused()
     response = Response(record.body, status=record.status_code)
     response["Idempotent-Replayed"] = "true"
     return response
+
+
+def replay_refused() -> Response:
+    return error_response(
+        422,
+        "idempotency_key_reused",
+        f"This {HEADER} was used for a different request; use a new key.",
+        HEADER,
+    )
 
 
 def _fingerprint(request: Any) -> str:

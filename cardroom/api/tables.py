@@ -20,6 +20,7 @@ from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.fields import (
+    AsciiIntegerField,
     IdField,
     MoneyField,
     RowField,
@@ -29,16 +30,19 @@ from cardroom.api.fields import (
     seat_keys,
 )
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.api.paytables import ChangeFiguresOut
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, TABLE_STAFF
+from cardroom.kernel.errors import DomainError, PermissionDenied
+from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, TABLE_STAFF
 from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
 from tables.models import (
+    BANKING_CHOICES,
     Cardroom,
     Player,
     RotationRecord,
     Seating,
+    SelfApprovalChange,
     SettingChange,
     StackEntry,
     Table,
@@ -47,7 +51,6 @@ from tables.models import (
     Tender,
 )
 from tables.rotation import designated_player_rotate
-from wagers.engine.table import Banking
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
 
@@ -126,7 +129,13 @@ class TableDetailOut(TableOut):
         session = selectors.open_session(table)
         return SessionOut(session).data if session else None
 
-    def get_seatings(self, table: Table) -> list[Any]:
+    @extend_schema_field(SeatingOut(many=True, allow_null=True))
+    def get_seatings(self, table: Table) -> list[Any] | None:
+        """The players and their stacks, for those who see the table's stacks (item 5);
+        null for anybody else."""
+        viewer = self.context.get("viewer")
+        if viewer is not None and not viewer.sees_stacks(table.pk):
+            return None
         return list(SeatingOut(selectors.seated(table), many=True).data)
 
 
@@ -166,6 +175,40 @@ class SettingChangeOut(serializers.ModelSerializer):
             current = cache[change.table_id]
         both = figures.setting_change_figures(change, current)
         return {name: figures.figures_json(value) for name, value in both.items()}
+
+
+class SelfApprovalChangeOut(serializers.ModelSerializer):
+    status = serializers.SerializerMethodField()
+    decided_by = serializers.IntegerField(
+        source="decision.decided_by_id", default=None, allow_null=True, read_only=True
+    )
+    decided_at = serializers.DateTimeField(
+        source="decision.decided_at", default=None, allow_null=True, read_only=True
+    )
+    decision_reason = serializers.CharField(
+        source="decision.reason", default=None, allow_null=True, read_only=True
+    )
+
+    class Meta:
+        model = SelfApprovalChange
+        fields = [
+            "id",
+            "cardroom",
+            "allowed",
+            "reason",
+            "proposed_by",
+            "proposed_at",
+            "status",
+            "decided_by",
+            "decided_at",
+            "decision_reason",
+        ]
+
+    def get_status(self, change: SelfApprovalChange) -> str:
+        decision = getattr(change, "decision", None)
+        if decision is None:
+            return "pending"
+        return "approved" if decision.approved else "rejected"
 
 
 class PlayerOut(serializers.ModelSerializer):
@@ -213,35 +256,41 @@ class RotationOut(serializers.ModelSerializer):
 # --- input ----------------------------------------------------------------------------------
 
 
-class CardroomIn(serializers.Serializer):
+class CardroomIn(StrictSerializer):
+    """A new cardroom; self-approval starts off (it changes through a two-person change)."""
+
     name = serializers.CharField(max_length=100)
     time_zone = serializers.CharField(max_length=64, default="UTC")
     gaming_day_starts_at = WallClockField(default=time(6, 0))
-    self_approval_allowed = serializers.BooleanField(default=False)
 
 
-class TableIn(serializers.Serializer):
+class SelfApprovalChangeIn(StrictSerializer):
+    allowed = serializers.BooleanField()
+    reason = serializers.CharField(max_length=2000)
+
+
+class TableIn(StrictSerializer):
     cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
-    banking = serializers.ChoiceField(choices=[banking.value for banking in Banking])
-    seat_count = serializers.IntegerField(default=7)
+    banking = serializers.ChoiceField(choices=BANKING_CHOICES)
+    seat_count = AsciiIntegerField(default=7)
     settings = serializers.DictField(required=False, default=dict)
 
 
-class SettingChangeIn(serializers.Serializer):
+class SettingChangeIn(StrictSerializer):
     values = serializers.DictField()
     reason = serializers.CharField(max_length=2000)
 
 
-class ReasonIn(serializers.Serializer):
+class ReasonIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000, required=False, default="")
 
 
-class DealerIn(serializers.Serializer):
+class DealerIn(StrictSerializer):
     dealer = IdField()
 
 
-class PlayerIdentityIn(serializers.Serializer):
+class PlayerIdentityIn(StrictSerializer):
     """A player's identity, given at registration (``patrons``): checked against the
     exclusion lists with the name."""
 
@@ -252,7 +301,7 @@ class PlayerIdentityIn(serializers.Serializer):
     id_expires = serializers.DateField()
 
 
-class PlayerIn(serializers.Serializer):
+class PlayerIn(StrictSerializer):
     cardroom = RowField(Cardroom.objects.all())
     name = serializers.CharField(max_length=100)
     identity = PlayerIdentityIn(required=False, allow_null=True, default=None)
@@ -270,27 +319,27 @@ def TenderField() -> serializers.ChoiceField:  # noqa: N802 - reads like a field
     )
 
 
-class SeatIn(serializers.Serializer):
+class SeatIn(StrictSerializer):
     player = RowField(Player.objects.all())
     seat = SeatField()
     buy_in = MoneyField(required=False, default="0")
     tender = TenderField()
 
 
-class AmountIn(serializers.Serializer):
+class AmountIn(StrictSerializer):
     amount = MoneyField()
     tender = TenderField()
 
 
-class CashOutIn(serializers.Serializer):
+class CashOutIn(StrictSerializer):
     amount = MoneyField(required=False, allow_null=True, default=None)
 
 
-class FlagIn(serializers.Serializer):
+class FlagIn(StrictSerializer):
     value = serializers.BooleanField()
 
 
-class RotationIn(serializers.Serializer):
+class RotationIn(StrictSerializer):
     refusals = serializers.ListField(child=SeatField(), required=False, default=list)
     draw_cards = serializers.DictField(
         child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
@@ -301,9 +350,11 @@ class RotationIn(serializers.Serializer):
 
 
 class CardroomList(generics.ListAPIView, ServiceView):
+    """Cardrooms; an administrator creates one (hardening item 4: not a floor supervisor)."""
+
     queryset = Cardroom.objects.order_by("name")
     serializer_class = CardroomOut
-    write_roles = SUPERVISOR
+    write_roles = (ADMINISTRATOR,)
     input_serializer = CardroomIn
 
     @extend_schema(request=CardroomIn, responses={201: CardroomOut})
@@ -311,6 +362,50 @@ class CardroomList(generics.ListAPIView, ServiceView):
     def post(self, request: Request) -> Response:
         cardroom = services.cardroom_create(**self.parse(request), by=actor(request))
         return Response(CardroomOut(cardroom).data, status=201)
+
+
+class SelfApprovalChangeList(generics.ListAPIView, ServiceView):
+    """R17's self-approval switch of a cardroom: its changes, newest first; an administrator
+    proposes one, a second administrator approves it."""
+
+    serializer_class = SelfApprovalChangeOut
+    write_roles = (ADMINISTRATOR,)
+    input_serializer = SelfApprovalChangeIn
+
+    def get_queryset(self) -> QuerySet[SelfApprovalChange]:
+        if getattr(self, "swagger_fake_view", False):
+            return SelfApprovalChange.objects.none()
+        cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
+        return selectors.self_approval_history(cardroom)
+
+    @extend_schema(request=SelfApprovalChangeIn, responses={201: SelfApprovalChangeOut})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        change = services.self_approval_change_propose(
+            cardroom=get_object_or_404(Cardroom, pk=pk), **self.parse(request), by=actor(request)
+        )
+        return Response(SelfApprovalChangeOut(change).data, status=201)
+
+
+class SelfApprovalDecisionView(ServiceView):
+    """approve / reject, by the URL's ``decision``."""
+
+    write_roles = (ADMINISTRATOR,)
+    input_serializer = ReasonIn
+    decision = ""
+
+    @extend_schema(request=ReasonIn, responses=SelfApprovalChangeOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        change = get_object_or_404(SelfApprovalChange, pk=pk)
+        services.self_approval_change_decide(
+            change=change,
+            approve=self.decision == "approve",
+            reason=self.parse(request)["reason"],
+            by=actor(request),
+        )
+        change = SelfApprovalChange.objects.select_related("decision").get(pk=pk)
+        return Response(SelfApprovalChangeOut(change).data)
 
 
 class TableFilter(django_filters.FilterSet):
@@ -336,6 +431,19 @@ class TableList(generics.ListAPIView, ServiceView):
 class TableDetail(generics.RetrieveAPIView):
     queryset = Table.objects.all()
     serializer_class = TableDetailOut
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        return {**super().get_serializer_context(), "viewer": selectors.viewer(self.request.user)}
+
+
+def require_sees_stacks(request: Request, table_id: int) -> None:
+    """A table's stacks, seatings and rotation: its staff, floor supervisors and compliance
+    (hardening item 5; the rule is ``tables.selectors.Viewer``)."""
+    if not selectors.viewer(request.user).sees_stacks(table_id):
+        raise PermissionDenied(
+            "Only the table's dealer on duty, floor supervisors and compliance see its "
+            "stacks, seatings and rotation."
+        )
 
 
 class TableSettingsList(generics.ListAPIView):
@@ -460,7 +568,9 @@ class SeatingList(generics.ListAPIView, ServiceView):
     def get_queryset(self) -> QuerySet[Seating]:
         if getattr(self, "swagger_fake_view", False):
             return Seating.objects.none()
-        return selectors.seated(get_object_or_404(Table, pk=self.kwargs["pk"])).order_by("seat")
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_stacks(self.request, table.pk)
+        return selectors.seated(table).order_by("seat")
 
     @extend_schema(request=SeatIn, responses={201: SeatingOut})
     @idempotent
@@ -475,6 +585,11 @@ class SeatingDetail(generics.RetrieveAPIView):
     queryset = Seating.objects.select_related("player")
     serializer_class = SeatingOut
 
+    def get_object(self) -> Seating:
+        seating: Seating = super().get_object()
+        require_sees_stacks(self.request, seating.table_id)
+        return seating
+
 
 class StackHistory(generics.ListAPIView):
     """Every movement of a seating's stack, oldest first: the stack is their sum."""
@@ -484,7 +599,9 @@ class StackHistory(generics.ListAPIView):
     def get_queryset(self) -> QuerySet[StackEntry]:
         if getattr(self, "swagger_fake_view", False):
             return StackEntry.objects.none()
-        return selectors.stack_history(get_object_or_404(Seating, pk=self.kwargs["pk"]))
+        seating = get_object_or_404(Seating, pk=self.kwargs["pk"])
+        require_sees_stacks(self.request, seating.table_id)
+        return selectors.stack_history(seating)
 
 
 class SeatingStep(StepView[Seating]):
@@ -572,6 +689,7 @@ class RotationLog(generics.ListAPIView, ServiceView):
         if getattr(self, "swagger_fake_view", False):
             return RotationRecord.objects.none()
         table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_stacks(self.request, table.pk)
         start, end = period(self.request)
         return selectors.rotation_log(table, start, end)
 
@@ -604,8 +722,10 @@ class RotationCompliance(ServiceView):
 
     @extend_schema(parameters=PERIOD, responses=RotationFlagOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
+        table = get_object_or_404(Table, pk=pk)
+        require_sees_stacks(request, table.pk)
         start, end = period(request)
-        flags = selectors.rotation_compliance_flags(get_object_or_404(Table, pk=pk), start, end)
+        flags = selectors.rotation_compliance_flags(table, start, end)
         return Response(RotationFlagOut(flags, many=True).data)
 
 

@@ -24,6 +24,14 @@ urlpatterns = [
     path("auth/token/revoke/", auth.TokenRevoke.as_view(), name="api-token-revoke"),
     path("auth/me/", auth.Me.as_view(), name="api-me"),
     path("cardrooms/", tables.CardroomList.as_view(), name="api-cardrooms"),
+    path("cardrooms/<int:pk>/self-approval-changes/", tables.SelfApprovalChangeList.as_view()),
+    *[
+        path(
+            f"self-approval-changes/<int:pk>/{decision}/",
+            tables.SelfApprovalDecisionView.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject")
+    ],
     path("tables/", tables.TableList.as_view(), name="api-tables"),
     path("tables/<int:pk>/", tables.TableDetail.as_view(), name="api-table"),
     path("tables/<int:pk>/settings/", tables.TableSettingsList.as_view()),
@@ -119,6 +127,7 @@ urlpatterns = [
     path("slips/<int:pk>/deliver/", cage.SlipDeliver.as_view()),
     path("slips/<int:pk>/void/", cage.SlipVoid.as_view()),
     path("drop-counts/<int:pk>/sign-off/", cage.DropCountSignOff.as_view()),
+    path("exports/<int:pk>/retry/", audit.ExportRetry.as_view()),
 ]
 
 

@@ -21,7 +21,8 @@ def require_role(user: User, *roles: str, action: str) -> str:
     role = role_of(user)
     if role is None or role not in roles:
         allowed = " or ".join(r.lower() for r in roles)
-        raise PermissionDenied(f"Only a {allowed} may {action}.")
+        article = "an" if allowed[0] in "aeiou" else "a"
+        raise PermissionDenied(f"Only {article} {allowed} may {action}.")
     return role
 
 

@@ -3,6 +3,8 @@ chart of fees, and exports with their progress. Read-only but for verify and exp
 
 from __future__ import annotations
 
+import contextlib
+import re
 from datetime import timedelta
 from decimal import Decimal
 from typing import Any
@@ -15,11 +17,14 @@ from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent, Checkpoint
 from audit.verification import verify_chain
+from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import hold, reports, services
 from compliance.models import Export
 from rake.selectors import fees_per_hour
+from tables import selectors as table_selectors
 from tables.models import Player
+from wagers import selectors as wagers_selectors
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import EventSearchForm, ExportForm, ReportForm
@@ -50,6 +55,8 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
         if data["end"]:
             events = events.filter(occurred_at__lt=data["end"])
     page = Paginator(events, 50).get_page(request.GET.get("page"))
+    viewer = table_selectors.viewer(request.user)
+    page.object_list = wagers_selectors.hide_live_cards(page.object_list, viewer)
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -121,6 +128,19 @@ def export_progress(request: SignedInRequest, pk: int) -> HttpResponse:
 
 
 @auditors
+@require_POST
+def export_retry(request: SignedInRequest, pk: int) -> HttpResponse:
+    """The "retry" button of a failed export: built again; its row shows the progress."""
+    export = get_object_or_404(Export, pk=pk)
+    with contextlib.suppress(Conflict):  # retried already (another tab): the row shows how
+        services.export_retry(export=export, by=request.user)
+    export.refresh_from_db()
+    if request.htmx:
+        return render(request, "compliance/_export.html", {"export": export})
+    return redirect("compliance-exports")
+
+
+@auditors
 def export_download(request: SignedInRequest, pk: int) -> FileResponse:
     export = get_object_or_404(Export, pk=pk, status=Export.Status.DONE)
     return FileResponse(
@@ -134,10 +154,9 @@ def export_download(request: SignedInRequest, pk: int) -> FileResponse:
 def _days(text: str | None, default: int = 7, most: int = 3660) -> int:
     """The period of a player's report in days, from the query: 1 to ``most`` (ten years);
     anything else is the default week, never a server error."""
-    try:
-        days = int(text or default)
-    except ValueError:
+    if not re.fullmatch(r"[0-9]{1,4}", text or ""):  # ASCII digits: int() also reads "٥"
         return default
+    days = int(text or default)
     return days if 1 <= days <= most else default
 
 

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from audit.services import audit_refusal
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, TABLE_STAFF, role_of
 from tables import selectors as table_selectors
@@ -54,7 +55,21 @@ def dealer_home(request: SignedInRequest) -> HttpResponse:
 @role_required(*TABLE_STAFF)
 def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    refused = _refuse_another_dealers_table(request, table)
+    if refused is not None:
+        return refused
     return render(request, "dealer/table.html", play_context(request, table))
+
+
+def _refuse_another_dealers_table(request: SignedInRequest, table: Table) -> HttpResponse | None:
+    """An open table's screen shows its live cards and stacks: its dealer on duty and floor
+    supervisors only (hardening item 5); a closed table's, to any dealer who may open it."""
+    on_duty = table_selectors.open_session(table) is not None
+    if not on_duty or table_selectors.viewer(request.user).sees_live_cards(table.pk):
+        return None
+    message = "Another dealer is on duty at this table: only they and the floor see its play."
+    audit_refusal(actor=request.user, attempted=f"screen {request.path}", message=message)
+    return render(request, "403.html", {"message": message}, status=403)
 
 
 @require_POST
@@ -62,6 +77,9 @@ def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
 def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
     """One step at the table; ``step`` names the form and the service it feeds."""
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    refused = _refuse_another_dealers_table(request, table)
+    if refused is not None:
+        return refused
     if step not in STEPS:
         return render(request, "403.html", {"message": "No such step."}, status=404)
     hand = selectors.hands_in_progress(table=table).first()

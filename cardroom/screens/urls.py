@@ -30,6 +30,7 @@ compliance_patterns = [
     path("players/<int:pk>/", compliance.player_view, name="compliance-player"),
     path("exports/", compliance.export_view, name="compliance-exports"),
     path("exports/<int:pk>/", compliance.export_progress, name="compliance-export"),
+    path("exports/<int:pk>/retry/", compliance.export_retry, name="compliance-export-retry"),
     path(
         "exports/<int:pk>/download/",
         compliance.export_download,

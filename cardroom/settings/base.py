@@ -4,9 +4,12 @@ from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from .env import database_from_env, env_list, redis_from_env
+from .env import database_from_env, env_int, env_list, redis_from_env
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+#: True only under cardroom.settings.production: what must never run there checks it (load_demo).
+PRODUCTION = False
 
 # Good enough for a laptop and tests; production.py requires a real one.
 SECRET_KEY = "django-insecure-cardroom-local-only"
@@ -37,6 +40,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the client's address behind the proxy, and the request id every log line carries.
+    "cardroom.middleware.TrustedProxyMiddleware",
+    "cardroom.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -54,10 +60,18 @@ AUTHENTICATION_BACKENDS = [
     "cardroom.auth_backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Throttling logins (README, "Logins"): failures are counted per account and, separately, per
+# client address; at the limit that account, or that address, waits a cool-off that doubles
+# with each further failure (1 minute, 2, 4, … at most 15), never a lock an administrator must
+# lift. The address is the client's, behind the proxy (TRUSTED_PROXY_COUNT).
 AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = "cardroom.auth_backends.login_cool_off"
+LOGIN_BACKOFF_FIRST = timedelta(minutes=1)
+LOGIN_BACKOFF_MOST = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+#: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
 
 ROOT_URLCONF = "cardroom.urls"
 WSGI_APPLICATION = "cardroom.wsgi.application"
@@ -90,6 +104,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
+# A session lasts no longer than a shift; a device's token neither (REST_KNOX's TOKEN_TTL).
+SESSION_COOKIE_AGE = 12 * 60 * 60
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
@@ -142,8 +158,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardroom.api.schema.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
-        "BankingEnum": "wagers.engine.table.Banking",
+        "BankingEnum": "tables.models.BANKING_CHOICES",
         "HandStatusEnum": "wagers.models.Hand.Status",
         "ExportStatusEnum": "compliance.models.Export.Status",
         "ExportKindEnum": "compliance.models.Export.Kind",
@@ -165,8 +185,43 @@ CELERY_TIMEZONE = TIME_ZONE
 # `celery -A cardroom beat`: verify the audit chain and record a checkpoint (issue 5).
 CELERY_BEAT_SCHEDULE = {
     "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=15)},
+    # /health/deps/ reads beat's (and a worker's) heartbeat.
+    "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
+    # An export whose worker died is sent again, or marked failed for the user to retry.
+    "requeue-stalled-exports": {
+        "task": "compliance.requeue_stalled_exports",
+        "schedule": timedelta(minutes=1),
+    },
 }
 CELERY_TASK_EAGER_PROPAGATES = True
+# Tasks are idempotent (design.md): a task's message is acknowledged when it has finished, so
+# a worker killed mid-task leaves it to be delivered again (its child killed: at once; the
+# whole worker: after the visibility timeout, or by the stalled-export sweep).
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Publishing never makes a request hang on a broker that is down: a short connection timeout
+# and one quick retry, then the caller is told (an export is marked failed, to be retried).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+    # An unacknowledged task of a worker that vanished is delivered again after this (longer
+    # than any task runs, or a slow export would be built twice at once).
+    "visibility_timeout": 60 * 60,
+}
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

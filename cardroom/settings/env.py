@@ -53,6 +53,32 @@ def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = No
     )
 
 
+def env_int(
+    name: str, default: int, *, minimum: int = 0, environ: Mapping[str, str] | None = None
+) -> int:
+    """A whole number (ASCII digits) of at least ``minimum``."""
+    value = _get(name, environ)
+    if value is None:
+        return default
+    if not value.isascii() or not value.isdigit() or int(value) < minimum:
+        raise ImproperlyConfigured(
+            f"{name} must be a whole number of at least {minimum}, got {value!r}."
+        )
+    return int(value)
+
+
+def env_choice(
+    name: str, default: str, choices: tuple[str, ...], *, environ: Mapping[str, str] | None = None
+) -> str:
+    """One of ``choices`` (compared in upper case)."""
+    value = _get(name, environ)
+    if value is None:
+        return default
+    if value.upper() not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}.")
+    return value.upper()
+
+
 def env_list(
     name: str,
     default: list[str] | None = None,

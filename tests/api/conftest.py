@@ -55,6 +55,8 @@ class World:
         self.auditor = people["auditor"]
         self.counter = people.get("counter")
         self.second_counter = people.get("second_counter")
+        self.administrator = people["administrator"]
+        self.second_administrator = people["second_administrator"]
 
     def __getitem__(self, name: str) -> Any:
         value = getattr(self, name)
@@ -64,7 +66,7 @@ class World:
 
     @cached_property
     def cardroom(self):
-        return tables.cardroom_create(name="API Cardroom", by=self.supervisor)
+        return tables.cardroom_create(name="API Cardroom", by=self.administrator)
 
     def table(
         self, name: str, *, banking: str = "designated_player", seats=DP_SEATS, open_it=True
@@ -113,6 +115,24 @@ class World:
     def new_player(self):
         """A player of the cardroom who sits nowhere yet."""
         return tables.player_create(cardroom=self.cardroom, name="Walk-in", by=self.dealer)
+
+    # --- R17's self-approval switch (administrators) -----------------------------------------
+
+    @cached_property
+    def switch(self):
+        """Pending, proposed by the second administrator: the administrator may decide it."""
+        cardroom = tables.cardroom_create(name="Switch Cardroom", by=self.administrator)
+        return tables.self_approval_change_propose(
+            cardroom=cardroom, allowed=True, reason="Nights", by=self.second_administrator
+        )
+
+    @cached_property
+    def own_switch(self):
+        """Pending, proposed by the administrator: only another administrator approves it."""
+        cardroom = tables.cardroom_create(name="Own Switch Cardroom", by=self.administrator)
+        return tables.self_approval_change_propose(
+            cardroom=cardroom, allowed=True, reason="Nights", by=self.administrator
+        )
 
     # --- setting changes --------------------------------------------------------------------
 
@@ -255,6 +275,20 @@ class World:
         )
         return exports.export_build(export.pk)
 
+    @cached_property
+    def failed_export(self) -> Export:
+        """An export whose build could not be queued (the broker was down): to be retried."""
+        now = timezone.now()
+        export = compliance_services.export_request(
+            kind=Export.Kind.SETTLEMENTS,
+            start=now - timedelta(days=1),
+            end=now,
+            by=self.auditor,
+        )
+        exports.export_mark_unqueued(export.pk, "OperationalError: connection refused")
+        export.refresh_from_db()
+        return export
+
 
 @pytest.fixture
 def second_supervisor(make_user):
@@ -281,7 +315,15 @@ def second_counter(make_user):
 
 @pytest.fixture
 def world(
-    supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter
+    supervisor,
+    second_supervisor,
+    dealer,
+    other_dealer,
+    auditor,
+    counter,
+    second_counter,
+    administrator,
+    second_administrator,
 ) -> World:
     return World(
         supervisor=supervisor,
@@ -291,6 +333,8 @@ def world(
         auditor=auditor,
         counter=counter,
         second_counter=second_counter,
+        administrator=administrator,
+        second_administrator=second_administrator,
     )
 
 

@@ -35,7 +35,7 @@ def error_of(response, status: int) -> dict:
 
 
 def test_a_missing_field_is_a_400_naming_it(api, world, nothing_written):
-    client = api(world.supervisor)
+    client = api(world.administrator)
     with nothing_written():
         error = error_of(client.post(f"{V}/cardrooms/", {}, format="json"), 400)
 
@@ -69,7 +69,7 @@ def test_a_nested_error_names_the_json_path(api, world, nothing_written):
 
 
 def test_malformed_json_is_a_400(api, world, nothing_written):
-    client = api(world.supervisor)
+    client = api(world.administrator)
     with nothing_written():
         response = client.post(
             f"{V}/cardrooms/", data='{"name": "Open brace', content_type="application/json"
@@ -225,7 +225,7 @@ def test_a_rule_refusal_is_a_422_naming_the_field(api, world, nothing_written):
 
 
 def test_an_unsupported_media_type_is_a_415(api, world):
-    response = api(world.supervisor).post(
+    response = api(world.administrator).post(
         f"{V}/cardrooms/", data="name=x", content_type="text/plain"
     )
 

@@ -262,7 +262,7 @@ def test_a_hand_runs_the_same_queries_whatever_its_spots_and_settlements(api, wo
 # (name, url, queries): 3 of them authenticate (the knox token and its user; knox's look at
 # the user's other tokens, to drop expired ones) and check the role.
 DETAILS = [
-    ("me", f"{V}/auth/me/", 4),
+    ("me", f"{V}/auth/me/", 3),
     ("table", f"{V}/tables/{{dp_table}}/", 7),
     ("hand", f"{V}/hands/{{hand_settled}}/", 6),
     ("seating", f"{V}/seatings/{{seating}}/", 4),

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from tables import services
+from tests.conftest import an_administrator
 
 from .support import T0, Clock
 
@@ -24,5 +25,5 @@ def cardroom(supervisor, clock):
     """A cardroom in New York whose gaming day starts at 06:00 local time; from here on the
     clock is the test's (it starts at T0)."""
     return services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=supervisor
+        name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )

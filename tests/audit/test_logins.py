@@ -13,6 +13,7 @@ from audit.services import audit_refusal
 from cardroom.kernel.errors import PermissionDenied
 from tables import services as table_services
 from tables.models import Table
+from tests.conftest import an_administrator
 
 from .support import verify_audit
 
@@ -83,7 +84,7 @@ def test_login_logout_and_failed_login_each_append_one_event_to_a_valid_chain(
 def test_a_refused_permission_is_recorded_although_the_refused_change_rolled_back(
     supervisor, dealer
 ):
-    cardroom = table_services.cardroom_create(name="Cardroom", by=supervisor)
+    cardroom = table_services.cardroom_create(name="Cardroom", by=an_administrator())
     before = AuditEvent.objects.count()
     try:
         table_services.table_create(
@@ -114,7 +115,7 @@ def test_a_refusal_recorded_after_a_rolled_back_change_in_the_same_request_is_ke
     supervisor, dealer
 ):
     """The change and its own events roll back; the refusal, recorded after, stays."""
-    cardroom = table_services.cardroom_create(name="Cardroom", by=supervisor)
+    cardroom = table_services.cardroom_create(name="Cardroom", by=an_administrator())
     with pytest.raises(PermissionDenied), transaction.atomic():
         table_services.player_create(cardroom=cardroom, name="Ann", by=dealer)  # allowed ...
         table_services.table_create(cardroom=cardroom, name="T", banking="house", by=dealer)

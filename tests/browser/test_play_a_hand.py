@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
+from tests.conftest import an_administrator
 from wagers import selectors
 from wagers.models import Hand
 
@@ -53,7 +54,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
     make_user("cora", role=COMPLIANCE_AUDITOR, first_name="Cora", last_name="Diaz")
-    cardroom = services.cardroom_create(name="Riverside", by=supervisor)
+    cardroom = services.cardroom_create(name="Riverside", by=an_administrator())
     table = services.table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )

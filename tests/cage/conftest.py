@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from cardroom.kernel.roles import COUNT_TEAM
 from tables import services as table_services
+from tests.conftest import an_administrator
 
 # 2024-03-01 12:00 UTC is 07:00 in New York (EST): the day shift of gaming day 2024-03-01.
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -45,7 +46,7 @@ def clock(monkeypatch) -> Clock:
 def cardroom(supervisor, clock):
     """Harbour Cardroom (New York, gaming day from 06:00) with day, swing and grave shifts."""
     cardroom = table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=supervisor
+        name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )
     table_services.cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
     return cardroom

@@ -24,6 +24,7 @@ from cardroom.kernel.errors import DomainError
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
+from tests.conftest import an_administrator
 from wagers import services as hand_services
 
 from ..wagers.support import SEVEN_HANDS, draw_won_by, total
@@ -154,7 +155,7 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
 def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     data, supervisor, second_supervisor, dealer
 ):
-    room = table_services.cardroom_create(name=f"Room {next(ROOMS)}", by=supervisor)
+    room = table_services.cardroom_create(name=f"Room {next(ROOMS)}", by=an_administrator())
     house = table_services.table_create(cardroom=room, name="House", banking="house", by=supervisor)
     dp = table_services.table_create(
         cardroom=room, name="DP", banking="designated_player", by=supervisor

@@ -38,6 +38,7 @@ from tables.models import (
     TableSettings,
 )
 from tables.rotation import designated_player_rotate
+from tests.conftest import an_administrator
 from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,13 @@ def one_of_each(supervisor, dealer, make_user):
     """At least one row of every model: the tables side through the services, a hand and its
     settlement as rows (the hand services are another issue's)."""
     approver = make_user("approver", role="Floor supervisor")
-    cardroom = services.cardroom_create(name="Admin Cardroom", by=supervisor)
+    cardroom = services.cardroom_create(name="Admin Cardroom", by=an_administrator())
+    switch = services.self_approval_change_propose(
+        cardroom=cardroom, allowed=True, reason="Nights", by=an_administrator()
+    )
+    services.self_approval_change_decide(
+        change=switch, approve=True, by=make_user("admin2", role="Administrator")
+    )
     table = services.table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )

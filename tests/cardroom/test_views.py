@@ -1,6 +1,5 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.urls import reverse
 
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
@@ -73,22 +72,6 @@ def test_role_of_prefers_the_first_role_in_precedence_order(make_user):
 
 def test_an_anonymous_user_has_no_role():
     assert role_of(AnonymousUser()) is None
-
-
-def test_health_answers_ok_for_database_and_cache_without_login(client):
-    response = client.get(reverse("health"))
-    assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
-
-
-def test_health_answers_503_when_the_cache_is_down(client, monkeypatch):
-    def broken(*args, **kwargs):
-        raise ConnectionError("cache unreachable")
-
-    monkeypatch.setattr(cache, "set", broken)
-    response = client.get(reverse("health"))
-    assert response.status_code == 503
-    assert response.json() == {"status": "error", "database": "ok", "cache": "error"}
 
 
 def test_health_refuses_writes(client):

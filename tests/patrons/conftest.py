@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from patrons.identity import IdentityInput
 from tables import services as table_services
+from tests.conftest import an_administrator
 
 NY = ZoneInfo("America/New_York")
 
@@ -38,7 +39,7 @@ def clock(monkeypatch) -> Clock:
 @pytest.fixture
 def cardroom(supervisor, clock):
     return table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=supervisor
+        name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )
 
 

@@ -11,6 +11,7 @@ import pytest
 from cardroom.kernel.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
+from tests.conftest import an_administrator
 from wagers import services as hand_services
 from wagers.models import Hand
 
@@ -46,7 +47,7 @@ def nobody(make_user):
 
 @pytest.fixture
 def world(supervisor, dealer) -> World:
-    cardroom = table_services.cardroom_create(name="Screens Cardroom", by=supervisor)
+    cardroom = table_services.cardroom_create(name="Screens Cardroom", by=an_administrator())
     dp_table = table_services.table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )

@@ -637,9 +637,10 @@ def test_a_dealer_not_on_duty_here_is_refused_and_the_refusal_is_recorded(
         {"seating": world.seats[1].pk, "ante": "10"},
     )
 
-    assert response.status_code == 422
-    message = "Only the dealer on duty at this table may take wagers."
-    assert error_summary(parse(response.content)) == [message]
+    # Refused before the step: the answer would show the table's play, its cards (item 5).
+    assert response.status_code == 403
+    message = "Another dealer is on duty at this table: only they and the floor see its play."
+    assert message in response.content.decode()
     assert not started.spots.exists()
     [event] = AuditEvent.objects.filter(seq__gt=before)
     assert event.action == "permission.refused" and event.actor_id == other.pk

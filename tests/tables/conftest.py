@@ -11,13 +11,14 @@ from django.utils import timezone
 
 from tables import services
 from tables.models import Seating
+from tests.conftest import an_administrator
 
 from .support import T0
 
 
 @pytest.fixture
 def cardroom(supervisor):
-    return services.cardroom_create(name="Test Cardroom", by=supervisor)
+    return services.cardroom_create(name="Test Cardroom", by=an_administrator())
 
 
 @pytest.fixture

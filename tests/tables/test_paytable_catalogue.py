@@ -114,9 +114,14 @@ def test_r17_the_proposer_cannot_approve_their_own_change_to_the_catalogue(
 
 
 def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
-    supervisor,
+    supervisor, administrator, second_administrator
 ):
-    room = services.cardroom_create(name="Small room", self_approval_allowed=True, by=supervisor)
+    room = services.cardroom_create(name="Small room", by=administrator)
+    switch = services.self_approval_change_propose(
+        cardroom=room, allowed=True, reason="One supervisor on nights", by=administrator
+    )
+    services.self_approval_change_decide(change=switch, approve=True, by=second_administrator)
+    room.refresh_from_db()
     change = catalogue.paytable_change_propose(
         cardroom=room, kind="flush_paytable", lines=ALT_FLUSH, reason="Alone", by=supervisor
     )

@@ -13,6 +13,7 @@ from audit.models import AuditEvent
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import Seating, StackEntry, TableSession
+from tests.conftest import an_administrator
 from wagers.models import Hand
 
 from .support import audit_actions, last_seq
@@ -218,7 +219,7 @@ def test_a_player_already_seated_cannot_take_a_second_seat_at_the_table(
 
 
 def test_a_player_of_another_cardroom_is_refused(dp_table, session, dealer, supervisor, refusal):
-    elsewhere = services.cardroom_create(name="Elsewhere", by=supervisor)
+    elsewhere = services.cardroom_create(name="Elsewhere", by=an_administrator())
     stranger = services.player_create(cardroom=elsewhere, name="Stranger", by=supervisor)
     with refusal(DomainError, field="player", says="Stranger is not a player of"):
         services.seat_player(table=dp_table, seat=1, player=stranger, by=dealer)

@@ -88,11 +88,9 @@ def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, sup
 
 
 def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
-    supervisor,
+    supervisor, administrator, allow_self_approval
 ):
-    cardroom = services.cardroom_create(
-        name="Small room", self_approval_allowed=True, by=supervisor
-    )
+    cardroom = allow_self_approval(services.cardroom_create(name="Small room", by=administrator))
     table = services.table_create(
         cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
     )
@@ -107,11 +105,9 @@ def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it
 
 
 def test_r17_a_change_approved_by_another_supervisor_is_not_self_approved_even_where_allowed(
-    supervisor, second_supervisor
+    supervisor, second_supervisor, administrator, allow_self_approval
 ):
-    cardroom = services.cardroom_create(
-        name="Small room", self_approval_allowed=True, by=supervisor
-    )
+    cardroom = allow_self_approval(services.cardroom_create(name="Small room", by=administrator))
     table = services.table_create(
         cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
     )

@@ -216,15 +216,16 @@ def test_r17_only_a_floor_supervisor_creates_a_table(request, cardroom, refusal,
         )
 
 
-def test_only_a_floor_supervisor_creates_a_cardroom(dealer, refusal):
-    only = "Only a floor supervisor may create a cardroom"
+@pytest.mark.parametrize("persona", ["supervisor", "dealer", "auditor"])
+def test_only_an_administrator_creates_a_cardroom(request, persona, refusal):
+    only = "Only an administrator may create a cardroom"
     with refusal(PermissionDenied, field=None, says=only):
-        services.cardroom_create(name="Elsewhere", by=dealer)
+        services.cardroom_create(name="Elsewhere", by=request.getfixturevalue(persona))
 
 
-def test_a_cardroom_needs_a_real_time_zone(supervisor, refusal):
+def test_a_cardroom_needs_a_real_time_zone(administrator, refusal):
     with refusal(DomainError, field="time_zone", says="'Mars/Olympus' is not a time zone name"):
-        services.cardroom_create(name="Elsewhere", time_zone="Mars/Olympus", by=supervisor)
+        services.cardroom_create(name="Elsewhere", time_zone="Mars/Olympus", by=administrator)
 
 
 # --- versions are immutable ------------------------------------------------------------------

@@ -32,7 +32,7 @@ from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import Seating, StackEntry, Table
 from tables.selectors import current_settings
-from tests.conftest import examples
+from tests.conftest import an_administrator, examples
 from wagers import services
 from wagers.engine.cards import CARD_NAMES, DECK, parse_hand
 from wagers.engine.checks import raise_cap_multiple
@@ -73,7 +73,7 @@ def amounts(low: Decimal, high: Decimal, unit: Decimal) -> st.SearchStrategy[Dec
 
 
 def build_world(data, supervisor, dealer, rng: random.Random, name: str, seen) -> World:
-    room = table_services.cardroom_create(name=name, by=supervisor)
+    room = table_services.cardroom_create(name=name, by=an_administrator())
     world = World(tables=[], seen=seen, rng=rng)
     for banking in ("designated_player", "house"):
         values = {

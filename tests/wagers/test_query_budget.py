@@ -44,8 +44,9 @@ def settle_counting(make_table, seat, dealer, banking: str, spots: int) -> list[
     )
     for number in seats:
         services.spot_decide(hand=hand, seat=number, decision="raise", raise_amount="10", by=dealer)
+    by = type(dealer).objects.get(pk=dealer.pk)  # as a request loads its user: role not known
     with CaptureQueriesContext(connection) as queries:
-        settlement = services.hand_settle(hand=hand, by=dealer)
+        settlement = services.hand_settle(hand=hand, by=by)
     assert settlement.spots.count() == spots
     # The test runs inside a transaction, so the service's atomic block is a savepoint here;
     # in production it is the transaction itself. Only the statements are counted.

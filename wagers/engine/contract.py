@@ -4,6 +4,7 @@ JSON out. Every refusal names the JSON path of the value at fault.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from .table import Banking, BonusMode, TableRules, house_defaults
 E = TypeVar("E", bound=StrEnum)
 T = TypeVar("T")
 
+_DIGITS = re.compile(r"[0-9]{1,9}")  # ASCII digits: "٥".isdigit() is true too
 _TABLE_AMOUNTS = ("rake_amount", "ante_min", "ante_max", "bonus_min", "bonus_max", "chip_unit")
 
 
@@ -250,9 +252,10 @@ def _paytable(value: object, field: str) -> dict[int, int]:
         raise RoundError(field, 'A paytable maps a size to "N to 1" odds, like {"4": 2}.')
     table: dict[int, int] = {}
     for key, odds in value.items():
-        if not (isinstance(key, str) and key.isdigit()):
+        # ASCII digits only: str.isdigit() and int() would also take "٥" as 5.
+        if not (isinstance(key, str) and _DIGITS.fullmatch(key)):
             raise RoundError(f"{field}.{key}", f"'{key}' is not a flush size or run length.")
-        if isinstance(odds, str) and odds.isdigit():
+        if isinstance(odds, str) and _DIGITS.fullmatch(odds):
             odds = int(odds)
         table[int(key)] = odds
     return table

@@ -15,7 +15,8 @@ from .errors import RoundError
 Cents = int
 
 # Ten digits before the point: what DecimalField(max_digits=12, decimal_places=2) can hold.
-_AMOUNT = re.compile(r"(\d{1,10})(?:\.(\d{1,2}))?")
+# ASCII digits only: ``\d`` and ``int()`` would also read "٥" (Arabic-Indic five) as 5.
+_AMOUNT = re.compile(r"([0-9]{1,10})(?:\.([0-9]{1,2}))?")
 _CENT = Decimal("0.01")
 
 

@@ -1,6 +1,7 @@
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from cage.demo import load_demo
 from tables.demo import DEMO_PASSWORD, DEMO_TABLES
@@ -13,6 +14,12 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if settings.PRODUCTION:
+            # Demo users share a published password: never in a real cardroom's database.
+            raise CommandError(
+                "load_demo refuses to run under production settings: its users share a "
+                "published password. Use a development database (cardroom.settings.local)."
+            )
         users = load_demo()
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins:"))
         for demo in users:

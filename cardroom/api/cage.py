@@ -29,6 +29,7 @@ from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import IdField, MoneyField, SignedMoneyField, WallClockField
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import (
     AUDITORS,
@@ -78,12 +79,12 @@ class ShiftOut(serializers.Serializer):
     starts_at = WallClockField()
 
 
-class ShiftIn(serializers.Serializer):
+class ShiftIn(StrictSerializer):
     name = serializers.CharField(max_length=20)
     starts_at = WallClockField()
 
 
-class ShiftsIn(serializers.Serializer):
+class ShiftsIn(StrictSerializer):
     shifts = ShiftIn(many=True)
 
 
@@ -110,7 +111,7 @@ class CardroomShifts(ServiceView):
         return Response(ShiftOut(made, many=True).data)
 
 
-class DenominationsIn(serializers.Serializer):
+class DenominationsIn(StrictSerializer):
     denominations = serializers.ListField(child=MoneyField(), max_length=50)
 
 
@@ -173,7 +174,7 @@ class InventoryCountOut(serializers.ModelSerializer):
         return SignedMoneyField().to_representation(count.total - count.book_total)
 
 
-class InventoryCountIn(serializers.Serializer):
+class InventoryCountIn(StrictSerializer):
     kind = serializers.ChoiceField(choices=InventoryCount.Kind.choices)
     chips = pieces()
     counted_by = IdField()
@@ -262,7 +263,7 @@ def slip_status(slip: Slip) -> str:
     return "delivered" if hasattr(slip, "delivery") else "requested"
 
 
-class SlipIn(serializers.Serializer):
+class SlipIn(StrictSerializer):
     kind = serializers.ChoiceField(choices=Slip.Kind.choices)
     chips = pieces()
 
@@ -306,7 +307,7 @@ class SlipDeliver(ServiceView):
         return Response(SlipOut(selectors.slips().get(pk=pk)).data)
 
 
-class VoidIn(serializers.Serializer):
+class VoidIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
     witness = IdField()
 
@@ -411,7 +412,7 @@ class DropBoxes(ServiceView):
         return Response(DropBoxOut(boxes, many=True).data)
 
 
-class DropCountIn(serializers.Serializer):
+class DropCountIn(StrictSerializer):
     gaming_day = serializers.DateField()
     shift = serializers.CharField(max_length=20)
     cash = pieces(required=False, default=dict)
@@ -443,7 +444,7 @@ class TableDropCount(ServiceView):
         return Response(DropCountOut(count).data, status=201)
 
 
-class ReasonIn(serializers.Serializer):
+class ReasonIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
 
 
@@ -472,7 +473,7 @@ class ShiftCloseOut(serializers.ModelSerializer):
         fields = ["id", "gaming_day", "shift", "closed_by", "closed_at", "figures"]
 
 
-class ShiftCloseIn(serializers.Serializer):
+class ShiftCloseIn(StrictSerializer):
     gaming_day = serializers.DateField()
     shift = serializers.CharField(max_length=20)
 
@@ -505,7 +506,7 @@ class DayCloseOut(serializers.ModelSerializer):
         fields = ["id", "gaming_day", "closed_by", "closed_at", "figures", "checkpoint"]
 
 
-class DayCloseIn(serializers.Serializer):
+class DayCloseIn(StrictSerializer):
     gaming_day = serializers.DateField()
 
 

@@ -22,6 +22,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, RowField
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
 from compliance import cash_reports
@@ -49,7 +50,7 @@ FLOOR_AND_COMPLIANCE = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 # --- serializers -----------------------------------------------------------------------------
 
 
-class IdentityIn(serializers.Serializer):
+class IdentityIn(StrictSerializer):
     date_of_birth = serializers.DateField()
     id_type = serializers.CharField(max_length=20)
     id_number = serializers.CharField(max_length=60)
@@ -90,7 +91,7 @@ class IdentityStatusOut(serializers.Serializer):
     id_number = serializers.CharField()
 
 
-class RevealIn(serializers.Serializer):
+class RevealIn(StrictSerializer):
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
@@ -99,7 +100,7 @@ class RevealOut(serializers.Serializer):
     id_number = serializers.CharField()
 
 
-class CageCashIn(serializers.Serializer):
+class CageCashIn(StrictSerializer):
     direction = serializers.ChoiceField(choices=CashTransaction.Direction.choices)
     amount = MoneyField()
 
@@ -148,7 +149,7 @@ class CtrOut(serializers.ModelSerializer):
         ]
 
 
-class FileIn(serializers.Serializer):
+class FileIn(StrictSerializer):
     reference = serializers.CharField(max_length=60)
 
 
@@ -158,7 +159,7 @@ class FlagOut(serializers.ModelSerializer):
         fields = ["id", "player", "gaming_day", "transactions", "detail", "created_at"]
 
 
-class PolicyIn(serializers.Serializer):
+class PolicyIn(StrictSerializer):
     log_threshold = MoneyField()
     structuring_count = serializers.IntegerField()
     structuring_band = serializers.DecimalField(max_digits=3, decimal_places=2)
@@ -170,7 +171,7 @@ class PolicyOut(serializers.Serializer):
     structuring_band = serializers.DecimalField(max_digits=3, decimal_places=2)
 
 
-class ExclusionIn(serializers.Serializer):
+class ExclusionIn(StrictSerializer):
     cardroom = RowField(Cardroom.objects.all())
     player = RowField(Player.objects.all(), required=False, allow_null=True, default=None)
     kind = serializers.ChoiceField(choices=Exclusion.Kind.choices)
@@ -211,22 +212,22 @@ class ExclusionOut(serializers.ModelSerializer):
         return masked_id(row.id_number)
 
 
-class ExclusionEndIn(serializers.Serializer):
+class ExclusionEndIn(StrictSerializer):
     ends_on = serializers.DateField()
     reason = serializers.CharField(max_length=2000)
 
 
-class ImportIn(serializers.Serializer):
+class ImportIn(StrictSerializer):
     file = serializers.FileField(required=False)
     csv = serializers.CharField(required=False, max_length=5_000_000, trim_whitespace=False)
     source_name = serializers.CharField(max_length=100, required=False, default="state list")
 
 
-class ReviewIn(serializers.Serializer):
+class ReviewIn(StrictSerializer):
     note = serializers.CharField(max_length=5000)
 
 
-class ReviewNoteIn(serializers.Serializer):
+class ReviewNoteIn(StrictSerializer):
     status = serializers.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
     note = serializers.CharField(max_length=5000)
 
@@ -245,7 +246,7 @@ class ReviewOut(serializers.ModelSerializer):
         ]
 
 
-class IncidentIn(serializers.Serializer):
+class IncidentIn(StrictSerializer):
     cardroom = RowField(Cardroom.objects.all())
     kind = serializers.ChoiceField(choices=Incident.Kind.choices)
     summary = serializers.CharField(max_length=5000)
@@ -257,7 +258,7 @@ class IncidentIn(serializers.Serializer):
     )
 
 
-class IncidentEntryIn(serializers.Serializer):
+class IncidentEntryIn(StrictSerializer):
     kind = serializers.ChoiceField(
         choices=["note", "surveillance_requested", "surveillance_findings", "closed"]
     )
@@ -315,7 +316,7 @@ class GameStopOut(serializers.ModelSerializer):
         ]
 
 
-class RestartIn(serializers.Serializer):
+class RestartIn(StrictSerializer):
     note = serializers.CharField(max_length=2000)
 
 

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.idempotency import idempotent
+from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import catalogue, figures, selectors
 from tables.models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
@@ -165,14 +166,14 @@ class PaytableChangeOut(_WithFigures, serializers.ModelSerializer):
         return "pending" if decision is None else decision.outcome
 
 
-class PaytableChangeIn(serializers.Serializer):
+class PaytableChangeIn(StrictSerializer):
     kind = serializers.ChoiceField(choices=PaytableKind.choices)
     lines = serializers.JSONField(help_text='size: N to 1, e.g. {"4": 1, "5": 10}')
     action = serializers.ChoiceField(choices=PaytableChange.Action.choices, default="add")
     reason = serializers.CharField(max_length=2000)
 
 
-class PaytableDecisionIn(serializers.Serializer):
+class PaytableDecisionIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000, required=False, default="")
 
 

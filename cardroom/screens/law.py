@@ -99,12 +99,25 @@ def _cardroom() -> Cardroom:
 @compliance_only
 def law_home(request: SignedInRequest) -> HttpResponse:
     """A gaming day's cash reporting, flags, reviews and the exclusion lists."""
-    cardroom = _cardroom()
     form = DayForm(request.GET or None)
     day = (form.cleaned_data["day"] if form.is_valid() else None) or timezone.localdate()
+    return _law_page(request, day, day_form=form)
+
+
+def _law_page(
+    request: SignedInRequest,
+    day: date,
+    *,
+    day_form: Any = None,
+    file_form: Any = None,
+    import_form: Any = None,
+) -> HttpResponse:
+    """The compliance page; with a refused form (its errors shown), answered 422."""
+    cardroom = _cardroom()
+    refused = file_form is not None or import_form is not None
     context: dict[str, Any] = {
         "cardroom": cardroom,
-        "form": form,
+        "form": day_form or DayForm(),
         "day": day,
         "log": selectors.cash_log(cardroom.pk, day),
         "ctrs": selectors.ctrs(cardroom.pk, day),
@@ -112,10 +125,10 @@ def law_home(request: SignedInRequest) -> HttpResponse:
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],
         "policy": selectors.cash_policy(cardroom.pk),
-        "file_form": FileForm(),
-        "import_form": ImportForm(),
+        "file_form": file_form or FileForm(),
+        "import_form": import_form or ImportForm(),
     }
-    return render(request, "law/compliance.html", context)
+    return render(request, "law/compliance.html", context, status=422 if refused else 200)
 
 
 @require_POST
@@ -123,15 +136,15 @@ def law_home(request: SignedInRequest) -> HttpResponse:
 def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
     report = get_object_or_404(CurrencyTransactionReport, pk=pk)
     form = FileForm(request.POST)
-    if form.is_valid():
-        call_service(
-            request,
-            form,
-            lambda: cash.ctr_file(
-                report=report, reference=form.cleaned_data["reference"], by=request.user
-            ),
-        )
-    return redirect(f"/compliance/law/?day={report.gaming_day}")
+    if form.is_valid() and call_service(
+        request,
+        form,
+        lambda: cash.ctr_file(
+            report=report, reference=form.cleaned_data["reference"], by=request.user
+        ),
+    ):
+        return redirect(f"/compliance/law/?day={report.gaming_day}")
+    return _law_page(request, report.gaming_day, file_form=form)
 
 
 @compliance_only
@@ -161,6 +174,8 @@ def exclusion_import(request: SignedInRequest) -> HttpResponse:
                 text=text, source_name=upload.name, by=request.user
             ),
         )
+    if added is None:
+        return _law_page(request, timezone.localdate(), import_form=form)
     return render(request, "law/imported.html", {"form": form, "added": added})
 
 
@@ -172,8 +187,14 @@ def law_player(request: SignedInRequest, pk: int) -> HttpResponse:
 
 
 def _player_page(
-    request: SignedInRequest, player: Player, *, revealed: str | None, form: Any = None
+    request: SignedInRequest,
+    player: Player,
+    *,
+    revealed: str | None,
+    form: Any = None,
+    note_form: Any = None,
 ) -> HttpResponse:
+    """A player's page; with a refused form (its errors shown), answered 422."""
     identity = selectors.identity_of(player)
     context = {
         "player": player,
@@ -183,9 +204,10 @@ def _player_page(
         "cash": player.cash_transactions.order_by("-created_at")[:100],
         "reviews": selectors.reviews(player.pk),
         "review_form": form or ReviewForm(),
-        "note_form": ReviewNoteForm(),
+        "note_form": note_form or ReviewNoteForm(),
     }
-    return render(request, "law/player.html", context)
+    refused = form is not None or note_form is not None
+    return render(request, "law/player.html", context, status=422 if refused else 200)
 
 
 @require_POST
@@ -220,13 +242,13 @@ def law_review_open(request: SignedInRequest, pk: int) -> HttpResponse:
 def law_review_note(request: SignedInRequest, pk: int) -> HttpResponse:
     review = get_object_or_404(SuspiciousActivityReview, pk=pk)
     form = ReviewNoteForm(request.POST)
-    if form.is_valid():
-        call_service(
-            request,
-            form,
-            lambda: reviews.review_note(review=review, by=request.user, **form.cleaned_data),
-        )
-    return redirect("law-player", pk=review.player_id)
+    if form.is_valid() and call_service(
+        request,
+        form,
+        lambda: reviews.review_note(review=review, by=request.user, **form.cleaned_data),
+    ):
+        return redirect("law-player", pk=review.player_id)
+    return _player_page(request, review.player, revealed=None, note_form=form)
 
 
 # --- the floor and compliance: incidents, barring -------------------------------------------
@@ -234,18 +256,21 @@ def law_review_note(request: SignedInRequest, pk: int) -> HttpResponse:
 
 @floor_and_compliance
 def incident_list(request: SignedInRequest) -> HttpResponse:
-    return _incidents_page(request, IncidentForm(), BarForm())
+    return _incidents_page(request, IncidentForm(), BarForm(), status=200)
 
 
-def _incidents_page(request: SignedInRequest, form: Any, bar: Any) -> HttpResponse:
+def _incidents_page(
+    request: SignedInRequest, form: Any, bar: Any, follow: Any = None, *, status: int = 422
+) -> HttpResponse:
+    """The incident log; answered 422 when it comes back with a refused form."""
     rows = selectors.incidents()[:100]
     context = {
         "incidents": [(row, selectors.incident_status(row)) for row in rows],
         "form": form,
         "bar_form": bar,
-        "follow_form": FollowUpForm(),
+        "follow_form": follow or FollowUpForm(),
     }
-    return render(request, "law/incidents.html", context)
+    return render(request, "law/incidents.html", context, status=status)
 
 
 @require_POST
@@ -273,15 +298,15 @@ def incident_report(request: SignedInRequest) -> HttpResponse:
 def incident_follow_up(request: SignedInRequest, pk: int) -> HttpResponse:
     incident = get_object_or_404(Incident, pk=pk)
     form = FollowUpForm(request.POST)
-    if form.is_valid():
-        call_service(
-            request,
-            form,
-            lambda: incidents.incident_follow_up(
-                incident=incident, by=request.user, **form.cleaned_data
-            ),
-        )
-    return redirect("law-incidents")
+    if form.is_valid() and call_service(
+        request,
+        form,
+        lambda: incidents.incident_follow_up(
+            incident=incident, by=request.user, **form.cleaned_data
+        ),
+    ):
+        return redirect("law-incidents")
+    return _incidents_page(request, IncidentForm(), BarForm(), follow=form)
 
 
 @require_POST

@@ -9,6 +9,7 @@ authorization matrix builds a fresh world for each of its rows.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
@@ -23,9 +24,12 @@ from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports
 from compliance import services as compliance_services
 from compliance.models import Export
+from patrons import cash, exclusions, incidents, reviews
+from patrons.identity import IdentityInput, identity_record
+from patrons.models import CurrencyTransactionReport
 from tables import catalogue
 from tables import services as tables
-from tables.models import Seating, SettingChange, Table
+from tables.models import GameStop, Seating, SettingChange, Table
 from wagers import services as wagers
 from wagers.models import Hand
 
@@ -39,6 +43,14 @@ WINNER_CARDS = "Ah Th 6h 2h Jd 5c 9c"  # hearts A-T-6-2: beats the dealer
 LOSER_CARDS = "Qd 8d 5d As 6c 4h 3s"  # diamonds Q-8-5: loses to the dealer
 # The dealer's hand as corrected: 4d for 4s leaves a two-card flush, which does not qualify.
 CORRECTED_DEALER_CARDS = "Ks 9s 4d 2c 7h 8c 3c"
+
+IDENTITY = IdentityInput(
+    date_of_birth=date(1980, 5, 17),
+    id_type="driver_licence",
+    id_number="D1234567",
+    id_issuer="California",
+    id_expires=date(2031, 5, 17),
+)
 
 #: A hand's states, in the order a hand goes through them ("ready": every spot has decided).
 STATES = ("open", "wagering", "dealt", "ready", "settled")
@@ -230,6 +242,67 @@ class World:
     @cached_property
     def hand_settled(self) -> Hand:
         return self.hand("settled")
+
+    # --- players under the law (issue 14) -----------------------------------------------------
+
+    @cached_property
+    def identified_player(self):
+        """A player of the cardroom with an identity on file, seated nowhere."""
+        player = tables.player_create(cardroom=self.cardroom, name="Ida Known", by=self.dealer)
+        identity_record(player=player, identity=IDENTITY, by=self.supervisor)
+        return player
+
+    @cached_property
+    def ctr(self):
+        """The CTR of $10,000.01 in cash bought at the cage (over the federal line)."""
+        cash.cage_cash(
+            player=self.identified_player,
+            direction="in",
+            amount=Decimal("10000.01"),
+            by=self.supervisor,
+        )
+        return CurrencyTransactionReport.objects.get(player=self.identified_player)
+
+    @cached_property
+    def exclusion(self):
+        entry = exclusions.ExclusionInput(
+            kind="barred",
+            name="Barry Barred",
+            date_of_birth=date(1970, 1, 1),
+            starts_on=date(2024, 1, 1),
+            reason="Cheating",
+        )
+        return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
+
+    @cached_property
+    def review(self):
+        return reviews.review_open(
+            player=self.identified_player, note="Cash just under the line", by=self.auditor
+        )
+
+    @cached_property
+    def incident(self):
+        return incidents.incident_report(
+            cardroom=self.cardroom, kind="dispute", summary="A raise disputed", by=self.dealer
+        )
+
+    @cached_property
+    def stopped_table(self) -> Table:
+        """An open table whose game R16 stopped (a failed rotation window)."""
+        table = self.table("Stopped table", seats=())
+        now = timezone.now()
+        GameStop.objects.create(
+            table=table,
+            session=table.sessions.get(closed_at=None),
+            stopped_at=now,
+            window_start=now - timedelta(minutes=60),
+            window_end=now,
+            settings_version=1,
+            window_minutes=60,
+            holders=["Lone Holder"],
+            hands=12,
+        )
+        return table
 
     # --- the cage ---------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -15,7 +16,11 @@ from audit.models import AuditEvent
 from cage import services as cage_services
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import services as compliance_services
+from patrons import cash, incidents, reviews
+from patrons.identity import identity_record
+from patrons.models import CurrencyTransactionReport
 from tables import services as table_services
+from tests.api.conftest import IDENTITY
 
 from .support import last_seq, parse
 
@@ -25,6 +30,7 @@ SUPERVISOR, DEALER_ONLY, AUDITOR, COUNTER = "supervisor", "dealer", "auditor", "
 STAFF = {SUPERVISOR, DEALER_ONLY}
 FLOOR = {SUPERVISOR}
 COMPLIANCE = {SUPERVISOR, AUDITOR}
+ONLY_COMPLIANCE = {AUDITOR}  # cash reporting, identities unmasked, reviews (issue 14)
 COUNT = {COUNTER}  # the count team: its count screen, nothing else
 
 
@@ -57,6 +63,25 @@ SCREENS = [
     ("cage-slip-print", {"pk": "fill_slip"}, "post", {}, COMPLIANCE, 200),
     ("count-home", {}, "get", None, COUNT, 200),
     ("count-record", {}, "post", {}, COUNT, 422),
+    # the catalogue of approved paytables (issue 12)
+    ("floor-paytables", {}, "get", None, FLOOR, 200),
+    ("floor-paytable-action", {"action": "propose"}, "post", {}, FLOOR, 422),
+    # players under the law (issue 14): compliance's, and the floor's incident log
+    ("law-home", {}, "get", None, ONLY_COMPLIANCE, 200),
+    ("law-mtl-csv", {}, "get", None, ONLY_COMPLIANCE, 200),
+    ("law-ctr-csv", {}, "get", None, ONLY_COMPLIANCE, 200),
+    ("law-ctr-file", {"pk": "ctr"}, "post", {}, ONLY_COMPLIANCE, 422),
+    ("law-exclusion-import", {}, "post", {}, ONLY_COMPLIANCE, 422),
+    ("law-player", {"pk": "player"}, "get", None, ONLY_COMPLIANCE, 200),
+    ("law-player-reveal", {"pk": "player"}, "post", {}, ONLY_COMPLIANCE, 200),
+    ("law-review-open", {"pk": "player"}, "post", {}, ONLY_COMPLIANCE, 422),
+    ("law-review-note", {"pk": "review"}, "post", {}, ONLY_COMPLIANCE, 422),
+    ("law-incidents", {}, "get", None, COMPLIANCE, 200),
+    ("law-incident-report", {}, "post", {}, COMPLIANCE, 422),
+    ("law-incident-follow-up", {"pk": "incident"}, "post", {}, COMPLIANCE, 422),
+    ("law-exclusion-bar", {}, "post", {}, COMPLIANCE, 422),
+    ("law-table-notice", {"pk": "table"}, "get", None, COMPLIANCE, 200),
+    ("law-game-restart", {"pk": "table"}, "post", {}, FLOOR, 422),
 ]
 IDS = [screen[0] for screen in SCREENS]
 
@@ -81,6 +106,22 @@ def objects(
         "house_table": world.house_table.pk,
         "fill_slip": cage_services.slip_request(
             table=world.house_table, kind="fill", chips={"100": 1}, by=supervisor
+        ).pk,
+        **_law_objects(world, supervisor, auditor),
+    }
+
+
+def _law_objects(world, supervisor, auditor) -> dict[str, int]:
+    """A CTR (cash over the federal line at the cage, identity on file), a review, an
+    incident."""
+    player = world.seats[1].player
+    identity_record(player=player, identity=IDENTITY, by=supervisor)
+    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
+    return {
+        "ctr": CurrencyTransactionReport.objects.get(player=player).pk,
+        "review": reviews.review_open(player=player, note="Cash", by=auditor).pk,
+        "incident": incidents.incident_report(
+            cardroom=world.cardroom, kind="dispute", summary="A payout", by=supervisor
         ).pk,
     }
 
@@ -233,13 +274,27 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
         (
             SUPERVISOR,
             FLOOR_SUPERVISOR,
-            ["floor-tables", "floor-paytables", "dealer-home", "compliance-home", "cage-overview"],
+            [
+                "floor-tables",
+                "floor-paytables",
+                "dealer-home",
+                "compliance-home",
+                "cage-overview",
+                "law-incidents",
+            ],
         ),
         (DEALER_ONLY, DEALER, ["dealer-home"]),
         (
             AUDITOR,
             COMPLIANCE_AUDITOR,
-            ["compliance-audit", "compliance-reports", "compliance-exports", "cage-overview"],
+            [
+                "compliance-audit",
+                "compliance-reports",
+                "compliance-exports",
+                "cage-overview",
+                "law-home",
+                "law-incidents",
+            ],
         ),
         (COUNTER, COUNT_TEAM, ["count-home"]),
     ],

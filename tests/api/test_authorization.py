@@ -67,6 +67,7 @@ ROUND = {
 }
 
 V = "/api/v1"
+STATE_LIST = "kind,name,date_of_birth,starts_on\nbarred,Listed Person,1975-06-06,2024-01-01\n"
 DAY = "?day=2024-03-01"
 SHIFT = "?day=2024-03-01&shift=day"
 # fmt: off
@@ -463,7 +464,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "reason": "Asked to be excluded",
         },
         f"{V}/exclusions/import/": lambda: {
-            "csv": "kind,name,date_of_birth,starts_on\nbarred,Listed Person,1975-06-06,2024-01-01\n",
+            "csv": STATE_LIST,
             "source_name": "State list 2024-03",
         },
         f"{V}/exclusions/{{exclusion}}/end/": lambda: {

@@ -61,6 +61,23 @@ def identity_check(identity: IdentityInput, *, today: date) -> None:
         )
 
 
+#: A photo of the player (optional): a JPEG or PNG of at most 5 MB, known by its first bytes
+#: (a name or a content type is only what the sender says).
+PHOTO_MAX_BYTES = 5 * 1024 * 1024
+PHOTO_SIGNATURES = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n")
+
+
+def photo_check(photo: File) -> None:
+    """Refuse a photo that is not a JPEG or PNG image, or is too large, naming the field."""
+    if photo.size is None or photo.size > PHOTO_MAX_BYTES:
+        raise DomainError("The photo is at most 5 MB.", field="photo")
+    photo.seek(0)
+    head = photo.read(8)
+    photo.seek(0)
+    if not any(head.startswith(signature) for signature in PHOTO_SIGNATURES):
+        raise DomainError("The photo is a JPEG or PNG image.", field="photo")
+
+
 @transaction.atomic
 def identity_record(
     *, player: Any, identity: IdentityInput, by: User, photo: File | None = None
@@ -69,6 +86,8 @@ def identity_record(
     shows the number masked."""
     require_role(by, *RECORDERS, action="record a player's identity")
     identity_check(identity, today=timezone.localdate())
+    if photo is not None:
+        photo_check(photo)
     number = normal_id(identity.id_number)
     row = PlayerIdentity.objects.filter(player_id=player.pk).first() or PlayerIdentity(
         player=player
@@ -93,6 +112,7 @@ def identity_record(
             "id_number": masked_id(number),
             "id_issuer": row.id_issuer,
             "id_expires": row.id_expires,
+            "photo": bool(row.photo),
             "replaced": replaced,
         },
     )

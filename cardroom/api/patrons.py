@@ -56,16 +56,18 @@ class IdentityIn(StrictSerializer):
     id_number = serializers.CharField(max_length=60)
     id_issuer = serializers.CharField(max_length=60)
     id_expires = serializers.DateField()
+    photo = serializers.FileField(required=False, allow_null=True, default=None)
 
 
 def identity_input(data: dict[str, Any]) -> IdentityInput:
-    return IdentityInput(**data)
+    return IdentityInput(**{key: value for key, value in data.items() if key != "photo"})
 
 
 class IdentityOut(serializers.ModelSerializer):
     """An identity as everyone sees it: the ID number masked."""
 
     id_number = serializers.SerializerMethodField()
+    photo_on_file = serializers.SerializerMethodField()
 
     class Meta:
         model = PlayerIdentity
@@ -76,11 +78,15 @@ class IdentityOut(serializers.ModelSerializer):
             "id_number",
             "id_issuer",
             "id_expires",
+            "photo_on_file",
             "recorded_at",
         ]
 
     def get_id_number(self, row: PlayerIdentity) -> str:
         return masked_id(row.id_number)
+
+    def get_photo_on_file(self, row: PlayerIdentity) -> bool:
+        return bool(row.photo)
 
 
 class IdentityStatusOut(serializers.Serializer):
@@ -361,7 +367,9 @@ class PlayerIdentityView(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
         data = self.parse(request)
-        row = identity_record(player=player, identity=identity_input(data), by=actor(request))
+        row = identity_record(
+            player=player, identity=identity_input(data), photo=data["photo"], by=actor(request)
+        )
         return Response(IdentityOut(row).data, status=201)
 
 

@@ -24,11 +24,12 @@ from django.views.decorators.http import require_POST
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import cash_reports
 from patrons import cash, exclusions, incidents, reviews, selectors
-from patrons.identity import identity_reveal
+from patrons.identity import IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
     CurrencyTransactionReport,
     Exclusion,
+    IdType,
     Incident,
     IncidentEntry,
     SuspiciousActivityReview,
@@ -83,6 +84,16 @@ class BarForm(forms.Form):
     starts_on = forms.DateField()
     ends_on = forms.DateField(required=False, help_text="empty: for life")
     reason = forms.CharField(widget=forms.Textarea, max_length=2000)
+
+
+class IdentityForm(forms.Form):
+    player = forms.ModelChoiceField(Player.objects.order_by("name"))
+    date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    id_type = forms.ChoiceField(label="ID type", choices=IdType.choices)
+    id_number = forms.CharField(label="ID number", max_length=60)
+    id_issuer = forms.CharField(label="Issued by", max_length=60)
+    id_expires = forms.DateField(label="Expires", widget=forms.DateInput(attrs={"type": "date"}))
+    photo = forms.FileField(required=False, help_text="optional: a JPEG or PNG, at most 5 MB")
 
 
 class RestartForm(forms.Form):
@@ -334,6 +345,45 @@ def exclusion_bar(request: SignedInRequest) -> HttpResponse:
         ):
             return redirect("law-incidents")
     return _incidents_page(request, IncidentForm(), form)
+
+
+@floor_and_compliance
+def identity_page(request: SignedInRequest) -> HttpResponse:
+    """Record (or replace) a player's identity, with an optional photo: what the cash
+    reporting lines require before a large cash transaction. The number is shown masked."""
+    if request.method != "POST":
+        initial = {"player": request.GET.get("player")}
+        return _identity_page(request, IdentityForm(initial=initial), recorded=_recorded(request))
+    form = IdentityForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = dict(form.cleaned_data)
+        player, photo = data.pop("player"), data.pop("photo")
+        row = call_service(
+            request,
+            form,
+            lambda: identity_record(
+                player=player, identity=IdentityInput(**data), photo=photo, by=request.user
+            ),
+        )
+        if row:
+            return redirect(f"{request.path}?recorded={player.pk}")
+    return _identity_page(request, form, recorded=None, status=422)
+
+
+def _recorded(request: SignedInRequest) -> Any:
+    pk = request.GET.get("recorded", "")
+    if not pk.isdigit():
+        return None
+    player = Player.objects.filter(pk=int(pk)).first()
+    identity = selectors.identity_of(player) if player else None
+    return (player, masked_id(identity.id_number)) if identity else None
+
+
+def _identity_page(
+    request: SignedInRequest, form: Any, *, recorded: Any, status: int = 200
+) -> HttpResponse:
+    context = {"form": form, "recorded": recorded}
+    return render(request, "law/identity.html", context, status=status)
 
 
 # --- the floor: R16 (2026) -------------------------------------------------------------------

@@ -70,6 +70,7 @@ law_floor_patterns = [
     path("incidents/report/", law.incident_report, name="law-incident-report"),
     path("incidents/<int:pk>/follow-up/", law.incident_follow_up, name="law-incident-follow-up"),
     path("exclusions/bar/", law.exclusion_bar, name="law-exclusion-bar"),
+    path("players/identity/", law.identity_page, name="law-identity"),
     path("tables/<int:pk>/notice/", law.table_notice, name="law-table-notice"),
     path("tables/<int:pk>/restart/", law.game_restart_view, name="law-game-restart"),
 ]

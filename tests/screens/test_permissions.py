@@ -81,6 +81,7 @@ SCREENS = [
     ("law-incident-follow-up", {"pk": "incident"}, "post", {}, COMPLIANCE, 422),
     ("law-exclusion-bar", {}, "post", {}, COMPLIANCE, 422),
     ("law-table-notice", {"pk": "table"}, "get", None, COMPLIANCE, 200),
+    ("law-identity", {}, "get", None, COMPLIANCE, 200),
     ("law-game-restart", {"pk": "table"}, "post", {}, FLOOR, 422),
 ]
 IDS = [screen[0] for screen in SCREENS]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -30,6 +30,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from patrons import cash, exclusions, incidents
+from patrons.identity import IdentityInput
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.demo import (
@@ -183,7 +185,55 @@ def _play(clock: _Clock) -> None:
         counted_by=dealer,
         by=floor,
     )
+    _law(cardroom, house, clock, people)
     _counts_and_closes(cardroom, house, dp, clock, people)
+
+
+def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User]) -> None:
+    """The day under the law (issue 14): a player on the MTL and then over the CTR line at
+    the cage (an ID on file), a barred person on the cardroom's list, and a dispute followed
+    up with surveillance and closed."""
+    floor, compliance = people["floor"], people["compliance"]
+    clock.at("08:30")
+    harper = table_services.player_create(
+        cardroom=cardroom,
+        name="Harper Lane",
+        identity=IdentityInput(
+            date_of_birth=date(1976, 9, 14),
+            id_type="driver_licence",
+            id_number="N4418207",
+            id_issuer="California",
+            id_expires=date(2030, 9, 14),
+        ),
+        by=floor,
+    )
+    cash.cage_cash(player=harper, direction="in", amount="3500", by=floor)
+    clock.at("11:00")
+    cash.cage_cash(player=harper, direction="in", amount="7000", by=floor)
+    clock.at("11:15")
+    barred = exclusions.ExclusionInput(
+        kind="barred",
+        name="Riley Cole",
+        date_of_birth=date(1979, 2, 2),
+        starts_on=clock.now.date(),
+        reason="Past-posting at Table 2",
+    )
+    exclusions.exclusion_add(cardroom=cardroom, entry=barred, by=floor)
+    clock.at("11:40")
+    dispute = incidents.incident_report(
+        cardroom=cardroom,
+        kind="dispute",
+        table=house,
+        players=[Player.objects.get(cardroom=cardroom, name="Devon Hale")],
+        summary="Devon Hale disputes the payout of the second hand.",
+        by=floor,
+    )
+    for kind, text, by in (
+        ("surveillance_requested", "Review the 10:00 hand at Table 2.", floor),
+        ("surveillance_findings", "The payout matched the hand as dealt.", compliance),
+        ("closed", "Explained to the player; no adjustment.", floor),
+    ):
+        incidents.incident_follow_up(incident=dispute, kind=kind, text=text, by=by)
 
 
 def _slips(house: Table, clock: _Clock, floor: User, dealer: User) -> None:

@@ -444,7 +444,7 @@ class TableDropCount(ServiceView):
         return Response(DropCountOut(count).data, status=201)
 
 
-class ReasonIn(StrictSerializer):
+class VarianceReasonIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
 
 
@@ -452,9 +452,9 @@ class DropCountSignOff(ServiceView):
     """A floor supervisor explains a drop count's variance and signs it off."""
 
     write_roles = SUPERVISOR
-    input_serializer = ReasonIn
+    input_serializer = VarianceReasonIn
 
-    @extend_schema(request=ReasonIn, responses=DropCountOut)
+    @extend_schema(request=VarianceReasonIn, responses=DropCountOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         count = get_object_or_404(DropCount, pk=pk)

@@ -171,6 +171,14 @@ SPECTACULAR_SETTINGS = {
         "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
         "PaytableKindEnum": "tables.models.PaytableKind",
         "PaytableActionEnum": "tables.models.PaytableChange.Action",
+        "InventoryCountKindEnum": "cage.models.InventoryCount.Kind",
+        "SlipKindEnum": "cage.models.Slip.Kind",
+        "ExclusionKindEnum": "patrons.models.Exclusion.Kind",
+        "IncidentKindEnum": "patrons.models.Incident.Kind",
+        "IncidentEntryKindEnum": "patrons.models.IncidentEntry.Kind",
+        "ReviewStatusEnum": "patrons.models.SuspiciousActivityReview.Status",
+        "CtrStatusEnum": "patrons.models.CurrencyTransactionReport.Status",
+        "SpotDecisionEnum": ["raise", "fold", "walked_away"],
     },
 }
 

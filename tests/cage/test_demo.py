@@ -13,6 +13,7 @@ from django.core.management import call_command
 from audit.models import AuditEvent
 from cage import selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
+from patrons.models import CashTransaction, CurrencyTransactionReport, Exclusion, Incident
 from tables.models import Cardroom, HouseBankEntry
 
 pytestmark = pytest.mark.django_db
@@ -55,3 +56,23 @@ def test_running_load_demo_again_plays_nothing_again():
     before = (AuditEvent.objects.count(), HouseBankEntry.objects.count())
     call_command("load_demo", stdout=StringIO())
     assert (AuditEvent.objects.count(), HouseBankEntry.objects.count()) == before
+
+
+def test_the_demo_day_shows_compliance_each_rule_of_the_law():
+    """Issue 14: yesterday's demo day holds an MTL entry and a CTR (an ID on file), a barred
+    person on the cardroom's list, and a dispute followed up by surveillance and closed."""
+    call_command("load_demo", stdout=StringIO())
+    cardroom = Cardroom.objects.get(name="Demo Cardroom")
+
+    logged = CashTransaction.objects.filter(cardroom=cardroom, logged=True)
+    assert [str(row.amount) for row in logged.order_by("created_at")] == ["3500.00", "7000.00"]
+    ctr = CurrencyTransactionReport.objects.get(cardroom=cardroom)
+    assert ctr.player.name == "Harper Lane"
+    assert ctr.status == CurrencyTransactionReport.Status.TO_FILE
+    assert Exclusion.objects.get(cardroom=cardroom).name == "Riley Cole"
+    dispute = Incident.objects.get(cardroom=cardroom, kind="dispute")
+    assert [entry.kind for entry in dispute.entries.order_by("at", "id")] == [
+        "surveillance_requested",
+        "surveillance_findings",
+        "closed",
+    ]

@@ -15,6 +15,8 @@ PRODUCTION = {
     "DJANGO_SECRET_KEY": "k3y-for-the-deploy-check-0123456789-abcdefghijklmnopqrstuvwxyz",
     "DJANGO_ALLOWED_HOSTS": "cardroom.example",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://cardroom.example",
+    # production requires the key of players' ID numbers (issue 14); a fixed one for the tests
+    "FIELD_ENCRYPTION_KEY": "KjSxKMAS-AfRhfUOXA8rwe3T8YVBrKzB96-r-lCp_1Q=",
 }
 
 

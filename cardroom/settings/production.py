@@ -15,6 +15,9 @@ SECRET_KEY = env_required("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", required=True)
 # No key file in production: the key that encrypts ID numbers comes from the environment.
 FIELD_ENCRYPTION_KEYS = field_encryption_keys(None)
+# The key of the ID lookup hashes, independent of the encryption keys, so that rotating those
+# leaves every exclusion matching; changing this one needs `manage.py rehash_ids`.
+ID_LOOKUP_KEY = env_required("ID_LOOKUP_KEY")
 # Needed when TLS ends at a proxy on another origin, e.g. https://cardroom.example.
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 

@@ -16,6 +16,7 @@ PRODUCTION = {
     "DJANGO_ALLOWED_HOSTS": "cardroom.example",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://cardroom.example",
     # production requires the key of players' ID numbers (issue 14); a fixed one for the tests
+    "ID_LOOKUP_KEY": "lookup-key-for-the-production-tests",
     "FIELD_ENCRYPTION_KEY": "KjSxKMAS-AfRhfUOXA8rwe3T8YVBrKzB96-r-lCp_1Q=",
 }
 

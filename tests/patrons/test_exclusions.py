@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 from datetime import date
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 
 from audit.models import AuditEvent
@@ -170,3 +172,40 @@ def test_a_bad_line_refuses_the_whole_list(auditor, refusal):
     bad = STATE_LIST + "barred,Kim Poe,1970-13-01,,,,2026-01-01,,CA-0003\n"
     with refusal(DomainError, field="file", says="Line 4, date_of_birth"):
         exclusion_list_import(text=bad, source_name="ca.csv", by=auditor)
+
+
+def test_a_new_lookup_key_needs_rehash_ids_and_then_the_id_matches_again(
+    cardroom, house_a, dealer, supervisor, settings
+):
+    """The ID lookup key is its own (production requires ID_LOOKUP_KEY): after it changes,
+    ``manage.py rehash_ids`` recomputes the stored hashes and an exclusion matches on the ID
+    again; rotating the encryption keys does not touch the hashes."""
+    settings.ID_LOOKUP_KEY = "the first lookup key"
+    bar(
+        cardroom,
+        supervisor,
+        name="Someone Else",
+        date_of_birth=None,
+        id_type="driver_licence",
+        id_number="D1234567",
+        id_issuer="CA",
+    )
+    table_services.player_create(
+        cardroom=cardroom, name="Pat Known", identity=an_id("P9999999"), by=dealer
+    )
+    settings.ID_LOOKUP_KEY = "the second lookup key"
+    stale = table_services.player_create(
+        cardroom=cardroom, name="R. Vale", identity=an_id("D1234567"), by=dealer
+    )
+    assert stale.pk  # the old hash no longer matches: registered although barred
+
+    out = StringIO()
+    call_command("rehash_ids", stdout=out)
+
+    assert out.getvalue().strip() == "Re-keyed 1 identities and 1 exclusion entries."
+    with pytest.raises(Excluded):
+        table_services.player_create(
+            cardroom=cardroom, name="R. Vale again", identity=an_id("D1234567"), by=dealer
+        )
+    with pytest.raises(Excluded):
+        table_services.seat_player(table=house_a, seat=1, player=stale, buy_in="100", by=dealer)

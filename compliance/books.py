@@ -57,7 +57,6 @@ class BooksReport:
     settlements: int = 0
     hands: int = 0
     days: int = 0
-    checked: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -296,9 +295,11 @@ def _check_days(days: _Days) -> int:
     """R15 and R12 per table and gaming day: the day balances, and its fee ledger (by the
     day each fee was booked) equals its settlements' fees."""
     ledger: dict[tuple[int, date | None], Decimal] = defaultdict(lambda: ZERO)
-    for table_id, day, amount in FeeEntry.objects.values_list(
-        "table_id", "gaming_day", "amount"
-    ).iterator(chunk_size=5000):
+    # Fees of entries made before gaming days were recorded on settlements are left out.
+    fees = FeeEntry.objects.filter(settlement__gaming_day__isnull=False)
+    for table_id, day, amount in fees.values_list("table_id", "gaming_day", "amount").iterator(
+        chunk_size=5000
+    ):
         ledger[(table_id, day)] += amount
     for key in sorted(set(days.balance) | set(ledger), key=_day_order):
         _check_day(key, days.balance.get(key, ZERO), days.rake.get(key, ZERO), ledger)
@@ -315,7 +316,6 @@ def _check_day(
     row = f"table {table_id} gaming day {day}"
     if balance:
         raise Offence(row, f"R15 does not hold for the day: its money adds up to {balance}")
-    # Settlements made before gaming days were recorded (day None) book fees by day only.
     fees = ledger.get(key, ZERO)
     if day is not None and fees != rake:
         raise Offence(

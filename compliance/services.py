@@ -78,6 +78,9 @@ def verification_request(*, kind: str, by: User) -> VerificationRun:
         raise DomainError(
             f"A verification is one of: {', '.join(VerificationRun.Kind.values)}.", field="kind"
         )
-    run = VerificationRun.objects.create(kind=kind, requested_by=by, requested_at=timezone.now())
+    now = timezone.now()
+    run = VerificationRun.objects.create(
+        kind=kind, requested_by=by, requested_at=now, progress_at=now
+    )
     transaction.on_commit(lambda: verification_enqueue(run.pk))
     return run

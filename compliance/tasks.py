@@ -16,7 +16,11 @@ from redis.exceptions import RedisError
 
 from .exports import export_build, export_mark_unqueued, export_requeue_stalled
 from .models import VerificationRun
-from .verifications import verification_mark_unqueued, verification_run
+from .verifications import (
+    verification_fail_stalled,
+    verification_mark_unqueued,
+    verification_run,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -71,10 +75,17 @@ def verification_enqueue(run_id: int) -> bool:
 @shared_task(name="compliance.verify_books", ignore_result=True)
 def verify_books_task() -> dict:
     """Periodic (beat): verify the books in this task, recorded as a run by no one."""
+    now = timezone.now()
     run = VerificationRun.objects.create(
-        kind=VerificationRun.Kind.BOOKS, requested_at=timezone.now()
+        kind=VerificationRun.Kind.BOOKS, requested_at=now, progress_at=now
     )
     run = verification_run(run.pk)
     if not run.ok:
         logger.error("The books do not agree: %s", run.result)
     return {"run": run.pk, "ok": run.ok, **({} if run.ok else {"row": run.result.get("row")})}
+
+
+@shared_task(name="compliance.fail_stalled_verifications", ignore_result=True)
+def fail_stalled_verifications_task() -> dict:
+    """Periodic (beat): a verification whose worker died says so, instead of running forever."""
+    return {"failed": verification_fail_stalled()}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict
+from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -21,6 +22,9 @@ from .models import VerificationRun
 
 logger = logging.getLogger(__name__)
 Status = VerificationRun.Status
+#: A run that reported nothing for this long has lost its worker (a chain of 300k events
+#: verifies in seconds; the books report progress at every percent).
+STALLED_AFTER = timedelta(minutes=30)
 
 
 def verification_run(run_id: int, *, task_id: str | None = None) -> VerificationRun:
@@ -68,3 +72,19 @@ def verification_mark_unqueued(run_id: int, reason: str) -> None:
         error=f"The verification could not be queued ({reason}). Ask for it again.",
         finished_at=timezone.now(),
     )
+
+
+def verification_fail_stalled() -> list[int]:
+    """Runs whose worker died (no progress for STALLED_AFTER) are marked failed, to be asked
+    for again; verifying is cheap to repeat, so none is sent again behind the user's back."""
+    stalled = VerificationRun.objects.filter(
+        status__in=(Status.PENDING, Status.RUNNING),
+        progress_at__lt=timezone.now() - STALLED_AFTER,
+    )
+    ids = list(stalled.values_list("pk", flat=True))
+    stalled.filter(pk__in=ids).update(
+        status=Status.FAILED,
+        error="The verification stopped: its worker was lost. Ask for it again.",
+        finished_at=timezone.now(),
+    )
+    return ids

@@ -202,6 +202,10 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
+    "fail-stalled-verifications": {
+        "task": "compliance.fail_stalled_verifications",
+        "schedule": timedelta(minutes=5),
+    },
     # An export whose worker died is sent again, or marked failed for the user to retry.
     "requeue-stalled-exports": {
         "task": "compliance.requeue_stalled_exports",

@@ -4,9 +4,14 @@ request; ``GET …/verify/{id}/`` shows its progress, then the report."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from compliance.models import VerificationRun
+from compliance.tasks import fail_stalled_verifications_task, run_verification_task
 from tables.models import Seating
 from tests.audit.support import raw
 
@@ -75,10 +80,6 @@ def test_a_run_is_read_under_its_own_kind_only(api, world):
 def test_a_broker_that_is_down_fails_the_run_with_the_reason(
     api, world, django_capture_on_commit_callbacks, monkeypatch
 ):
-    from kombu.exceptions import OperationalError
-
-    from compliance.tasks import run_verification_task
-
     def down(*args, **kwargs):
         raise OperationalError("connection refused")
 
@@ -88,3 +89,21 @@ def test_a_broker_that_is_down_fails_the_run_with_the_reason(
     assert response.status_code == 202
     run = VerificationRun.objects.get(pk=response.json()["id"])
     assert run.status == "failed" and "could not be queued" in run.error
+
+
+def test_a_run_whose_worker_died_is_marked_failed_by_the_sweep(api, world):
+    client = api(world.auditor)
+    stalled = VerificationRun.objects.create(
+        kind="books", requested_by=world.auditor, requested_at=timezone.now(),
+        status="running", progress=40, progress_at=timezone.now() - timedelta(minutes=31),
+    )  # fmt: skip
+    busy = VerificationRun.objects.create(
+        kind="books", requested_by=world.auditor, requested_at=timezone.now(),
+        status="running", progress=40, progress_at=timezone.now() - timedelta(minutes=5),
+    )  # fmt: skip
+
+    assert fail_stalled_verifications_task.run() == {"failed": [stalled.pk]}
+
+    run = client.get(f"{V}/books/verify/{stalled.pk}/").json()
+    assert run["status"] == "failed" and "worker was lost" in run["error"]
+    assert client.get(f"{V}/books/verify/{busy.pk}/").json()["status"] == "running"

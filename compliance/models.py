@@ -45,3 +45,39 @@ class Export(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} export {self.start:%Y-%m-%d}–{self.end:%Y-%m-%d} ({self.status})"
+
+
+class VerificationRun(models.Model):
+    """One verification, of the audit chain or of the books, run by a Celery task that reports
+    its progress (hardening items 2 and 17): asked for through the API or the compliance
+    screen (``requested_by``), or by beat (no one). Its ``result`` is the report."""
+
+    class Kind(models.TextChoices):
+        AUDIT_CHAIN = "audit_chain"
+        BOOKS = "books"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)  # percent
+    progress_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ok = models.BooleanField(null=True)  # None until it has run
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)  # why it could not run (not a broken chain: ``ok``)
+    task_id = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} verification {self.requested_at:%Y-%m-%d %H:%M} ({self.status})"

@@ -22,8 +22,8 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
-from .models import Export
-from .tasks import export_enqueue
+from .models import Export, VerificationRun
+from .tasks import export_enqueue, verification_enqueue
 
 
 @transaction.atomic
@@ -67,3 +67,20 @@ def export_retry(*, export: Export, by: User) -> Export:
     )
     transaction.on_commit(lambda: export_enqueue(export.pk))
     return export
+
+
+@transaction.atomic
+def verification_request(*, kind: str, by: User) -> VerificationRun:
+    """Ask for a verification of the audit chain or of the books (items 2, 17): run by a
+    Celery task once this commits (inline on the embedded default), its progress on the row."""
+    require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="verify the records")
+    if kind not in VerificationRun.Kind.values:
+        raise DomainError(
+            f"A verification is one of: {', '.join(VerificationRun.Kind.values)}.", field="kind"
+        )
+    now = timezone.now()
+    run = VerificationRun.objects.create(
+        kind=kind, requested_by=by, requested_at=now, progress_at=now
+    )
+    transaction.on_commit(lambda: verification_enqueue(run.pk))
+    return run

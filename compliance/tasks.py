@@ -10,10 +10,17 @@ import logging
 from typing import Any
 
 from celery import shared_task
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 
 from .exports import export_build, export_mark_unqueued, export_requeue_stalled
+from .models import VerificationRun
+from .verifications import (
+    verification_fail_stalled,
+    verification_mark_unqueued,
+    verification_run,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -45,3 +52,40 @@ def export_enqueue(export_id: int) -> bool:
 def requeue_stalled_exports_task() -> dict:
     """Periodic (beat): exports whose worker died are sent again, or marked failed."""
     return {"sent": [pk for pk in export_requeue_stalled() if export_enqueue(pk)]}
+
+
+@shared_task(name="compliance.run_verification", bind=True, ignore_result=True)
+def run_verification_task(self: Any, run_id: int) -> dict:
+    """Verify the audit chain or the books (enqueued on commit by ``verification_request``)."""
+    run = verification_run(run_id, task_id=self.request.id)
+    return {"run": run.pk, "status": run.status, "ok": run.ok}
+
+
+def verification_enqueue(run_id: int) -> bool:
+    """Send a verification to a worker (on commit); a broker that is down marks it failed."""
+    try:
+        run_verification_task.delay(run_id)
+    except BROKER_DOWN as error:
+        logger.exception("Verification %s could not be queued", run_id)
+        verification_mark_unqueued(run_id, f"{type(error).__name__}: {error}")
+        return False
+    return True
+
+
+@shared_task(name="compliance.verify_books", ignore_result=True)
+def verify_books_task() -> dict:
+    """Periodic (beat): verify the books in this task, recorded as a run by no one."""
+    now = timezone.now()
+    run = VerificationRun.objects.create(
+        kind=VerificationRun.Kind.BOOKS, requested_at=now, progress_at=now
+    )
+    run = verification_run(run.pk)
+    if not run.ok:
+        logger.error("The books do not agree: %s", run.result)
+    return {"run": run.pk, "ok": run.ok, **({} if run.ok else {"row": run.result.get("row")})}
+
+
+@shared_task(name="compliance.fail_stalled_verifications", ignore_result=True)
+def fail_stalled_verifications_task() -> dict:
+    """Periodic (beat): a verification whose worker died says so, instead of running forever."""
+    return {"failed": verification_fail_stalled()}

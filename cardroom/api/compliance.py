@@ -17,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from audit.models import AuditEvent, Checkpoint
-from audit.verification import verify_chain
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, SignedMoneyField
 from cardroom.api.filters import IdFilter, UtcDateTimeFilter
@@ -27,7 +26,7 @@ from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingCha
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import AUDITORS
 from compliance import hold, reports, services
-from compliance.models import Export
+from compliance.models import Export, VerificationRun
 from tables import selectors as table_selectors
 from tables.models import Player, Table
 from tables.selectors import gaming_day, gaming_day_bounds
@@ -77,24 +76,66 @@ class EventList(generics.ListAPIView):
         return None if page is None else wagers_selectors.hide_live_cards(page, viewer)
 
 
-class VerifyOut(serializers.Serializer):
-    ok = serializers.BooleanField()
-    events = serializers.IntegerField()
-    head_seq = serializers.IntegerField()
-    head_hash = serializers.CharField()
-    broken_seq = serializers.IntegerField(allow_null=True)
-    problem = serializers.CharField()
+class VerificationOut(serializers.ModelSerializer):
+    """A verification run (items 2, 17): poll it until ``status`` is done (or failed), then
+    ``ok`` says whether it holds and ``result`` is the report. An audit chain run's report
+    has the fields verification answered before: ok, events, head_seq, head_hash, broken_seq
+    and problem; a books run's: ok, row (the first offending row), problem and the counts."""
+
+    class Meta:
+        model = VerificationRun
+        fields = [
+            "id",
+            "kind",
+            "requested_by",
+            "requested_at",
+            "status",
+            "progress",
+            "progress_at",
+            "finished_at",
+            "ok",
+            "result",
+            "error",
+        ]
 
 
-class Verify(ServiceView):
-    """Recompute the whole chain now, against the recorded checkpoints too."""
-
+class _VerificationRequest(ServiceView):
+    kind: str = ""
     write_roles = AUDITORS
 
-    @extend_schema(request=None, responses=VerifyOut)
+    @extend_schema(request=None, responses={202: VerificationOut})
+    @idempotent
     def post(self, request: Request) -> Response:
-        report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
-        return Response(VerifyOut(report).data)
+        run = services.verification_request(kind=self.kind, by=actor(request))
+        run.refresh_from_db()  # run inline on the embedded default: done already
+        return Response(VerificationOut(run).data, status=202)
+
+
+class Verify(_VerificationRequest):
+    """Recompute the whole chain, against the recorded checkpoints too, in a Celery task:
+    answers 202 with the run; GET ``audit/verify/{id}/`` for its progress and report."""
+
+    kind = VerificationRun.Kind.AUDIT_CHAIN
+
+
+class BooksVerify(_VerificationRequest):
+    """Verify the books in a Celery task (item 2): every stack against its entries, every
+    settlement against the engine, the fee ledger, R15 per hand and per day. 202 with the
+    run; GET ``books/verify/{id}/`` for its progress and the first offending row."""
+
+    kind = VerificationRun.Kind.BOOKS
+
+
+class VerifyDetail(generics.RetrieveAPIView):
+    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.AUDIT_CHAIN)
+    serializer_class = VerificationOut
+    read_roles = AUDITORS
+
+
+class BooksVerifyDetail(generics.RetrieveAPIView):
+    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.BOOKS)
+    serializer_class = VerificationOut
+    read_roles = AUDITORS
 
 
 class CheckpointOut(serializers.ModelSerializer):

@@ -15,12 +15,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from audit.models import AuditEvent, Checkpoint
-from audit.verification import verify_chain
+from audit.models import AuditEvent
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import hold, reports, services
-from compliance.models import Export
+from compliance.models import Export, VerificationRun
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
 from tables.models import Player
@@ -69,9 +68,24 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
 @require_POST
 @auditors
 def verify(request: SignedInRequest) -> HttpResponse:
-    """Recompute the whole chain now and show where it breaks, if it does."""
-    report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
-    return render(request, "compliance/verify.html", {"report": report})
+    """Recompute the whole chain in a task (item 17); the run's page shows its progress."""
+    run = services.verification_request(kind=VerificationRun.Kind.AUDIT_CHAIN, by=request.user)
+    return redirect("compliance-verification", run.pk)
+
+
+@require_POST
+@auditors
+def verify_books(request: SignedInRequest) -> HttpResponse:
+    """Verify the books in a task (item 2); the run's page shows the first offending row."""
+    run = services.verification_request(kind=VerificationRun.Kind.BOOKS, by=request.user)
+    return redirect("compliance-verification", run.pk)
+
+
+@auditors
+def verification(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A verification run: its progress while it runs (polled by htmx), then its report."""
+    run = get_object_or_404(VerificationRun, pk=pk)
+    return render(request, "compliance/verify.html", {"run": run})
 
 
 @auditors

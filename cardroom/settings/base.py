@@ -4,7 +4,13 @@ from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from .env import database_from_env, env_int, env_list, redis_from_env
+from .env import (
+    database_from_env,
+    env_int,
+    env_list,
+    migration_database_from_env,
+    redis_from_env,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -95,6 +101,12 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_env(BASE_DIR)}
+# Production separates two roles (README, "Production: database roles"): the application
+# connects as the runtime role (DATABASE_URL), which owns nothing and cannot switch the
+# append-only triggers off; `migrate` runs as the owner, MIGRATION_DATABASE_URL, here the
+# "migrations" alias (audit's migrate command uses it, then grants the runtime role).
+if _migrations := migration_database_from_env():
+    DATABASES["migrations"] = _migrations
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -167,6 +179,7 @@ SPECTACULAR_SETTINGS = {
         "HandStatusEnum": "wagers.models.Hand.Status",
         "ExportStatusEnum": "compliance.models.Export.Status",
         "ExportKindEnum": "compliance.models.Export.Kind",
+        "VerificationKindEnum": "compliance.models.VerificationRun.Kind",
         "SettlementKindEnum": "wagers.models.Settlement.Kind",
         "SettingChangeStatusEnum": "tables.models.SettingChange.Status",
         "PaytableKindEnum": "tables.models.PaytableKind",
@@ -195,6 +208,12 @@ CELERY_BEAT_SCHEDULE = {
     "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=15)},
     # /health/deps/ reads beat's (and a worker's) heartbeat.
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
+    # The books against themselves and the engine (hardening item 2): a run by no one.
+    "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
+    "fail-stalled-verifications": {
+        "task": "compliance.fail_stalled_verifications",
+        "schedule": timedelta(minutes=5),
+    },
     # An export whose worker died is sent again, or marked failed for the user to retry.
     "requeue-stalled-exports": {
         "task": "compliance.requeue_stalled_exports",

@@ -103,19 +103,34 @@ def database_from_env(
     value = _get("DATABASE_URL", environ)
     if value is None:
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": base_dir / "db.sqlite3"}
+    return _database("DATABASE_URL", value)
 
+
+def migration_database_from_env(*, environ: Mapping[str, str] | None = None) -> dict | None:
+    """``DATABASES["migrations"]``: MIGRATION_DATABASE_URL, the owner role ``migrate`` runs
+    as (hardening item 1; README, "Production: database roles"), or None when unset."""
+    value = _get("MIGRATION_DATABASE_URL", environ)
+    if value is None:
+        return None
+    config = _database("MIGRATION_DATABASE_URL", value)
+    # The same database as the application's: tests use the default's test database.
+    config["TEST"] = {"MIRROR": "default"}
+    return config
+
+
+def _database(name: str, value: str) -> dict[str, Any]:
     url = urlsplit(value)
     if url.scheme not in _DATABASE_SCHEMES:
         raise ImproperlyConfigured(
-            "DATABASE_URL must look like postgres://user@host:5432/name or sqlite:///path "
+            f"{name} must look like postgres://user@host:5432/name or sqlite:///path "
             f"(schemes: postgres, postgresql, sqlite), got {_redacted(value)!r}."
         )
     try:
         config = dj_database_url.parse(value)
     except ValueError as error:
-        raise ImproperlyConfigured(f"DATABASE_URL is malformed: {error}") from error
+        raise ImproperlyConfigured(f"{name} is malformed: {error}") from error
     if not config.get("NAME"):
-        raise ImproperlyConfigured(f"DATABASE_URL names no database: {_redacted(value)!r}.")
+        raise ImproperlyConfigured(f"{name} names no database: {_redacted(value)!r}.")
     return dict(config)
 
 

@@ -21,9 +21,9 @@ from rest_framework.test import APIClient
 
 from cage import services as cage
 from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
-from compliance import exports
+from compliance import exports, verifications
 from compliance import services as compliance_services
-from compliance.models import Export
+from compliance.models import Export, VerificationRun
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
@@ -347,6 +347,18 @@ class World:
             by=self.auditor,
         )
         return exports.export_build(export.pk)
+
+    @cached_property
+    def chain_run(self) -> VerificationRun:
+        """A finished verification of the audit chain (run here, as the task would)."""
+        run = compliance_services.verification_request(kind="audit_chain", by=self.auditor)
+        return verifications.verification_run(run.pk)
+
+    @cached_property
+    def books_run(self) -> VerificationRun:
+        """A finished verification of the books."""
+        run = compliance_services.verification_request(kind="books", by=self.auditor)
+        return verifications.verification_run(run.pk)
 
     @cached_property
     def failed_export(self) -> Export:

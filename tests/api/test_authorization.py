@@ -4,8 +4,9 @@ serves, plus one it does not → the expected status. Deny by default (issue 6, 
 The policy, as the table below spells it out:
 
 - anonymous: 401 everywhere except the token login;
-- compliance auditor: reads everything, writes nothing except the chain verification, exports
-  and the settle preview (which touches nothing); a hand's cards only once it is settled;
+- compliance auditor: reads everything, writes nothing except the chain and books
+  verifications, exports and the settle preview (which touches nothing); a hand's cards only
+  once it is settled;
 - dealer: seats players and runs hands at the table where they are on duty — a dealer who is
   not on duty there is refused (403), and does not read that table's stacks or rotation — and
   cannot change settings, open or close tables or correct hands; dealers do not read the audit
@@ -206,8 +207,15 @@ MATRIX = [
     # audit, reports, exports: compliance (and supervisors), never dealers
     ("GET",    f"{V}/audit/events/",                              401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/audit/events/",                              401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/audit/verify/",                              401, 200, 403, 403, 200, 403),
+    # verifications run as tasks (items 2, 17): 202 and the run, then GET it for its report
+    ("POST",   f"{V}/audit/verify/",                              401, 202, 403, 403, 202, 403),
     ("GET",    f"{V}/audit/verify/",                              401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/audit/verify/{{chain_run}}/",                401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/audit/verify/{{chain_run}}/",                401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/books/verify/",                              401, 202, 403, 403, 202, 403),
+    ("GET",    f"{V}/books/verify/",                              401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/books/verify/{{books_run}}/",                401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/books/verify/{{books_run}}/",                401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/audit/checkpoints/",                         401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/audit/checkpoints/",                         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 200, 403, 403, 200, 403),

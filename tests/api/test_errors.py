@@ -307,6 +307,7 @@ POST_URLS = [
     f"{V}/seatings/{{seating}}/leave/",
     f"{V}/settle-preview/",
     f"{V}/audit/verify/",
+    f"{V}/books/verify/",
     f"{V}/exports/",
     f"{V}/tables/{{dp_table}}/close/",
 ]

@@ -13,6 +13,7 @@ from cardroom.settings.env import (
     env_bool,
     env_list,
     env_required,
+    migration_database_from_env,
     redis_from_env,
 )
 
@@ -160,3 +161,16 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
     result = _manage("check", **environ)
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_migrations_run_as_the_owner_named_by_migration_database_url():
+    """Hardening item 1: an optional second URL, the owner role ``migrate`` connects as; its
+    tests mirror the default's test database."""
+    assert migration_database_from_env(environ={}) is None
+    config = migration_database_from_env(
+        environ={"MIGRATION_DATABASE_URL": "postgres://owner:secret@db:5432/cardroom"}
+    )
+    assert (config["USER"], config["NAME"], config["HOST"]) == ("owner", "cardroom", "db")
+    assert config["TEST"] == {"MIRROR": "default"}
+    with pytest.raises(ImproperlyConfigured, match="MIGRATION_DATABASE_URL must look like"):
+        migration_database_from_env(environ={"MIGRATION_DATABASE_URL": "mysql://x@y/z"})

@@ -13,9 +13,11 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from compliance import services as compliance_services
-from compliance.models import Export
+from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
+from tables.models import Seating
 from tables.selectors import gaming_day
+from tests.audit.support import raw
 
 from .support import field_errors, form_values, last_seq, parse
 
@@ -83,16 +85,23 @@ def test_a_malformed_date_in_the_search_is_shown_next_to_it(compliance, world):
     assert field_errors(form, "start") == ["Enter a valid date/time."]
 
 
-def test_verifying_the_chain_says_it_holds_with_its_head(compliance, settled):
+def test_verifying_the_chain_says_it_holds_with_its_head(
+    compliance, settled, django_capture_on_commit_callbacks
+):
     page = parse(compliance.get(reverse("compliance-audit")).content)
     verify = page.by_id("verify")
     assert verify.text == "Verify the chain"
     assert verify.closest("form").attrs["action"] == reverse("compliance-verify")
     head = AuditEvent.objects.order_by("-seq").first()
 
-    response = compliance.post(reverse("compliance-verify"))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = compliance.post(reverse("compliance-verify"))
 
-    assert response.status_code == 200
+    # Run as a task once the request commits (item 17): the run's page shows its report.
+    run = VerificationRun.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("compliance-verification", args=[run.pk])
+    response = compliance.get(response["Location"])
     panel = parse(response.content).by_id("verification")
     assert panel.attrs["data-ok"] == "true"
     assert panel.find("p", class_="notice").text == "The chain holds."
@@ -102,6 +111,45 @@ def test_verifying_the_chain_says_it_holds_with_its_head(compliance, settled):
 
 def test_verifying_is_a_post(compliance, world):
     assert compliance.get(reverse("compliance-verify")).status_code == 405
+    assert compliance.get(reverse("compliance-verify-books")).status_code == 405
+
+
+def verify_books(compliance, on_commit):
+    with on_commit(execute=True):
+        response = compliance.post(reverse("compliance-verify-books"))
+    assert response.status_code == 302
+    return parse(compliance.get(response["Location"]).content)
+
+
+def test_verifying_the_books_shows_they_agree_then_the_row_that_does_not(
+    compliance, settled, django_capture_on_commit_callbacks
+):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    assert page.by_id("verify-books").closest("form").attrs["action"] == reverse(
+        "compliance-verify-books"
+    )
+    panel = verify_books(compliance, django_capture_on_commit_callbacks)
+    assert panel.by_id("verification").attrs["data-ok"] == "true"
+    assert "The books agree." in panel.by_id("verification").text
+
+    seating = Seating.objects.order_by("pk").first()
+    raw("UPDATE tables_seating SET stack = stack + 1000 WHERE id = %s", [seating.pk])
+    panel = verify_books(compliance, django_capture_on_commit_callbacks)
+    verification = panel.by_id("verification")
+    assert verification.attrs["data-ok"] == "false"
+    assert f"The books do not agree at tables_seating #{seating.pk}." in verification.text
+
+
+def test_a_running_verification_polls_its_progress(compliance, auditor):
+    run = VerificationRun.objects.create(
+        kind="books", requested_by=auditor, requested_at=timezone.now(), status="running",
+        progress=40,
+    )  # fmt: skip
+    panel = parse(compliance.get(reverse("compliance-verification", args=[run.pk])).content)
+    verification = panel.by_id("verification")
+    assert verification.attrs["data-status"] == "running"
+    assert verification.attrs["hx-get"] == reverse("compliance-verification", args=[run.pk])
+    assert "40% running" in verification.text
 
 
 # --- reports ---------------------------------------------------------------------------------

@@ -47,7 +47,9 @@ SCREENS = [
     ("floor-hand", {"pk": "hand"}, "get", None, FLOOR, 200),
     ("compliance-home", {}, "get", None, COMPLIANCE, 302),
     ("compliance-audit", {}, "get", None, COMPLIANCE, 200),
-    ("compliance-verify", {}, "post", {}, COMPLIANCE, 200),
+    ("compliance-verify", {}, "post", {}, COMPLIANCE, 302),
+    ("compliance-verify-books", {}, "post", {}, COMPLIANCE, 302),
+    ("compliance-verification", {"pk": "verification"}, "get", None, COMPLIANCE, 200),
     ("compliance-reports", {}, "get", None, COMPLIANCE, 200),
     ("compliance-player", {"pk": "player"}, "get", None, COMPLIANCE, 200),
     ("compliance-exports", {}, "get", None, COMPLIANCE, 200),
@@ -104,6 +106,7 @@ def objects(
         "hand": settled.pk,
         "player": world.seats[1].player_id,
         "export": export.pk,
+        "verification": compliance_services.verification_request(kind="books", by=auditor).pk,
         "house_table": world.house_table.pk,
         "fill_slip": cage_services.slip_request(
             table=world.house_table, kind="fill", chips={"100": 1}, by=supervisor

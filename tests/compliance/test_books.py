@@ -1,0 +1,179 @@
+"""Books verification (hardening item 2): the money checked against itself and the engine.
+
+Each tamper below passes ``verify_audit`` (the audit chain is untouched) and is caught by
+``verify_books``, which names the offending row; a clean day, corrections included, passes.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+
+from audit.models import AuditEvent
+from compliance.books import verify_books
+from compliance.models import VerificationRun
+from compliance.tasks import verify_books_task
+from rake.models import FeeEntry
+from tables.models import Seating
+from tests.audit.support import (
+    T0,
+    Plan,
+    correct_hand,
+    past_append_only,
+    play_hand,
+    raw,
+    verify_audit,
+)
+from wagers.models import Settlement
+
+pytestmark = pytest.mark.django_db
+
+
+def verify_books_command() -> tuple[int, str]:
+    out = io.StringIO()
+    try:
+        call_command("verify_books", stdout=out, stderr=out)
+    except SystemExit as exit_:
+        return int(exit_.code), out.getvalue()
+    return 0, out.getvalue()
+
+
+@pytest.fixture
+def day(dp_table, dp_players, house_table, house_players, dealer, supervisor, clock):
+    """A gaming day at a DP table and a house table: hands settled, a misdeal, a dead spot,
+    and a correction (a reversal and its correction entry)."""
+    rng = random.Random(7)
+    hands = []
+    for number in range(4):
+        for table in (dp_table, house_table):
+            plan = Plan(misdeal="shuffler_fault") if number == 3 else Plan()
+            if number == 2:
+                plan = Plan(dead_after_deal=1)
+            at = T0 + timedelta(minutes=10 * number + (5 if table == house_table else 0) + 1)
+            hands.append(play_hand(table, rng=rng, by=dealer, clock=clock, settle_at=at, plan=plan))
+    corrected = next(
+        hand
+        for hand in hands
+        if hand.table == house_table and correct_hand(hand, rng=rng, by=supervisor) is not None
+    )
+    assert corrected.settlements.filter(kind=Settlement.Kind.REVERSAL).exists()
+    return hands
+
+
+def test_a_clean_day_with_a_correction_verifies(day):
+    report = verify_books()
+    assert report.ok, report.problem
+    assert report.settlements == Settlement.objects.count() >= 10
+    assert report.stacks == Seating.objects.count()
+    assert report.hands == len(day)
+    assert verify_books_command() == (
+        0,
+        f"OK: {report.stacks} stacks, {report.settlements} settlement entries, "
+        f"{report.hands} hands, {report.days} table days agree.\n",
+    )
+
+
+def test_the_demo_day_verifies():
+    call_command("load_demo", stdout=io.StringIO())
+    report = verify_books()
+    assert report.ok, f"{report.row}: {report.problem}"
+    assert report.settlements > 0 and report.stacks > 0
+
+
+def test_a_stack_raised_by_raw_sql_is_found_by_its_seating(day):
+    """The issue's own tamper: the app role's UPDATE of a stack (Seating is not append-only)."""
+    seating = Seating.objects.filter(left_at=None).order_by("pk")[2]
+    raw("UPDATE tables_seating SET stack = stack + 1000 WHERE id = %s", [seating.pk])
+    assert verify_audit()[0] == 0  # the chain cannot see it
+
+    status, out = verify_books_command()
+
+    assert status == 1
+    assert f"BROKEN: tables_seating #{seating.pk}: table {seating.table_id} seat " in out
+    assert "the stack is" in out and "entries add up to" in out
+
+
+def test_every_stack_raised_at_once_names_the_first(day):
+    raw("UPDATE tables_seating SET stack = stack + 1000")
+    first = Seating.objects.order_by("pk").first()
+    report = verify_books()
+    assert (report.ok, report.row) == (False, f"tables_seating #{first.pk}")
+
+
+def test_a_settlements_rake_changed_by_a_superuser_is_found_against_the_engine(day):
+    settlement = Settlement.objects.filter(kind="original", house_rake__gt=0).order_by("pk")[3]
+    with past_append_only():
+        raw(
+            "UPDATE wagers_settlement SET house_rake = house_rake + 5 WHERE id = %s",
+            [settlement.pk],
+        )
+    assert verify_audit()[0] == 0
+
+    status, out = verify_books_command()
+
+    assert status == 1
+    assert f"BROKEN: wagers_settlement #{settlement.pk}: hand {settlement.hand_id} " in out
+    assert "the house rake is" in out and "the engine settles" in out
+
+
+def test_a_stored_round_changed_is_found_its_result_no_longer_the_engines(day):
+    settlement = Settlement.objects.filter(kind="original", hand__misdeal="").order_by("pk")[1]
+    stored = settlement.round
+    stored["spots"][0]["ante"] = str(int(float(stored["spots"][0]["ante"])) + 100)
+    with past_append_only():
+        Settlement.objects.filter(pk=settlement.pk).update(round=stored)
+    report = verify_books()
+    assert (report.ok, report.row) == (False, f"wagers_settlement #{settlement.pk}")
+
+
+def test_a_spot_lines_net_changed_is_found(day):
+    settlement = Settlement.objects.filter(kind="original", hand__misdeal="").order_by("pk")[0]
+    line = settlement.spots.order_by("seat").first()
+    with past_append_only():
+        raw("UPDATE wagers_spotsettlement SET net = net + 1 WHERE id = %s", [line.pk])
+    report = verify_books()
+    assert (report.ok, report.row) == (False, f"wagers_settlement #{settlement.pk}")
+    assert f"seat {line.seat}'s net" in report.problem
+
+
+def test_a_fee_entry_removed_from_the_ledger_is_found(day):
+    fee = FeeEntry.objects.order_by("pk")[2]
+    with past_append_only():
+        raw("DELETE FROM rake_feeentry WHERE id = %s", [fee.pk])
+    report = verify_books()
+    assert (report.ok, report.row) == (False, f"wagers_settlement #{fee.settlement_id}")
+    assert "fee entries (rake_feeentry) add up to" in report.problem
+
+
+def test_a_fee_moved_to_another_day_breaks_the_days_ledger(day):
+    fee = FeeEntry.objects.order_by("pk")[0]
+    with past_append_only():
+        raw(
+            "UPDATE rake_feeentry SET gaming_day = %s WHERE id = %s",
+            [fee.gaming_day - timedelta(days=1), fee.pk],
+        )
+    report = verify_books()
+    assert report.ok is False
+    assert report.row == f"table {fee.table_id} gaming day {fee.gaming_day - timedelta(days=1)}"
+    assert "the day's fee ledger" in report.problem
+
+
+def test_the_beat_task_records_a_run_and_says_where(day):
+    assert verify_books_task.run()["ok"] is True
+    seating = Seating.objects.order_by("pk").first()
+    raw("UPDATE tables_seating SET stack = stack + 1 WHERE id = %s", [seating.pk])
+
+    answer = verify_books_task.run()
+
+    assert answer["ok"] is False and answer["row"] == f"tables_seating #{seating.pk}"
+    runs = VerificationRun.objects.filter(kind="books").order_by("pk")
+    assert [(run.status, run.ok, run.requested_by) for run in runs] == [
+        ("done", True, None),
+        ("done", False, None),
+    ]
+    assert runs[1].progress == 100 and runs[1].result["row"] == f"tables_seating #{seating.pk}"
+    assert not AuditEvent.objects.filter(action__startswith="verif").exists()

@@ -144,12 +144,15 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     row = [line for line in csv.splitlines() if line.startswith(DAY)][0].split(",")
     assert row[2] == "House"
     assert row[14:18] == ["301.00", "100.00", "0.00", "300.00"]  # win, hold, house, mismatch
+    clock.at("06:05", days=1)
+    # The next morning: a session lasts a shift (12 h), so the supervisor signs in again.
+    client.force_login(supervisor)
     for shift in ("swing", "grave"):
-        clock.at("06:05", days=1)
-        client.post(
+        shift_closed = client.post(
             reverse("cage-overview-action", args=["close-shift"]),
             {"gaming_day": DAY, "shift": shift},
         )
+        assert shift_closed.status_code == 302
     assert ShiftClose.objects.count() == 3
     client.force_login(auditor)
     day_closed = client.post(

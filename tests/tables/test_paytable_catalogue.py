@@ -58,7 +58,10 @@ def test_a_new_cardroom_s_catalogue_holds_the_new_table_defaults_and_says_so_on_
         ("straight_flush_paytable", STRAIGHT_FLUSH),
     ]
     seeded = AuditEvent.objects.get(action="paytables.catalogue_seeded")
-    assert (seeded.actor_id, seeded.object_id) == (supervisor.pk, str(cardroom.pk))
+    created = AuditEvent.objects.get(action="cardroom.created", object_id=str(cardroom.pk))
+    # seeded by whoever created the cardroom (an administrator), in the same transaction
+    assert (seeded.actor_id, seeded.object_id) == (created.actor_id, str(cardroom.pk))
+    assert seeded.actor_id != supervisor.pk
     entries = json.loads(seeded.payload)["entries"]
     assert [(e["kind"], e["lines"], e["origin"]) for e in entries] == [
         ("flush_paytable", DP_FLUSH, "default"),

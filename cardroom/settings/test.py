@@ -1,5 +1,6 @@
 """The test run (pytest-django selects it in pyproject.toml)."""
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -19,7 +20,10 @@ CACHES["default"]["KEY_PREFIX"] = "cardroom-test"
 # Tasks run inline in tests, with or without Redis, so that work enqueued on commit is done
 # when the test looks; the test that runs a real worker on Redis turns this off for itself.
 CELERY_TASK_ALWAYS_EAGER = True
-MEDIA_ROOT = Path(tempfile.gettempdir()) / "cardroom-test-media"
+# A directory of this test run's own (CI runs two side by side), inherited by the servers and
+# workers the tests start as subprocesses through the environment.
+os.environ.setdefault("CARDROOM_TEST_MEDIA", tempfile.mkdtemp(prefix="cardroom-test-media-"))
+MEDIA_ROOT = Path(os.environ["CARDROOM_TEST_MEDIA"])
 
 # A fixed key unless one is given: tests make no key file.
 FIELD_ENCRYPTION_KEYS = field_encryption_keys(None, environ={"FIELD_ENCRYPTION_KEY": _KEY})

@@ -133,7 +133,7 @@ ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", [""])[0]
 REST_FRAMEWORK = {
     # Token first, so that a request with no credentials is answered 401 with a challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "cardroom.api.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [

@@ -1,6 +1,6 @@
-"""Lists are paginated (50 a page, keyset: next and previous cursors, no count, issue 16) and filterable where a user
-looks for something: hands by table, status and time; audit events by actor, action and
-period (issue 6)."""
+"""Lists are paginated (50 a page, keyset: next and previous cursors, no count, issue 16) and
+filterable where a user looks for something: hands by table, status and time; audit events by
+actor, action and period (issue 6)."""
 
 from __future__ import annotations
 

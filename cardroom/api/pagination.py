@@ -37,7 +37,16 @@ class KeysetPagination(CursorPagination):
         )
         if not ordering:
             return ("-pk",)
-        if not any(field.lstrip("-") in ("pk", "id") for field in ordering):
+        if not any(_unique(queryset.model, field.lstrip("-")) for field in ordering):
             # A unique last key: rows that tie on the others keep one order across pages.
             ordering += ("-pk",) if ordering[0].startswith("-") else ("pk",)
         return ordering
+
+
+def _unique(model: Any, name: str) -> bool:
+    if name in ("pk", "id"):
+        return True
+    try:
+        return bool(model._meta.get_field(name).unique)
+    except Exception:  # noqa: BLE001 - a lookup across a relation: not known to be unique
+        return False

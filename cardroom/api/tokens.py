@@ -6,8 +6,9 @@ the role check reads the user's groups: three queries on every request. Here the
 user are one query; the token's own expiry is still checked (an expired token is deleted and
 refused; the others are dropped when their user logs in again, ``auth._make_room_for_a_token``).
 The role is kept in Django's cache (Redis in production), keyed by the token's digest, for
-``ROLE_SECONDS``; it is forgotten when the user's groups change, a role group is renamed or
-deleted, and when the token is deleted (revoked, expired, the password changed): see
+``settings.ROLE_CACHE_SECONDS`` (only with Redis: the cache every worker shares; without it
+the role is read each request); it is forgotten when the user's groups change, a role group
+is renamed or deleted, and when the token is deleted (revoked, expired, the password changed): see
 ``signals``. Without the cache (Redis down) the role is read from the database, as before.
 """
 
@@ -19,6 +20,7 @@ from collections.abc import Iterable
 from hmac import compare_digest
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import timezone
@@ -33,7 +35,6 @@ from cardroom.kernel.roles import role_known, role_of
 
 log = logging.getLogger(__name__)
 
-ROLE_SECONDS = 300  # a bound on staleness even if an invalidation were missed
 _NONE = "-"  # a user in no role group, as cached
 
 
@@ -86,6 +87,9 @@ class TokenAuthentication(auth.TokenAuthentication):
 
 
 def _known_role(user: User, digest: str) -> None:
+    seconds = settings.ROLE_CACHE_SECONDS
+    if not seconds:
+        return
     key = role_key(digest)
     try:
         cached: Any = cache.get(key)
@@ -97,6 +101,6 @@ def _known_role(user: User, digest: str) -> None:
         return
     role = role_of(user)
     try:
-        cache.set(key, role or _NONE, ROLE_SECONDS)
+        cache.set(key, role or _NONE, seconds)
     except Exception:  # noqa: BLE001
         log.warning("role cache unavailable", exc_info=True)

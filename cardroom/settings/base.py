@@ -222,6 +222,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 60 * 60,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+#: Seconds a token's role is cached (cardroom.api.tokens). Only with Redis: the cache in process
+#: memory is one worker's, and another worker would not hear that a role changed.
+ROLE_CACHE_SECONDS = 300 if REDIS_URL else 0
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

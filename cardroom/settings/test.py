@@ -19,6 +19,8 @@ CACHES["default"]["KEY_PREFIX"] = "cardroom-test"
 # Tasks run inline in tests, with or without Redis, so that work enqueued on commit is done
 # when the test looks; the test that runs a real worker on Redis turns this off for itself.
 CELERY_TASK_ALWAYS_EAGER = True
+# One process: the role cache is tried in memory too (its invalidation is tested).
+ROLE_CACHE_SECONDS = 300
 MEDIA_ROOT = Path(tempfile.gettempdir()) / "cardroom-test-media"
 
 # A fixed key unless one is given: tests make no key file.

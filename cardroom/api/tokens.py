@@ -24,6 +24,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.utils import timezone
+from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth
 from knox.crypto import hash_token
 from knox.models import AuthToken
@@ -104,3 +105,9 @@ def _known_role(user: User, digest: str) -> None:
         cache.set(key, role or _NONE, seconds)
     except Exception:  # noqa: BLE001
         log.warning("role cache unavailable", exc_info=True)
+
+
+class TokenScheme(KnoxTokenScheme):
+    """The schema documents these tokens as knox's (``Authorization: Token …``)."""
+
+    target_class = "cardroom.api.tokens.TokenAuthentication"

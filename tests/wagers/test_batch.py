@@ -107,3 +107,27 @@ def test_one_refused_decision_records_none(table6, dealer, refusal):
 
     with refusal(DomainError, field="spots[3].raise_amount", says="aise"):
         services.decisions_record_many(hand=hand, decisions=decisions, by=dealer)
+
+
+def test_a_wager_may_name_only_its_seat(table6, dealer):
+    hand = services.hand_start(table=table6, by=dealer)
+
+    spots = services.wagers_place_many(
+        hand=hand, wagers=[{"seat": n, "ante": "10"} for n in (2, 4)], by=dealer
+    )
+
+    assert [(s.seat, s.seating_id) for s in spots] == [
+        (2, seating_at(table6, 2).pk),
+        (4, seating_at(table6, 4).pk),
+    ]
+
+
+def test_a_seat_nobody_sits_at_is_refused_by_name(make_table, seat, dealer, refusal):
+    table = make_table("Sparse", banking="house")
+    seat(table, 1)
+    hand = services.hand_start(table=table, by=dealer)
+
+    with refusal(DomainError, field="spots[1].seat", says="Nobody sits"):
+        services.wagers_place_many(
+            hand=hand, wagers=[{"seat": 1, "ante": "10"}, {"seat": 5, "ante": "10"}], by=dealer
+        )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.services import audit_record
@@ -403,15 +404,12 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     """Every spot's ante and bonuses of a hand at once, by the rules of ``wager_place`` (R5–R7)
     applied spot after spot (each placed spot counts for the next), in one transaction: if any
     spot is refused none is placed, and the refusal names ``spots[i].<field>``. Each wager:
-    ``seating`` (a Seating or its id), optionally ``seat``, ``ante``, ``flush_bonus``,
-    ``straight_flush_bonus``. A fixed number of queries whatever the number of spots: the
+    ``seating`` (a Seating or its id; or none, and ``seat``: whoever sits there), optionally
+    ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries whatever the number of spots: the
     stacks move in one UPDATE and one INSERT, and one audit event lists every spot."""
     hand = _locked_hand(hand, by, "take wagers")
     _batch(wagers, "wager")
-    refs = {_pk(wager.get("seating")) for wager in wagers}
-    locked = Seating.objects.select_for_update().select_related("player")
-    ids = [ref for ref in refs if isinstance(ref, int) and not isinstance(ref, bool)]
-    seatings = {s.pk: s for s in locked.filter(pk__in=ids).order_by("pk")}
+    seatings, sitting = _locked_seatings(hand, wagers)
     hand_transition(hand, S.WAGERING)
     play = _Wagering.of(hand)
     spots: list[Spot] = []
@@ -419,9 +417,14 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     for index, wager in enumerate(wagers):
         with _spot_errors(index):
             _keys(wager, WAGER_KEYS)
-            seating = seatings.get(_pk(wager.get("seating")))  # type: ignore[call-overload]
-            if seating is None:
-                raise DomainError("No such seating.", field="seating")
+            if wager.get("seating") is None:  # the player sitting at ``seat`` (R5)
+                seating = sitting.get(wager.get("seat"))  # type: ignore[arg-type]
+                if seating is None:
+                    raise DomainError("Nobody sits at that seat.", field="seat")
+            else:
+                seating = seatings.get(_pk(wager["seating"]))
+                if seating is None:
+                    raise DomainError("No such seating.", field="seating")
             spot, stakes = play.spot(
                 seating,
                 wager.get("seat"),
@@ -441,6 +444,29 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
         payload={"spots": [_wager_payload(spot) for spot in spots]},
     )
     return spots
+
+
+def _locked_seatings(
+    hand: Hand, wagers: Sequence[Mapping[str, Any]]
+) -> tuple[dict[object, Seating], dict[int, Seating]]:
+    """The seatings a batch of wagers names, by id, or by seat for a wager that names only its
+    seat; locked in one query, in id order (the project's lock order)."""
+    ids, seats = [], []
+    for wager in wagers:
+        ref = _pk(wager.get("seating"))
+        if ref is None:
+            seats.append(wager.get("seat"))
+        elif isinstance(ref, int) and not isinstance(ref, bool):
+            ids.append(ref)
+    named = Q(pk__in=ids) | Q(table_id=hand.table_id, left_at=None, seat__in=seats)
+    locked = Seating.objects.select_for_update().select_related("player").filter(named)
+    seatings: dict[object, Seating] = {s.pk: s for s in locked.order_by("pk")}
+    sitting = {
+        s.seat: s
+        for s in seatings.values()
+        if s.table_id == hand.table_id and s.left_at is None and s.seat in seats
+    }
+    return seatings, sitting
 
 
 @transaction.atomic

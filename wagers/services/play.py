@@ -405,8 +405,9 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     applied spot after spot (each placed spot counts for the next), in one transaction: if any
     spot is refused none is placed, and the refusal names ``spots[i].<field>``. Each wager:
     ``seating`` (a Seating or its id; or none, and ``seat``: whoever sits there), optionally
-    ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries whatever the number of spots: the
-    stacks move in one UPDATE and one INSERT, and one audit event lists every spot."""
+    ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries
+    whatever the number of spots: the stacks move in one UPDATE and one INSERT, and one audit
+    event lists every spot."""
     hand = _locked_hand(hand, by, "take wagers")
     _batch(wagers, "wager")
     seatings, sitting = _locked_seatings(hand, wagers)

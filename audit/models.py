@@ -27,6 +27,8 @@ class AuditEvent(models.Model):
         indexes = [
             models.Index(fields=["object_type", "object_id"]),
             models.Index(fields=["occurred_at"]),
+            # Issue 16: an actor's events, newest first, by index.
+            models.Index(fields=["actor", "seq"], name="audit_actor_seq_idx"),
         ]
 
     def __str__(self) -> str:

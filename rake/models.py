@@ -29,7 +29,10 @@ class FeeEntry(models.Model):
     class Meta:
         ordering = ["table", "gaming_day", "id"]
         verbose_name_plural = "fee entries"
-        indexes = [models.Index(fields=["table", "gaming_day"])]
+        indexes = [
+            models.Index(fields=["table", "gaming_day"]),
+            models.Index(fields=["gaming_day", "shift"], name="fee_day_idx"),  # issue 16
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} {self.gaming_day} fee {self.amount}"

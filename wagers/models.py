@@ -59,7 +59,12 @@ class Hand(models.Model):
                 name="one_hand_in_progress_per_table",
             ),
         ]
-        indexes = [models.Index(fields=["table", "started_at"])]
+        indexes = [
+            models.Index(fields=["table", "started_at"]),
+            # Issue 16: the hands list (newest first) and a table's gaming day, by index.
+            models.Index(fields=["started_at", "id"], name="hand_started_idx"),
+            models.Index(fields=["table", "settled_at"], name="hand_table_settled_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} hand {self.number}"
@@ -126,6 +131,11 @@ class Settlement(models.Model):
 
     class Meta:
         ordering = ["hand", "entry"]
+        # Issue 16: the settlements export (a period) and the books of a gaming day, by index.
+        indexes = [
+            models.Index(fields=["created_at", "id"], name="settlement_created_idx"),
+            models.Index(fields=["gaming_day", "shift"], name="settlement_day_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["hand", "entry"], name="settlement_entry_unique"),
             models.UniqueConstraint(

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.contrib.sessions.models import Session
-from django.db.models.signals import post_save, pre_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 from knox.models import AuthToken
+
+from .tokens import forget_roles, forget_roles_of
 
 _WAS = "_cardroom_credentials_were"
 
@@ -50,3 +52,36 @@ def revoke_everything(user: User) -> None:
         if str(session.get_decoded().get("_auth_user_id")) == key
     ]
     Session.objects.filter(session_key__in=doomed).delete()
+
+
+# --- the roles cached per token (cardroom.api.tokens) are forgotten when they may change ------
+
+
+@receiver(m2m_changed, sender=User.groups.through)
+def _forget_roles_on_group_change(
+    sender: Any, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **kwargs: Any
+) -> None:
+    """A user's groups changed (``user.groups.add``) or a group's users (``group.user_set``):
+    after the change, and before a clear (after it, nobody knows who was in the group)."""
+    if action not in ("post_add", "post_remove", "pre_clear", "post_clear"):
+        return
+    if not reverse:  # instance is the user
+        forget_roles_of([instance.pk])
+    elif action == "pre_clear":
+        forget_roles_of(instance.user_set.values_list("pk", flat=True))
+    elif pk_set:
+        forget_roles_of(pk_set)
+
+
+@receiver(post_save, sender=Group)
+@receiver(pre_delete, sender=Group)
+def _forget_roles_of_a_group(sender: Any, instance: Group, **kwargs: Any) -> None:
+    """A role group renamed or deleted: its users' roles may change."""
+    if instance.pk is not None:
+        forget_roles_of(instance.user_set.values_list("pk", flat=True))
+
+
+@receiver(post_delete, sender=AuthToken)
+def _forget_role_of_a_token(sender: Any, instance: AuthToken, **kwargs: Any) -> None:
+    """A token revoked, expired or dropped: its cached role goes with it."""
+    forget_roles([instance.digest])

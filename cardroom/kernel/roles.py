@@ -42,6 +42,12 @@ def role_of(user: AbstractBaseUser | AnonymousUser | None) -> str | None:
     return role
 
 
+def role_known(user: User, role: str | None) -> None:
+    """Tell ``role_of`` the user's role, known from elsewhere (the API's cache of it per
+    token), so that it does not ask the database."""
+    setattr(user, _CACHE, role)
+
+
 # The apps whose records supervisors and auditors may look through in the read-only admin.
 _ADMIN_APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
 # What administrators look through there: configuration, not play, stacks or the audit log.

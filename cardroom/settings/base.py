@@ -145,7 +145,7 @@ ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", [""])[0]
 REST_FRAMEWORK = {
     # Token first, so that a request with no credentials is answered 401 with a challenge.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "cardroom.api.tokens.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": [
@@ -153,7 +153,7 @@ REST_FRAMEWORK = {
         "cardroom.api.permissions.RolePermission",
     ],
     "EXCEPTION_HANDLER": "cardroom.api.errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -249,6 +249,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 60 * 60,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+#: Seconds a token's role is cached (cardroom.api.tokens). Only with Redis: the cache in process
+#: memory is one worker's, and another worker would not hear that a role changed.
+ROLE_CACHE_SECONDS = 300 if REDIS_URL else 0
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL

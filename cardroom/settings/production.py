@@ -34,6 +34,22 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000)  # a yea
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 
+# --- database connections (issue 16) ------------------------------------------------------------
+# A connection per request costs a PostgreSQL backend start (~3-5 ms and a process) each time:
+# each worker keeps its connection open (``DJANGO_CONN_MAX_AGE`` seconds, checked before reuse
+# so a restarted database is not an error). With threaded workers, ``DJANGO_DB_POOL=true``
+# uses psycopg's pool instead (Django 5.2's ``"pool"``; mutually exclusive with the above).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    if env_bool("DJANGO_DB_POOL", False):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # noqa: F405
+            "min_size": 1,
+            "max_size": env_int("DJANGO_DB_POOL_SIZE", 8),
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 600)  # noqa: F405
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # noqa: F405
+
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 

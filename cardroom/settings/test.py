@@ -24,6 +24,8 @@ CELERY_TASK_ALWAYS_EAGER = True
 # workers the tests start as subprocesses through the environment.
 os.environ.setdefault("CARDROOM_TEST_MEDIA", tempfile.mkdtemp(prefix="cardroom-test-media-"))
 MEDIA_ROOT = Path(os.environ["CARDROOM_TEST_MEDIA"])
+# One process: the role cache is tried in memory too (its invalidation is tested).
+ROLE_CACHE_SECONDS = 300
 
 # A fixed key unless one is given: tests make no key file.
 FIELD_ENCRYPTION_KEYS = field_encryption_keys(None, environ={"FIELD_ENCRYPTION_KEY": _KEY})

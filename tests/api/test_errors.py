@@ -388,6 +388,9 @@ def test_form_encoded_bodies_are_read_too(api, world):
         "page=-1",
         "page=abc",
         "page=99999999999999999999",
+        "cursor=%25%25",
+        "cursor=cD0yMDI0LTEzLTQ1",  # p=2024-13-45: a position that is no date
+        "cursor=bz05OTk5OTk5OTk5OTk5OTk5OTk5OTk5",  # o=99…: an offset past anything
         "table=abc",
         "table=99999999999999999999999",
         "status=nonsense",

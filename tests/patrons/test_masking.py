@@ -85,4 +85,4 @@ def test_reviews_and_cash_reports_are_compliances_alone(
     for user in (dealer, supervisor):
         assert client_for(user).get("/api/v1/reviews/").status_code == 403
         assert client_for(user).get(f"/api/v1/cardrooms/{cardroom.pk}/ctrs/").status_code == 403
-    assert client_for(auditor).get("/api/v1/reviews/").json()["count"] == 1
+    assert len(client_for(auditor).get("/api/v1/reviews/").json()["results"]) == 1

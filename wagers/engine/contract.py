@@ -178,20 +178,27 @@ _SPOT_KEYS = {
 
 def _spot(data: object, path: str) -> Spot:
     raw = _object(data, path, _SPOT_KEYS, required=("seat", "ante"))
+    get = raw.get
+    # A field's path is spelt out only for a key that is there (issue 16: per-line cost).
     return Spot(
         seat=_int(raw["seat"], f"{path}.seat"),
         ante=parse_amount(raw["ante"], field=f"{path}.ante"),
-        player=_optional(raw, "player", f"{path}.player", _player),
-        flush_bonus=_optional(raw, "flush_bonus", f"{path}.flush_bonus", _amount) or 0,
-        straight_flush_bonus=_optional(
-            raw, "straight_flush_bonus", f"{path}.straight_flush_bonus", _amount
-        )
-        or 0,
-        hand=_optional(raw, "cards", f"{path}.cards", _cards),
-        decision=_optional(raw, "decision", f"{path}.decision", lambda v, f: _enum(Decision, v, f)),
-        raise_amount=_optional(raw, "raise", f"{path}.raise", _amount) or 0,
-        dead=_optional(raw, "dead", f"{path}.dead", lambda v, f: _enum(DeadReason, v, f)),
+        player=None if get("player") is None else _player(raw["player"], f"{path}.player"),
+        flush_bonus=_amount_at(raw, "flush_bonus", path),
+        straight_flush_bonus=_amount_at(raw, "straight_flush_bonus", path),
+        hand=None if get("cards") is None else _cards(raw["cards"], f"{path}.cards"),
+        decision=None
+        if get("decision") is None
+        else _enum(Decision, raw["decision"], f"{path}.decision"),
+        raise_amount=_amount_at(raw, "raise", path),
+        dead=None if get("dead") is None else _enum(DeadReason, raw["dead"], f"{path}.dead"),
     )
+
+
+def _amount_at(raw: Mapping[str, Any], key: str, path: str) -> Cents:
+    """An optional amount (0 when absent or null)."""
+    value = raw.get(key)
+    return 0 if value is None else parse_amount(value, field=f"{path}.{key}") or 0
 
 
 def _object(
@@ -240,6 +247,10 @@ def _player(value: object, field: str) -> str:
 
 
 def _enum(kind: type[E], value: object, field: str) -> E:
+    if isinstance(value, str):
+        found = kind._value2member_map_.get(value)
+        if found is not None:
+            return found  # type: ignore[return-value]
     for member in kind:
         if member.value == value:
             return member

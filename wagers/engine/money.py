@@ -18,10 +18,18 @@ Cents = int
 # ASCII digits only: ``\d`` and ``int()`` would also read "٥" (Arabic-Indic five) as 5.
 _AMOUNT = re.compile(r"([0-9]{1,10})(?:\.([0-9]{1,2}))?")
 _CENT = Decimal("0.01")
+# Amounts repeat (antes, bonuses, the same few figures over and over): each text is parsed, and
+# each number of cents formatted, once (issue 16: ``settle_round --jsonl``'s per-line cost).
+# Bounded, so that a stream of distinct amounts cannot grow them without end.
+_MEMO = 1 << 16
+_PARSED: dict[str, Cents] = {}
+_FORMATTED: dict[Cents, str] = {}
 
 
 def parse_amount(value: object, *, field: str) -> Cents:
     """A non-negative amount given as a decimal string (``"12.50"``) or an integer (``12``)."""
+    if type(value) is str and (known := _PARSED.get(value)) is not None:
+        return known
     if isinstance(value, bool) or not isinstance(value, int | str | Decimal):
         raise RoundError(
             field,
@@ -41,14 +49,22 @@ def parse_amount(value: object, *, field: str) -> Cents:
             f"'{value}' is not an amount: write dollars and at most two decimals, like \"12.50\".",
         )
     dollars, cents = match.groups()
-    return int(dollars) * 100 + int((cents or "0").ljust(2, "0"))
+    parsed = int(dollars) * 100 + int((cents or "0").ljust(2, "0"))
+    if type(value) is str and len(_PARSED) < _MEMO:
+        _PARSED[value] = parsed
+    return parsed
 
 
 def format_amount(cents: Cents) -> str:
     """``-40100`` → ``"-401.00"``: always two decimals."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{part:02d}"
+    text = _FORMATTED.get(cents)
+    if text is None:
+        sign = "-" if cents < 0 else ""
+        whole, part = divmod(abs(cents), 100)
+        text = f"{sign}{whole}.{part:02d}"
+        if len(_FORMATTED) < _MEMO:
+            _FORMATTED[cents] = text
+    return text
 
 
 def to_decimal(cents: Cents) -> Decimal:

@@ -5,11 +5,14 @@ dead spots (R14). The game rules are the engine's checks; nothing here re-implem
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.services import audit_record
@@ -26,6 +29,7 @@ from wagers.engine.hands import flush_key, flush_size
 from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
 
+from .booking import _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
 
 
@@ -46,81 +50,139 @@ def wager_place(
     hand = _locked_hand(hand, by, "take wagers")
     seating = Seating.objects.select_for_update().select_related("player").get(pk=seating.pk)
     hand_transition(hand, S.WAGERING)
-    rules = _rules(hand)
-    if seating.table_id != hand.table_id or seating.left_at is not None:
-        raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
-    if seating.pk == hand.dp_seating_id:
-        raise DomainError("The designated player places no wagers this hand (R16).", field="seat")
-    if seating.proposition_player:
-        raise DomainError(
-            f"{seating.player} is the table's proposition player: that seat places no spot "
-            "wagers (R16).",
-            field="seating",
-        )
-    seat = seating.seat if seat is None else seat
-    _check_spot_seat(hand, seating, seat)
-    amounts = {
-        "ante": money(ante, field="ante"),
-        "flush_bonus": money(flush_bonus or ZERO, field="flush_bonus"),
-        "straight_flush_bonus": money(straight_flush_bonus or ZERO, field="straight_flush_bonus"),
-    }
-    others = list(hand.spots.filter(player=seating.player))
-    if len(others) >= 2:
-        raise DomainError(
-            f"{seating.player} plays two spots already; a third is not allowed (R6).",
-            field="seat",
-        )
-    with _engine_errors():
-        for name in ("flush_bonus", "straight_flush_bonus"):
-            check_bonus(rules, cents(amounts[name]), field=name, name=name.replace("_", " "))
-        check_ante(rules, cents(amounts["ante"]), field="ante", two_spots=bool(others))
-        for other in others:  # R6: the first spot's ante must also be double the minimum
-            check_ante(rules, cents(other.ante), field="ante", two_spots=True)
-    stakes = sum(amounts.values(), ZERO)
-    fee = _spot_fee(hand)
-    reserve = sum(spot.ante + fee for spot in others) + amounts["ante"] + fee
-    if seating.stack < stakes + reserve:
-        raise DomainError(
-            f"{seating.player} has ${money_text(seating.stack)}; this spot needs "
-            f"${money_text(stakes)} in wagers and ${money_text(reserve)} more on the table for "
-            "a 1× raise and the fee on each spot (R7).",
-            field="ante",
-        )
-    spot = Spot.objects.create(
-        hand=hand, seat=seat, seating=seating, player=seating.player, **amounts
-    )
+    play = _Wagering.of(hand)
+    spot, stakes = play.spot(seating, seat, ante, flush_bonus, straight_flush_bonus)
+    spot.save(force_insert=True)
     hand.save(update_fields=["status"])
     stack_entry_add(seating=seating, amount=-stakes, reason=StackEntry.Reason.WAGER, by=by)
     audit_record(
         actor=by,
         action=AuditAction.HAND_WAGER_PLACED,
         target=hand,
-        payload={"seat": seat, "player": seating.player_id, **amounts},
+        payload=_wager_payload(spot),
     )
     return spot
 
 
-def _check_spot_seat(hand: Hand, seating: Seating, seat: int) -> None:
-    """Where a spot may go: a seat of the table that has no spot yet, not the DP's (R16), and
-    the player's own or an empty one (R6); at most ``MAX_SPOTS`` spots a round (R1)."""
-    table = hand.table
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
-        raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
-    if hand.spots.count() >= MAX_SPOTS:  # 7 cards each and the dealer's 7: 49 of 52 (R1)
-        raise Conflict(
-            f"Hand {hand.number} has {MAX_SPOTS} spots, the most a round can deal (R1).",
-            field="seat",
-        )
-    if hand.dp_seating is not None and seat == hand.dp_seating.seat:
-        raise DomainError(f"Seat {seat} is the designated player's (R16).", field="seat")
-    if hand.spots.filter(seat=seat).exists():
-        raise Conflict(f"Seat {seat} has a spot in this hand already.", field="seat")
-    sitter = Seating.objects.filter(table=table, seat=seat, left_at=None).first()
-    if sitter is not None and sitter.pk != seating.pk:
-        raise DomainError(
-            f"Seat {seat} is {sitter.player}'s; a second spot goes on an empty seat (R6).",
-            field="seat",
-        )
+def _wager_payload(spot: Spot) -> dict[str, Any]:
+    return {
+        "seat": spot.seat,
+        "player": spot.player_id,
+        "ante": spot.ante,
+        "flush_bonus": spot.flush_bonus,
+        "straight_flush_bonus": spot.straight_flush_bonus,
+    }
+
+
+class _Wagering:
+    """What a wager is checked against (R5–R7, R16): the hand's rules and fee, its spots so
+    far and who sits where; read once, so that a whole hand's wagers are checked in memory
+    (each spot placed counts for the next, as one request after another would)."""
+
+    def __init__(self, hand: Hand, spots: list[Spot], sitters: dict[int, Seating]) -> None:
+        self.hand, self.spots, self.sitters = hand, spots, sitters
+        self.rules = _rules(hand)
+        self.fee = _spot_fee(hand)
+        self.spent: dict[int, Decimal] = {}  # chips already taken from a stack in this batch
+
+    @classmethod
+    def of(cls, hand: Hand) -> _Wagering:
+        seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
+        sitters = {s.seat: s for s in seated.select_related("player")}
+        return cls(hand, list(hand.spots.all()), sitters)
+
+    def spot(
+        self,
+        seating: Seating,
+        seat: int | None,
+        ante: object,
+        flush_bonus: object,
+        straight_flush_bonus: object,
+    ) -> tuple[Spot, Decimal]:
+        """The spot (not saved) and the chips it takes from the stack, or a refusal."""
+        hand = self.hand
+        if seating.table_id != hand.table_id or seating.left_at is not None:
+            raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
+        if seating.pk == hand.dp_seating_id:
+            raise DomainError(
+                "The designated player places no wagers this hand (R16).", field="seat"
+            )
+        if seating.proposition_player:
+            raise DomainError(
+                f"{seating.player} is the table's proposition player: that seat places no spot "
+                "wagers (R16).",
+                field="seating",
+            )
+        seat = seating.seat if seat is None else seat
+        self._check_seat(seating, seat)
+        amounts = {
+            "ante": money(ante, field="ante"),
+            "flush_bonus": money(flush_bonus or ZERO, field="flush_bonus"),
+            "straight_flush_bonus": money(
+                straight_flush_bonus or ZERO, field="straight_flush_bonus"
+            ),
+        }
+        others = [spot for spot in self.spots if spot.player_id == seating.player_id]
+        self._check_amounts(seating, amounts, others)
+        stakes = sum(amounts.values(), ZERO)
+        self._check_stack(seating, stakes, amounts["ante"], others)
+        spot = Spot(hand=hand, seat=seat, seating=seating, player=seating.player, **amounts)
+        self.spots.append(spot)
+        self.spent[seating.pk] = self.spent.get(seating.pk, ZERO) + stakes
+        return spot, stakes
+
+    def _check_seat(self, seating: Seating, seat: int) -> None:
+        """Where a spot may go: a seat of the table that has no spot yet, not the DP's (R16),
+        and the player's own or an empty one (R6); at most ``MAX_SPOTS`` spots a round
+        (R1)."""
+        hand, table = self.hand, self.hand.table
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
+            raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
+        if len(self.spots) >= MAX_SPOTS:  # 7 cards each and the dealer's 7: 49 of 52 (R1)
+            raise Conflict(
+                f"Hand {hand.number} has {MAX_SPOTS} spots, the most a round can deal (R1).",
+                field="seat",
+            )
+        if hand.dp_seating is not None and seat == hand.dp_seating.seat:
+            raise DomainError(f"Seat {seat} is the designated player's (R16).", field="seat")
+        if any(spot.seat == seat for spot in self.spots):
+            raise Conflict(f"Seat {seat} has a spot in this hand already.", field="seat")
+        sitter = self.sitters.get(seat)
+        if sitter is not None and sitter.pk != seating.pk:
+            raise DomainError(
+                f"Seat {seat} is {sitter.player}'s; a second spot goes on an empty seat (R6).",
+                field="seat",
+            )
+
+    def _check_amounts(
+        self, seating: Seating, amounts: dict[str, Decimal], others: list[Spot]
+    ) -> None:
+        if len(others) >= 2:
+            raise DomainError(
+                f"{seating.player} plays two spots already; a third is not allowed (R6).",
+                field="seat",
+            )
+        with _engine_errors():
+            for name in ("flush_bonus", "straight_flush_bonus"):
+                label = name.replace("_", " ")
+                check_bonus(self.rules, cents(amounts[name]), field=name, name=label)
+            check_ante(self.rules, cents(amounts["ante"]), field="ante", two_spots=bool(others))
+            for other in others:  # R6: the first spot's ante must also be double the minimum
+                check_ante(self.rules, cents(other.ante), field="ante", two_spots=True)
+
+    def _check_stack(
+        self, seating: Seating, stakes: Decimal, ante: Decimal, others: list[Spot]
+    ) -> None:
+        fee = self.fee
+        reserve = sum((spot.ante + fee for spot in others), ZERO) + ante + fee
+        stack = seating.stack - self.spent.get(seating.pk, ZERO)
+        if stack < stakes + reserve:
+            raise DomainError(
+                f"{seating.player} has ${money_text(stack)}; this spot needs "
+                f"${money_text(stakes)} in wagers and ${money_text(reserve)} more on the table "
+                "for a 1× raise and the fee on each spot (R7).",
+                field="ante",
+            )
 
 
 @transaction.atomic
@@ -210,6 +272,35 @@ def spot_decide(
     spot = _spot(hand, seat)
     seating = Seating.objects.select_for_update().get(pk=spot.seating_id)
     hand_transition(hand, S.DECISIONS)
+    live = hand.spots.filter(seating=seating, dead_reason="").count()
+    amount = _decide(hand, spot, seating, decision, raise_amount, live=live, stack=seating.stack)
+    spot.save(update_fields=["decision", "raise_amount"])
+    hand.save(update_fields=["status"])
+    if amount:
+        stack_entry_add(seating=seating, amount=-amount, reason=StackEntry.Reason.WAGER, by=by)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_DECISION,
+        target=hand,
+        payload={"seat": seat, "decision": decision, "raise": amount},
+    )
+    return spot
+
+
+def _decide(
+    hand: Hand,
+    spot: Spot,
+    seating: Seating,
+    decision: str,
+    raise_amount: object,
+    *,
+    live: int,
+    stack: Decimal,
+) -> Decimal:
+    """Check a spot's decision (R8, R14) against the seating's ``stack`` and its ``live``
+    spots (each still owes its fee, R7), set it on the spot (not saved), and answer the raise
+    it takes from the stack."""
+    seat = spot.seat
     if spot.dead_reason:
         raise Conflict(f"Seat {seat}'s spot is dead: it takes no decision (R14).", field="seat")
     if spot.decision:
@@ -222,27 +313,17 @@ def spot_decide(
         size = flush_size(flush_key(parse_hand(spot.cards, field="cards")))
         with _engine_errors("raise_amount"):
             check_raise(_rules(hand), cents(spot.ante), cents(amount), size, field="raise_amount")
-        fees = _spot_fee(hand) * hand.spots.filter(seating=seating, dead_reason="").count()
-        if amount + fees > seating.stack:
+        fees = _spot_fee(hand) * live
+        if amount + fees > stack:
             raise DomainError(
                 f"The raise ${money_text(amount)} is more than the stack "
-                f"${money_text(seating.stack)} can cover with the fee still due (R7).",
+                f"${money_text(stack)} can cover with the fee still due (R7).",
                 field="raise_amount",
             )
     elif raise_amount:
         raise DomainError("Only a raise has an amount (R8).", field="raise_amount")
     spot.decision, spot.raise_amount = decision, amount
-    spot.save(update_fields=["decision", "raise_amount"])
-    hand.save(update_fields=["status"])
-    if amount:
-        stack_entry_add(seating=seating, amount=-amount, reason=StackEntry.Reason.WAGER, by=by)
-    audit_record(
-        actor=by,
-        action=AuditAction.HAND_DECISION,
-        target=hand,
-        payload={"seat": seat, "decision": decision, "raise": amount},
-    )
-    return spot
+    return amount
 
 
 @transaction.atomic
@@ -282,3 +363,165 @@ def _rules(hand: Hand) -> TableRules:
 
 def _spot_fee(hand: Hand) -> Decimal:
     return spot_fee(RakeMode(hand.settings.rake_mode), hand.settings.rake_amount)
+
+
+# --- a whole hand's wagers and decisions in one call (issue 16: a hand in five requests) -------
+
+
+@contextmanager
+def _spot_errors(index: int) -> Iterator[None]:
+    """A refusal of the ``index``-th spot of a batch names ``spots[index].<field>``."""
+    try:
+        yield
+    except DomainError as error:
+        field = f"spots[{index}].{error.field}" if error.field else f"spots[{index}]"
+        raise type(error)(error.message, field=field, code=error.code) from None
+
+
+def _batch(items: Sequence[Mapping[str, Any]], what: str) -> None:
+    if not items:
+        raise DomainError(f"Name at least one spot's {what}.", field="spots")
+    if len(items) > MAX_SPOTS:
+        raise DomainError(f"A round has at most {MAX_SPOTS} spots (R1).", field="spots")
+
+
+WAGER_KEYS = frozenset({"seating", "seat", "ante", "flush_bonus", "straight_flush_bonus"})
+DECISION_KEYS = frozenset({"seat", "decision", "raise_amount"})
+
+
+def _keys(item: Mapping[str, Any], known: frozenset[str]) -> None:
+    for key in item:
+        if key not in known:
+            raise DomainError(f"Unknown field '{key}'.", field=str(key))
+
+
+def _pk(ref: object) -> object:
+    return ref.pk if isinstance(ref, Seating) else ref
+
+
+@transaction.atomic
+def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: User) -> list[Spot]:
+    """Every spot's ante and bonuses of a hand at once, by the rules of ``wager_place`` (R5–R7)
+    applied spot after spot (each placed spot counts for the next), in one transaction: if any
+    spot is refused none is placed, and the refusal names ``spots[i].<field>``. Each wager:
+    ``seating`` (a Seating or its id; or none, and ``seat``: whoever sits there), optionally
+    ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries
+    whatever the number of spots: the stacks move in one UPDATE and one INSERT, and one audit
+    event lists every spot."""
+    hand = _locked_hand(hand, by, "take wagers")
+    _batch(wagers, "wager")
+    seatings, sitting = _locked_seatings(hand, wagers)
+    hand_transition(hand, S.WAGERING)
+    play = _Wagering.of(hand)
+    spots: list[Spot] = []
+    moves: dict[int, Decimal] = {}
+    for index, wager in enumerate(wagers):
+        with _spot_errors(index):
+            _keys(wager, WAGER_KEYS)
+            if wager.get("seating") is None:  # the player sitting at ``seat`` (R5)
+                seating = sitting.get(wager.get("seat"))  # type: ignore[arg-type]
+                if seating is None:
+                    raise DomainError("Nobody sits at that seat.", field="seat")
+            else:
+                seating = seatings.get(_pk(wager["seating"]))
+                if seating is None:
+                    raise DomainError("No such seating.", field="seating")
+            spot, stakes = play.spot(
+                seating,
+                wager.get("seat"),
+                wager.get("ante"),
+                wager.get("flush_bonus", ZERO),
+                wager.get("straight_flush_bonus", ZERO),
+            )
+            spots.append(spot)
+            moves[seating.pk] = moves.get(seating.pk, ZERO) - stakes
+    Spot.objects.bulk_create(spots)
+    hand.save(update_fields=["status"])
+    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_WAGER_PLACED,
+        target=hand,
+        payload={"spots": [_wager_payload(spot) for spot in spots]},
+    )
+    return spots
+
+
+def _locked_seatings(
+    hand: Hand, wagers: Sequence[Mapping[str, Any]]
+) -> tuple[dict[object, Seating], dict[int, Seating]]:
+    """The seatings a batch of wagers names, by id, or by seat for a wager that names only its
+    seat; locked in one query, in id order (the project's lock order)."""
+    ids, seats = [], []
+    for wager in wagers:
+        ref = _pk(wager.get("seating"))
+        if ref is None:
+            seats.append(wager.get("seat"))
+        elif isinstance(ref, int) and not isinstance(ref, bool):
+            ids.append(ref)
+    named = Q(pk__in=ids) | Q(table_id=hand.table_id, left_at=None, seat__in=seats)
+    locked = Seating.objects.select_for_update().select_related("player").filter(named)
+    seatings: dict[object, Seating] = {s.pk: s for s in locked.order_by("pk")}
+    sitting = {
+        s.seat: s
+        for s in seatings.values()
+        if s.table_id == hand.table_id and s.left_at is None and s.seat in seats
+    }
+    return seatings, sitting
+
+
+@transaction.atomic
+def decisions_record_many(
+    *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
+) -> list[Spot]:
+    """Every spot's decision of a hand at once, by the rules of ``spot_decide`` (R8), in one
+    transaction: if any is refused none is recorded, and the refusal names
+    ``spots[i].<field>``. Each decision: ``seat``, ``decision``, optionally ``raise_amount``.
+    A fixed number of queries whatever the number of spots."""
+    hand = _locked_hand(hand, by, "record a decision")
+    _batch(decisions, "decision")
+    spots = {spot.seat: spot for spot in hand.spots.all()}
+    ids = {spot.seating_id for spot in spots.values()}
+    seatings = {
+        s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+    }
+    hand_transition(hand, S.DECISIONS)
+    decided: list[Spot] = []
+    moves: dict[int, Decimal] = {}
+    for index, item in enumerate(decisions):
+        with _spot_errors(index):
+            _keys(item, DECISION_KEYS)
+            seat = item.get("seat")
+            spot = spots.get(seat)  # type: ignore[arg-type]
+            if spot is None:
+                raise DomainError(f"Seat {seat} has no spot in hand {hand.number}.", field="seat")
+            seating = seatings[spot.seating_id]
+            live = sum(
+                1 for s in spots.values() if s.seating_id == seating.pk and not s.dead_reason
+            )
+            stack = seating.stack + moves.get(seating.pk, ZERO)
+            amount = _decide(
+                hand,
+                spot,
+                seating,
+                item.get("decision", ""),
+                item.get("raise_amount"),
+                live=live,
+                stack=stack,
+            )
+            decided.append(spot)
+            moves[seating.pk] = moves.get(seating.pk, ZERO) - amount
+    Spot.objects.bulk_update(decided, ["decision", "raise_amount"])
+    hand.save(update_fields=["status"])
+    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_DECISION,
+        target=hand,
+        payload={
+            "spots": [
+                {"seat": s.seat, "decision": s.decision, "raise": s.raise_amount} for s in decided
+            ]
+        },
+    )
+    return decided

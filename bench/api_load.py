@@ -1,0 +1,299 @@
+"""Complete hands through the API against a running production server, and pgbench TPC-B on
+the same PostgreSQL in the same run (issue 16).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME REDIS_URL=redis://127.0.0.1:6379/N \\
+        .venv/bin/python -m bench.api_load [--seconds 10] [--workers 4]
+
+It migrates the database, builds a cardroom with 8 house-banked tables (a dealer on duty at
+each, six players seated), starts gunicorn with the production settings and the project's
+``gunicorn.conf.py`` (``--workers``, default 2 per core), and then for 1 and 6 spots and 1, 4
+and 8 tables at once plays complete hands for ``--seconds``: one thread per table, each hand
+in five requests (start, all wagers, the system's deal, all decisions, settle), each thread
+with its table's dealer token. It prints hands/s and the p50/p95/p99 of a request, then runs
+``pgbench -i`` and ``pgbench -T 10`` (8 clients, 2 threads) on the same PostgreSQL server
+and prints the 6-spot hands/s at 8 tables ÷ pgbench's tps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = 8
+SEATS = (1, 2, 3, 4, 5, 6)
+BUY_IN = "5000"  # under the $10,000 a day that asks for an ID (patrons.cash)
+ANTE = "5"
+
+
+def setup_django() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings.local")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def build() -> list[dict]:
+    """The tables (made once, reused later): ``[{"table", "token", "seatings"}]``."""
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from knox.models import AuthToken
+
+    from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
+    from tables import services
+    from tables.models import Cardroom, Seating, Table
+
+    call_command("migrate", verbosity=0)
+
+    def user(name: str, role: str) -> User:
+        found, _ = User.objects.get_or_create(username=name)
+        found.groups.add(Group.objects.get_or_create(name=role)[0])
+        return found
+
+    admin = user("bench-admin", ADMINISTRATOR)
+    floor = user("bench-floor", FLOOR_SUPERVISOR)
+    room = Cardroom.objects.filter(name="Bench room").first() or services.cardroom_create(
+        name="Bench room", by=admin
+    )
+    out = []
+    for n in range(1, TABLES + 1):
+        dealer = user(f"bench-dealer-{n}", DEALER)
+        table = Table.objects.filter(cardroom=room, name=f"Bench {n}").first()
+        if table is None:
+            table = services.table_create(
+                cardroom=room, name=f"Bench {n}", banking="house", by=floor
+            )
+            services.table_open(table=table, dealer=dealer, by=floor)
+        for seat in SEATS:
+            sat = Seating.objects.filter(table=table, seat=seat, left_at=None).first()
+            if sat is not None and sat.stack < 1000:  # a short stack from earlier runs
+                services.seating_leave(seating=sat, by=floor)
+                sat = None
+            if sat is None:
+                player = services.player_create(cardroom=room, name=f"B{n}-{seat}", by=floor)
+                services.seat_player(table=table, seat=seat, player=player, buy_in=BUY_IN, by=floor)
+        seatings = dict(Seating.objects.filter(table=table, left_at=None).values_list("seat", "id"))
+        token = AuthToken.objects.create(dealer)[1]
+        out.append({"table": table.pk, "token": token, "seatings": seatings})
+    return out
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "cardroom.settings.production",
+        "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-" + "k" * 50),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_TRUSTED_PROXY_COUNT": "0",
+        "DJANGO_LOG_LEVEL": "WARNING",
+    }
+    from django.conf import settings
+
+    key = settings.FIELD_ENCRYPTION_KEYS[0]
+    env.setdefault("FIELD_ENCRYPTION_KEY", key if isinstance(key, str) else key.decode())
+    command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
+    command += ["-w", str(workers), "-b", f"127.0.0.1:{port}", "cardroom.wsgi"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            conn.request("GET", "/health/live/")
+            if conn.getresponse().status == 200:
+                return proc, port
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+# --- the load -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    hands: int = 0
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def play_table(port: int, table: dict, spots: int, until: float, stats: Stats) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Authorization": f"Token {table['token']}", "Content-Type": "application/json"}
+    seats = SEATS[:spots]
+    mine: list[float] = []
+    hands = 0
+
+    def post(path: str, body: object) -> dict:
+        started = time.perf_counter()
+        conn.request("POST", f"/api/v1{path}", json.dumps(body), headers)
+        response = conn.getresponse()
+        data = response.read()
+        mine.append(time.perf_counter() - started)
+        if response.status >= 300:
+            raise RuntimeError(f"{path}: {response.status} {data[:300]!r}")
+        return json.loads(data)
+
+    try:
+        while time.perf_counter() < until:
+            hand = post(f"/tables/{table['table']}/hands/", {})
+            url = f"/hands/{hand['id']}"
+            wagers = [{"seating": table["seatings"][s], "ante": ANTE} for s in seats]
+            post(f"{url}/wagers/batch/", {"spots": wagers})
+            post(f"{url}/deal/", {})
+            decisions = [
+                {"seat": s, "decision": "raise", "raise_amount": ANTE}
+                if i % 2 == 0
+                else {"seat": s, "decision": "fold"}
+                for i, s in enumerate(seats)
+            ]
+            post(f"{url}/decisions/batch/", {"spots": decisions})
+            post(f"{url}/settle/", {})
+            hands += 1
+    except Exception as error:  # noqa: BLE001 - reported with the figures
+        with stats.lock:
+            stats.errors.append(repr(error))
+    with stats.lock:
+        stats.latencies.extend(mine)
+        stats.hands += hands
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def run(port: int, tables: list[dict], spots: int, concurrency: int, seconds: float) -> dict:
+    stats = Stats()
+    started = time.perf_counter()
+    until = started + seconds
+    threads = [
+        threading.Thread(target=play_table, args=(port, tables[i], spots, until, stats))
+        for i in range(concurrency)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    ms = [x * 1000 for x in stats.latencies]
+    return {
+        "spots": spots,
+        "tables": concurrency,
+        "hands_per_s": stats.hands / elapsed,
+        "requests": len(ms),
+        "p50": percentile(ms, 50),
+        "p95": percentile(ms, 95),
+        "p99": percentile(ms, 99),
+        "errors": stats.errors,
+    }
+
+
+def pgbench_tps(url: str) -> float:
+    parts = urlsplit(url)
+    args = ["-h", parts.hostname or "127.0.0.1", "-p", str(parts.port or 5432)]
+    args += ["-U", parts.username or "postgres"]
+    db = parts.path.lstrip("/")
+    subprocess.run(["pgbench", "-i", "-q", *args, db], check=True, capture_output=True)
+    result = subprocess.run(
+        ["pgbench", "-T", "10", "-c", "8", "-j", "2", *args, db],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    match = re.search(r"tps = ([0-9.]+)", result.stdout)
+    if match is None:
+        raise SystemExit(f"pgbench said: {result.stdout}")
+    subprocess.run(
+        [
+            "psql",
+            *args,
+            "-q",
+            "-c",
+            "DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, "
+            "pgbench_tellers",
+            db,
+        ],
+        check=False,
+        capture_output=True,
+    )
+    return float(match.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--workers", type=int, default=2 * multiprocessing.cpu_count())
+    parser.add_argument("--spots", default="1,6")
+    parser.add_argument("--tables", default="1,4,8")
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        raise SystemExit("Set DATABASE_URL to a PostgreSQL database (and REDIS_URL).")
+    setup_django()
+    tables = build()
+    from django.db import connections
+
+    connections.close_all()
+    proc, port = start_server(args.workers)
+    results = []
+    try:
+        for spots in (int(s) for s in args.spots.split(",")):
+            for concurrency in (int(c) for c in args.tables.split(",")):
+                run(port, tables, spots, concurrency, 1.0)  # warm the workers
+                row = run(port, tables, spots, concurrency, args.seconds)
+                results.append(row)
+                print(
+                    f"{spots} spot(s), {concurrency} table(s): {row['hands_per_s']:.2f} hands/s, "
+                    f"request p50 {row['p50']:.1f} ms, p95 {row['p95']:.1f} ms, "
+                    f"p99 {row['p99']:.1f} ms ({row['requests']} requests)"
+                    + (f", errors: {row['errors'][:2]}" if row["errors"] else ""),
+                    flush=True,
+                )
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    tps = pgbench_tps(url)
+    print(f"pgbench TPC-B (-c 8 -j 2 -T 10): {tps:.0f} tps")
+    six_at_8 = [r for r in results if r["spots"] == 6 and r["tables"] == 8]
+    if six_at_8:
+        ratio = six_at_8[0]["hands_per_s"] / tps
+        print(f"6 spots, 8 tables: {six_at_8[0]['hands_per_s']:.2f} hands/s = {ratio:.2%} of tps")
+    print("\n| spots | tables | hands/s | p50 ms | p95 ms | p99 ms |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in results:
+        print(
+            f"| {r['spots']} | {r['tables']} | {r['hands_per_s']:.2f} | {r['p50']:.1f} | "
+            f"{r['p95']:.1f} | {r['p99']:.1f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

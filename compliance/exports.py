@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from audit.models import AuditEvent, ChainHead
+from audit.models import AuditEvent
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -105,8 +105,9 @@ def export_build(export_id: int, *, task_id: str | None = None) -> Export:
     export = Export.objects.get(pk=export_id)
     if export.status == Export.Status.DONE:
         return export
-    head = ChainHead.objects.filter(pk=1).first()
-    chain_seq, chain_hash = (head.seq, head.hash) if head else (0, "")
+    # The newest event across the audit chains (issue 16): the export covers events up to it.
+    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+    chain_seq, chain_hash = head if head else (0, "")
     if not _claim(export, task_id, chain_seq, chain_hash):
         export.refresh_from_db()
         return export

@@ -15,6 +15,7 @@ PRODUCTION = {
     "DJANGO_SECRET_KEY": "k3y-for-the-deploy-check-0123456789-abcdefghijklmnopqrstuvwxyz",
     "DJANGO_ALLOWED_HOSTS": "cardroom.example",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://cardroom.example",
+    "AUDIT_CHECKPOINT_KEY": "a-checkpoint-key-for-the-deploy-check-0123456789",
 }
 
 

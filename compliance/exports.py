@@ -50,6 +50,8 @@ SETTLEMENT_COLUMNS = [
 ]
 AUDIT_COLUMNS = [
     "seq",
+    "chain",  # each chain's rows follow one another (issue 16)
+    "chain_seq",
     "occurred_at",
     "actor",
     "action",
@@ -322,6 +324,8 @@ def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
         for e in events.iterator(chunk_size=2000):
             yield [
                 e.seq,
+                e.chain,
+                e.chain_seq,
                 e.occurred_at.isoformat(),
                 e.actor_name,
                 e.action,

@@ -14,6 +14,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from decimal import Decimal
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 from django.db import models
@@ -81,8 +82,10 @@ def chain_event_hash(
     payload: str,
     prev_hash: str,
 ) -> str:
-    """Format 2: every chain but the legacy one."""
-    record = [
+    """Format 2: every chain but the legacy one. The canonical JSON of ``[chain, chain_seq,
+    seq, occurred_at, actor_id, actor_name, action, object_type, object_id, payload,
+    prev_hash]`` (``record_text``), hashed."""
+    text = record_text(
         chain,
         chain_seq,
         seq,
@@ -94,8 +97,54 @@ def chain_event_hash(
         object_id,
         payload,
         prev_hash,
-    ]
-    return hashlib.sha256(canonical_json(record).encode()).hexdigest()
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_quote = encode_basestring_ascii  # what json.dumps does to a string (ensure_ascii)
+
+
+def record_text(
+    chain: str,
+    chain_seq: int,
+    seq: int,
+    when: str,
+    actor_id: int | None,
+    actor_name: str,
+    action: str,
+    object_type: str,
+    object_id: str,
+    payload: str,
+    prev_hash: str,
+) -> str:
+    """``canonical_json`` of a format 2 record, written directly: the verification's hot path
+    (several times faster than the encoder, the same text; tests/audit prove it)."""
+    actor = "null" if actor_id is None else str(int(actor_id))
+    return (
+        f"[{_quote(chain)},{int(chain_seq)},{int(seq)},{_quote(when)},{actor},"
+        f"{_quote(actor_name)},{_quote(action)},{_quote(object_type)},{_quote(object_id)},"
+        f"{_quote(payload)},{_quote(prev_hash)}]"
+    )
+
+
+def legacy_record_text(
+    seq: int,
+    when: str,
+    actor_id: int | None,
+    actor_name: str,
+    action: str,
+    object_type: str,
+    object_id: str,
+    payload: str,
+    prev_hash: str,
+) -> str:
+    """``canonical_json`` of a format 1 (legacy) record, written directly, as ``event_hash``
+    hashes it."""
+    actor = "null" if actor_id is None else str(int(actor_id))
+    return (
+        f"[{int(seq)},{_quote(when)},{actor},{_quote(actor_name)},{_quote(action)},"
+        f"{_quote(object_type)},{_quote(object_id)},{_quote(payload)},{_quote(prev_hash)}]"
+    )
 
 
 def chain_of(target: models.Model | None) -> str:

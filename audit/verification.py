@@ -15,35 +15,21 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from django.db import connection, connections
+from django.db import connection, connections, transaction
+from django.db.models import QuerySet
+from django.db.models.expressions import RawSQL
 
 from . import signing
-from .chain import LEGACY, chain_genesis, heads_hash
+from .chain import LEGACY, chain_genesis, heads_hash, legacy_record_text, record_text
 from .models import AuditEvent, ChainHead, Checkpoint
 
-#: The same text as ``canonical_json`` for a list of strings, integers and nulls, without the
-#: per-call set-up of ``json.dumps``.
-_ENCODE = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
-_ROW = (
-    "seq",
-    "chain_seq",
-    "occurred_at",
-    "actor_id",
-    "actor_name",
-    "action",
-    "object_type",
-    "object_id",
-    "payload",
-    "prev_hash",
-    "hash",
-)
 CHUNK = 10_000
 
 
@@ -312,7 +298,13 @@ def _run(
 
 
 def verify_one(job: _Job) -> _Result:
-    """Walk one chain from ``job.start`` to its head (one task; runs in any process)."""
+    """Walk one chain from ``job.start`` to its head (one task; runs in any process), in a
+    transaction: rows stream from a server-side cursor that need not outlive it."""
+    with transaction.atomic():
+        return _verify_one(job)
+
+
+def _verify_one(job: _Job) -> _Result:
     result = _Result(job.chain, seq=job.start, hash=job.start_hash)
     legacy = job.chain == LEGACY
     place = "seq" if legacy else "chain_seq"
@@ -326,7 +318,7 @@ def verify_one(job: _Job) -> _Result:
     after = events.filter(**{f"{place}__gt": job.start})
     if job.end is not None:
         after = after.filter(**{f"{place}__lte": job.end})
-    rows = after.order_by(place).values_list(*_ROW).iterator(chunk_size=CHUNK)
+    rows = _rows(after.order_by(place))
     if not _walk(rows, job, result, legacy):
         return result
     if job.end is not None and result.seq < job.end:
@@ -339,39 +331,56 @@ def verify_one(job: _Job) -> _Result:
     return result
 
 
+#: PostgreSQL writes the time as Python's ``isoformat()`` of it in UTC (microseconds only when
+#: there are some), so that the hot loop does not have to.
+_PG_ISOFORMAT = (
+    "to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
+    "CASE WHEN date_part('microseconds', occurred_at)::bigint %% 1000000 = 0 THEN '' "
+    "ELSE to_char(occurred_at AT TIME ZONE 'UTC', '.US') END || '+00:00'"
+)
+
+
+def _rows(events: QuerySet[AuditEvent]) -> Iterator[tuple]:
+    """The rows as tuples, streamed: ``seq, chain_seq, when (ISO 8601 UTC text), actor_id,
+    actor_name, action, object_type, object_id, payload, prev_hash, hash``."""
+    fields = ("actor_id", "actor_name", "action", "object_type", "object_id", "payload")
+    if connection.vendor == "postgresql":
+        rows = events.annotate(when=RawSQL(_PG_ISOFORMAT, ())).values_list(
+            "seq", "chain_seq", "when", *fields, "prev_hash", "hash"
+        )
+        return rows.iterator(chunk_size=CHUNK)
+    plain = events.values_list("seq", "chain_seq", "occurred_at", *fields, "prev_hash", "hash")
+    return (
+        (r[0], r[1], r[2].astimezone(UTC).isoformat(), *r[3:])
+        for r in plain.iterator(chunk_size=CHUNK)
+    )
+
+
 def _walk(rows: Iterable[tuple], job: _Job, result: _Result, legacy: bool) -> bool:  # noqa: C901
     """The hot loop: each row follows the one before and hashes to its hash."""
-    sha256, encode, chain = hashlib.sha256, _ENCODE, job.chain
+    sha256, chain = hashlib.sha256, job.chain
     anchors, risk_after = job.anchors, job.risk_after
     position, previous, count = result.seq, result.hash, 0
     for row in rows:
-        seq, chain_seq, occurred_at, actor_id, actor_name, action, kind, ident, payload = row[:9]
+        seq, chain_seq, when, actor_id, actor_name, action, kind, ident, payload = row[:9]
         prev_hash, stored = row[9], row[10]
         number = seq if legacy else chain_seq
         if number != position + 1:
             result.seq, result.hash, result.events = position, previous, result.events + count
             return not result.fail(position + 1, f"event {position + 1} is missing")
-        when = occurred_at.astimezone(UTC).isoformat()
         if legacy:
-            record = [seq, when, actor_id, actor_name, action, kind, ident, payload, prev_hash]
+            text = legacy_record_text(
+                seq, when, actor_id, actor_name, action, kind, ident, payload, prev_hash
+            )
         else:
-            record = [
-                chain,
-                chain_seq,
-                seq,
-                when,
-                actor_id,
-                actor_name,
-                action,
-                kind,
-                ident,
-                payload,
+            text = record_text(
+                chain, chain_seq, seq, when, actor_id, actor_name, action, kind, ident, payload,
                 prev_hash,
-            ]
+            )  # fmt: skip
         problem = ""
         if prev_hash != previous:
             problem = "it does not follow the event before"
-        elif sha256(encode(record).encode()).hexdigest() != stored:
+        elif sha256(text.encode()).hexdigest() != stored:
             problem = "its content does not match its hash"
         elif anchors and number in anchors and anchors[number] != stored:
             problem = "it differs from a checkpoint"

@@ -779,3 +779,20 @@ def test_parallel_verification_in_processes_finds_what_one_process_finds(cardroo
         AuditEvent.objects.filter(pk=victim.pk).update(payload='{"i":-1}')
     report = verify_chains(full=True, workers=2)
     assert (report.ok, report.chain, report.broken_seq) == (False, victim.chain, victim.chain_seq)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plain", 'quote " and \\ backslash', "tab\t newline\n nul\x00", "é ñ 漢字 😀", "", "/</>"],
+)
+def test_the_fast_record_text_is_the_canonical_json_of_the_record(text):
+    """The verification's hot path writes the records itself: the same bytes as
+    ``canonical_json``, for any string in any field, so the hashes cannot differ."""
+    from audit.chain import legacy_record_text, record_text
+
+    when = (T0 + timedelta(microseconds=5)).isoformat()
+    for actor in (None, 12):
+        fields = [text, 3, 9, when, actor, text, text, text, text, text, "a" * 64]
+        assert record_text(*fields) == canonical_json(fields)
+        legacy = [9, when, actor, text, text, text, text, text, "b" * 64]
+        assert legacy_record_text(*legacy) == canonical_json(legacy)

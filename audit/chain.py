@@ -14,7 +14,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 from decimal import Decimal
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from django.db import models

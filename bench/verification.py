@@ -28,6 +28,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 SEED = 20261201
@@ -75,7 +76,7 @@ def seed(events: int, tables: int, heads: dict[str, tuple[int, str]], first_seq:
     for chain in rng.choices(chains, weights, k=events):
         place, previous = heads.get(chain, (0, chain_genesis(chain)))
         occurred_at = START + timedelta(milliseconds=seq * 250)
-        fields = {
+        fields: dict[str, Any] = {
             "chain": chain,
             "chain_seq": place + 1,
             "seq": seq,

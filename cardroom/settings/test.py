@@ -23,8 +23,8 @@ MEDIA_ROOT = Path(tempfile.gettempdir()) / "cardroom-test-media"
 
 # A fixed key unless one is given: tests make no key file.
 FIELD_ENCRYPTION_KEYS = field_encryption_keys(None, environ={"FIELD_ENCRYPTION_KEY": _KEY})
-# A fixed checkpoint key, and a sink of the test's own (tests/conftest.py gives each test one).
+# A fixed checkpoint key; no sink, except the one tests/conftest.py gives each test.
 AUDIT_CHECKPOINT_KEYS = audit_checkpoint_keys(
     None, environ={"AUDIT_CHECKPOINT_KEY": "never-use-this-test-key-for-audit-checkpoints"}
 )
-AUDIT_CHECKPOINT_SINK = str(Path(tempfile.gettempdir()) / "cardroom-test-checkpoints.jsonl")
+AUDIT_CHECKPOINT_SINK = ""

@@ -124,10 +124,13 @@ def best(run: Callable[[], object], repeats: int = 3) -> tuple[float, object]:
 
 def same_rows() -> list[tuple]:
     """Every event's fields as the verification reads them (the time as ISO 8601 text)."""
+    from django.db import transaction
+
     from audit.models import AuditEvent
     from audit.verification import _rows
 
-    return list(_rows(AuditEvent.objects.order_by("chain", "chain_seq")))
+    with transaction.atomic():
+        return list(_rows(AuditEvent.objects.order_by("chain", "chain_seq")))
 
 
 def main() -> None:

@@ -9,7 +9,16 @@ from .models import AuditEvent, ChainHead, Checkpoint
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyAdmin):
-    list_display = ["seq", "occurred_at", "actor_name", "action", "object_type", "object_id"]
+    list_display = [
+        "seq",
+        "chain",
+        "chain_seq",
+        "occurred_at",
+        "actor_name",
+        "action",
+        "object_type",
+        "object_id",
+    ]
     list_filter = ["action", "object_type"]
     search_fields = ["action", "actor_name", "object_type", "=object_id", "payload"]
     date_hierarchy = "occurred_at"
@@ -18,10 +27,10 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
 @admin.register(ChainHead)
 class ChainHeadAdmin(ReadOnlyAdmin):
-    list_display = ["seq", "hash"]
+    list_display = ["chain", "seq", "hash"]
 
 
 @admin.register(Checkpoint)
 class CheckpointAdmin(ReadOnlyAdmin):
-    list_display = ["seq", "hash", "verified_at", "events"]
+    list_display = ["seq", "hash", "verified_at", "events", "key_id"]
     date_hierarchy = "verified_at"

@@ -1,4 +1,5 @@
-"""The audit log: one row per state change, hash-chained, append-only (``AppendOnly``)."""
+"""The audit log: one row per state change, hash-chained per table, cardroom or globally
+(``audit.chain``), append-only (``AppendOnly``)."""
 
 from django.conf import settings
 from django.db import models
@@ -8,7 +9,12 @@ from .chain import GENESIS_HASH
 
 
 class AuditEvent(models.Model):
+    #: The event's number across all chains: unique, increasing, not gapless (issue 16).
     seq = models.PositiveBigIntegerField(unique=True)
+    #: Which chain (``table:7``, ``cardroom:2``, ``global``; ``legacy`` before issue 16) and
+    #: where in it (1, 2, ...; null in the legacy chain, where ``seq`` is the place).
+    chain = models.CharField(max_length=40)
+    chain_seq = models.PositiveBigIntegerField(null=True, blank=True)
     occurred_at = models.DateTimeField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -30,29 +36,46 @@ class AuditEvent(models.Model):
             # Issue 16: an actor's events, newest first, by index.
             models.Index(fields=["actor", "seq"], name="audit_actor_seq_idx"),
         ]
+        constraints = [
+            models.UniqueConstraint(fields=["chain", "chain_seq"], name="audit_event_chain_seq")
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.action} {self.object_type}:{self.object_id}"
 
 
 class ChainHead(models.Model):
-    """The one row every append locks, so that the chain never forks under concurrent writers."""
+    """One row per chain, locked by every append to that chain (and only that chain), so that
+    a chain never forks under concurrent writers while tables never wait on each other. ``seq``
+    is the place of the chain's last event (``chain_seq``; ``seq`` in the legacy chain)."""
 
+    chain = models.CharField(max_length=40, unique=True)
     seq = models.PositiveBigIntegerField(default=0)
     hash = models.CharField(max_length=64, default=GENESIS_HASH)
 
     def __str__(self) -> str:
-        return f"head #{self.seq} {self.hash[:12]}"
+        return f"{self.chain} head #{self.seq} {self.hash[:12]}"
 
 
 class Checkpoint(models.Model):
-    """A verified chain head, recorded by the periodic verification. Exported checkpoints kept
-    elsewhere make a cut-off tail detectable: the chain must still hold each one."""
+    """The verified heads of every chain, recorded by the periodic verification and at each day
+    close, signed with a key kept outside the database and appended to a sink outside it too
+    (``AUDIT_CHECKPOINT_SINK``): a cut-off tail, a chain removed whole, or a checkpoint removed
+    or forged in the database is detectable (issues 11 and 16).
+
+    ``seq`` is the highest event number the checkpoint covers; ``hash`` the hash over ``heads``
+    (``audit.chain.heads_hash``). A checkpoint from before issue 16 has no heads: its ``seq``
+    and ``hash`` are an event of the legacy chain, and it is not signed."""
 
     seq = models.PositiveBigIntegerField()
     hash = models.CharField(max_length=64)
     verified_at = models.DateTimeField()
     events = models.PositiveBigIntegerField()  # how many events the verification read
+    #: Canonical JSON ``[[chain, seq, hash], ...]`` sorted by chain, exactly as hashed.
+    heads = models.TextField(default="[]")
+    #: HMAC-SHA256 with AUDIT_CHECKPOINT_KEY (``audit.signing``); empty before issue 11.
+    signature = models.CharField(max_length=64, blank=True, default="")
+    key_id = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["-verified_at"]

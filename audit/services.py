@@ -1,4 +1,4 @@
-"""The one way anything is written to the audit log (R17)."""
+"""The one way anything is written to the audit log (R17), and its checkpoints."""
 
 from __future__ import annotations
 
@@ -6,13 +6,15 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import models, transaction
+from django.db import connection, models, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from . import signing
 from .actions import AuditAction
-from .chain import canonical_json, event_hash
+from .chain import LEGACY, canonical_json, chain_event_hash, chain_genesis, chain_of, heads_hash
 from .models import AuditEvent, ChainHead, Checkpoint
-from .verification import verify_chain
+from .verification import verify_chains
 
 #: Who acted: a signed-in user, or nobody (a failed login, a refused anonymous request).
 Actor = AbstractBaseUser | AnonymousUser | None
@@ -24,18 +26,28 @@ def audit_record(
     action: AuditAction,
     target: models.Model | None = None,
     payload: dict[str, Any] | None = None,
+    chain: str | None = None,
 ) -> AuditEvent:
     """Append one event, inside the caller's transaction, after the caller's own locks.
 
-    Locking the chain head serialises appends: each event's ``prev_hash`` is the hash of the
-    event before it, so the chain cannot fork however many writers there are.
+    The event goes on its table's chain (``audit.chain.chain_of``; else its cardroom's, else
+    the global one; ``chain`` names another). Locking that chain's head serialises the appends
+    to it, and only to it: each event's ``prev_hash`` is the hash of the event before it in its
+    chain, so no chain can fork however many writers there are, and tables never wait on each
+    other (issue 16). The event's number across chains comes from a sequence, without a lock.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record runs inside the transaction of the change it records")
-    head = _locked_head()
+    key = chain or chain_of(target)
+    if key == LEGACY:
+        raise ValueError("the legacy chain is closed")
+    head, seq = _locked_head(key)
     user = actor if actor is not None and actor.is_authenticated else None
+    place = head.seq + 1
     event = AuditEvent(
-        seq=head.seq + 1,
+        seq=seq,
+        chain=key,
+        chain_seq=place,
         occurred_at=timezone.now(),
         actor_id=user.pk if user else None,
         actor_name=user.get_username() if user else "",
@@ -45,7 +57,9 @@ def audit_record(
         payload=canonical_json(payload or {}),
         prev_hash=head.hash,
     )
-    event.hash = event_hash(
+    event.hash = chain_event_hash(
+        chain=key,
+        chain_seq=place,
         seq=event.seq,
         occurred_at=event.occurred_at,
         actor_id=event.actor_id,
@@ -57,33 +71,84 @@ def audit_record(
         prev_hash=event.prev_hash,
     )
     event.save(force_insert=True)
-    ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
+    ChainHead.objects.filter(pk=head.pk).update(seq=place, hash=event.hash)
     return event
 
 
-def _locked_head() -> ChainHead:
-    """The chain head, locked. Rebuilt from the last event if its row is missing (a restore
-    of the events alone), so that the chain carries on instead of starting again."""
-    head = ChainHead.objects.select_for_update().filter(pk=1).first()
+def _next_seq() -> RawSQL:
+    if connection.vendor == "postgresql":
+        return RawSQL("nextval('audit_event_seq')", ())
+    # SQLite serialises writers: the highest number plus one is free.
+    return RawSQL("SELECT COALESCE(MAX(seq), 0) + 1 FROM audit_auditevent", ())
+
+
+def _locked_head(key: str) -> tuple[ChainHead, int]:
+    """The chain's head, locked, with the next event number, in one query. A chain's head row
+    is made by its first event, or rebuilt from its last event if missing (a restore of the
+    events alone), so that the chain carries on instead of starting again."""
+    locked = ChainHead.objects.select_for_update().filter(chain=key).annotate(next_seq=_next_seq())
+    head = locked.first()
     if head is None:
-        last = AuditEvent.objects.order_by("-seq").first()
-        ChainHead.objects.get_or_create(
-            pk=1, defaults={"seq": last.seq, "hash": last.hash} if last else {}
+        last = AuditEvent.objects.filter(chain=key).order_by("-chain_seq").first()
+        start = (last.chain_seq or 0, last.hash) if last else (0, chain_genesis(key))
+        # Two first appends at once: one inserts, the other waits for it, then inserts nothing.
+        ChainHead.objects.bulk_create(
+            [ChainHead(chain=key, seq=start[0], hash=start[1])], ignore_conflicts=True
         )
-        head = ChainHead.objects.select_for_update().get(pk=1)
-    return head
+        head = locked.get()
+    return head, head.next_seq
+
+
+def chain_heads() -> list[list[Any]]:
+    """Every chain's head ``[chain, seq, hash]``, sorted by chain, read in one statement (one
+    snapshot: every event up to each head is committed)."""
+    return [
+        list(row) for row in ChainHead.objects.order_by("chain").values_list("chain", "seq", "hash")
+    ]
 
 
 @transaction.atomic
-def audit_checkpoint_record() -> Checkpoint | None:
-    """Verify the whole chain; if it holds, record its head as a checkpoint. A broken chain
-    records nothing and is reported by the caller (the periodic task logs an error)."""
-    report = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash").order_by("seq"))
+def audit_checkpoint_record(*, full: bool = False) -> Checkpoint | None:
+    """Verify every chain up to its head (from the last checkpoint on, or all of it with
+    ``full``); if they hold, record their heads as a checkpoint signed with the key kept outside
+    the database, and append it to the sink once committed. A broken chain records nothing and
+    is reported by the caller (the periodic task logs an error; a day close refuses)."""
+    report = verify_chains(full=full, workers=1)
     if not report.ok:
         return None
-    return Checkpoint.objects.create(
-        seq=report.head_seq, hash=report.head_hash, verified_at=timezone.now(), events=report.events
+    heads = [[h.chain, h.seq, h.hash] for h in report.heads]
+    text = canonical_json(sorted(heads))
+    verified_at = timezone.now()
+    digest = heads_hash(heads)
+    seq = report.max_seq
+    signature, key = signing.sign(
+        signing.message(seq=seq, hash=digest, verified_at=verified_at, events=report.events)
     )
+    checkpoint = Checkpoint.objects.create(
+        seq=seq,
+        hash=digest,
+        verified_at=verified_at,
+        events=report.events,
+        heads=text,
+        signature=signature,
+        key_id=key,
+    )
+    record = checkpoint_record(checkpoint)
+    transaction.on_commit(lambda: signing.sink_append(record))
+    return checkpoint
+
+
+def checkpoint_record(checkpoint: Checkpoint) -> dict[str, Any]:
+    """A checkpoint as the sink and ``export_checkpoints`` write it (one JSON line)."""
+    return {
+        "seq": checkpoint.seq,
+        "hash": checkpoint.hash,
+        "verified_at": checkpoint.verified_at.isoformat(),
+        "events": checkpoint.events,
+        "heads": checkpoint.heads,
+        "signature": checkpoint.signature,
+        "key_id": checkpoint.key_id,
+    }
 
 
 def audit_refusal(

@@ -11,7 +11,8 @@ logger = logging.getLogger(__name__)
 
 @shared_task(name="audit.verify_chain")
 def verify_chain_task() -> dict:
-    """Periodic (beat): verify the chain and record a checkpoint when it holds."""
+    """Periodic (beat, every minute): verify the chains since the last checkpoint and record a
+    signed checkpoint of their heads when they hold."""
     checkpoint = audit_checkpoint_record()
     if checkpoint is None:
         logger.error("The audit chain is broken: run `manage.py verify_audit` for where.")

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from audit.models import AuditEvent, ChainHead
+from audit.models import AuditEvent
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -50,6 +50,8 @@ SETTLEMENT_COLUMNS = [
 ]
 AUDIT_COLUMNS = [
     "seq",
+    "chain",  # each chain's rows follow one another (issue 16)
+    "chain_seq",
     "occurred_at",
     "actor",
     "action",
@@ -105,8 +107,9 @@ def export_build(export_id: int, *, task_id: str | None = None) -> Export:
     export = Export.objects.get(pk=export_id)
     if export.status == Export.Status.DONE:
         return export
-    head = ChainHead.objects.filter(pk=1).first()
-    chain_seq, chain_hash = (head.seq, head.hash) if head else (0, "")
+    # The newest event across the audit chains (issue 16): the export covers events up to it.
+    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+    chain_seq, chain_hash = head if head else (0, "")
     if not _claim(export, task_id, chain_seq, chain_hash):
         export.refresh_from_db()
         return export
@@ -321,6 +324,8 @@ def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
         for e in events.iterator(chunk_size=2000):
             yield [
                 e.seq,
+                e.chain,
+                e.chain_seq,
                 e.occurred_at.isoformat(),
                 e.actor_name,
                 e.action,

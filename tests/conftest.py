@@ -39,6 +39,15 @@ def examples(full: int) -> int:
     return max(1, full * settings.default.max_examples // FULL_EXAMPLES)
 
 
+@pytest.fixture(autouse=True)
+def checkpoint_sink(tmp_path_factory, request):
+    """Each test its own audit checkpoint sink (a file outside the database, issue 11): the
+    database is rolled back after each test, the sink must be too."""
+    path = tmp_path_factory.mktemp("sink") / "checkpoints.jsonl"
+    request.getfixturevalue("settings").AUDIT_CHECKPOINT_SINK = str(path)  # pytest-django's
+    return path
+
+
 @pytest.fixture
 def password() -> str:
     """Every user made by ``make_user`` has this password."""

@@ -140,6 +140,16 @@ MEDIA_ROOT = BASE_DIR / "media"
 FIELD_ENCRYPTION_KEYS: list[str] = env_list("FIELD_ENCRYPTION_KEY")
 ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", [""])[0]
 
+# Audit checkpoints are signed with AUDIT_CHECKPOINT_KEY (audit.signing), kept outside the
+# database: local.py falls back to a key file made on first use under var/, production.py
+# requires the variable, test.py has a fixed key. Each checkpoint is also appended, as a JSON
+# line, to AUDIT_CHECKPOINT_SINK, a file outside the database (in production on storage that
+# cannot be rewritten: README, "Production"); empty: no sink.
+AUDIT_CHECKPOINT_KEYS: list[str] = env_list("AUDIT_CHECKPOINT_KEY")
+AUDIT_CHECKPOINT_SINK = env_list(
+    "AUDIT_CHECKPOINT_SINK", [str(BASE_DIR / "var" / "checkpoints.jsonl")]
+)[0]
+
 # The API (issue 6): tokens for devices, sessions (with CSRF) for the screens; deny by
 # default, each view naming the roles it admits; one error shape; paginated lists.
 REST_FRAMEWORK = {
@@ -205,7 +215,8 @@ REDIS_URL = redis_from_env()
 CELERY_TIMEZONE = TIME_ZONE
 # `celery -A cardroom beat`: verify the audit chain and record a checkpoint (issue 5).
 CELERY_BEAT_SCHEDULE = {
-    "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=15)},
+    # At least every minute (issue 11): the events at risk are those after the last one.
+    "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=1)},
     # /health/deps/ reads beat's (and a worker's) heartbeat.
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.

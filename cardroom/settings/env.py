@@ -196,13 +196,15 @@ def field_encryption_keys(
     return keys
 
 
-def _local_key(key_file: Path, new_key: str) -> str:
+def _local_key(key_file: Path, new_key: str, *, quiet: bool = False) -> str:
     if key_file.exists():
         return key_file.read_text().strip()
     key_file.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w") as handle:
         handle.write(new_key + "\n")
+    if quiet:
+        return new_key
     print(
         f"cardroom: FIELD_ENCRYPTION_KEY is not set; generated a local key in {key_file} "
         "to encrypt ID numbers. Keep it (without it they cannot be read) and never use it in "
@@ -210,3 +212,36 @@ def _local_key(key_file: Path, new_key: str) -> str:
         file=sys.stderr,
     )
     return new_key
+
+
+def audit_checkpoint_keys(
+    key_file: Path | None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """The keys that sign audit checkpoints (``audit.signing``), newest first.
+
+    AUDIT_CHECKPOINT_KEY holds one key (at least 32 characters, e.g. ``openssl rand -hex 32``),
+    or several separated by commas while one is being rotated (the first signs, every one
+    verifies). It must not be stored in the database: whoever can rewrite the database must not
+    be able to sign. Without it and with a ``key_file`` (a laptop), the key is read from that
+    file, made on first use and said so on stderr; production passes no file and requires it.
+    """
+    import secrets
+
+    keys = env_list("AUDIT_CHECKPOINT_KEY", environ=environ)
+    if not keys and key_file is None:
+        raise ImproperlyConfigured(
+            "AUDIT_CHECKPOINT_KEY must be set: the key that signs audit checkpoints, kept "
+            "outside the database (make one with: openssl rand -hex 32)."
+        )
+    if not keys and key_file is not None:
+        if not key_file.exists():
+            print(
+                f"cardroom: AUDIT_CHECKPOINT_KEY is not set; generating a local key in {key_file} "
+                "to sign audit checkpoints. Never use it in production, which requires "
+                "AUDIT_CHECKPOINT_KEY.",
+                file=sys.stderr,
+            )
+        keys = [_local_key(key_file, secrets.token_hex(32), quiet=True)]
+    if any(len(key) < 32 for key in keys):
+        raise ImproperlyConfigured("AUDIT_CHECKPOINT_KEY: each key has at least 32 characters.")
+    return keys

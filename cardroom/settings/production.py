@@ -7,7 +7,15 @@ JSON object per line on stdout, each with the request id.
 """
 
 from .base import *  # noqa: F403
-from .env import env_bool, env_choice, env_int, env_list, env_required, field_encryption_keys
+from .env import (
+    audit_checkpoint_keys,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_required,
+    field_encryption_keys,
+)
 
 PRODUCTION = True
 DEBUG = False
@@ -18,6 +26,8 @@ FIELD_ENCRYPTION_KEYS = field_encryption_keys(None)
 # The key of the ID lookup hashes, independent of the encryption keys, so that rotating those
 # leaves every exclusion matching; changing this one needs `manage.py rehash_ids`.
 ID_LOOKUP_KEY = env_required("ID_LOOKUP_KEY")
+# Nor a key file for the key that signs audit checkpoints: it is required from the environment.
+AUDIT_CHECKPOINT_KEYS = audit_checkpoint_keys(None)
 # Needed when TLS ends at a proxy on another origin, e.g. https://cardroom.example.
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 

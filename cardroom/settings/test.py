@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .base import *  # noqa: F403
 from .base import CACHES
-from .env import env_list, field_encryption_keys
+from .env import audit_checkpoint_keys, env_list, field_encryption_keys
 
 _KEY = (env_list("FIELD_ENCRYPTION_KEY") or ["bmV2ZXItdXNlLXRoaXMtdGVzdC1rZXktYW55d2hlcmU="])[0]
 
@@ -29,3 +29,8 @@ ROLE_CACHE_SECONDS = 300
 
 # A fixed key unless one is given: tests make no key file.
 FIELD_ENCRYPTION_KEYS = field_encryption_keys(None, environ={"FIELD_ENCRYPTION_KEY": _KEY})
+# A fixed checkpoint key; no sink, except the one tests/conftest.py gives each test.
+AUDIT_CHECKPOINT_KEYS = audit_checkpoint_keys(
+    None, environ={"AUDIT_CHECKPOINT_KEY": "never-use-this-test-key-for-audit-checkpoints"}
+)
+AUDIT_CHECKPOINT_SINK = ""

@@ -80,11 +80,13 @@ def _audit(apps, cardroom, seeded, now):
     the migration acted)."""
     AuditEvent = apps.get_model("audit", "AuditEvent")
     ChainHead = apps.get_model("audit", "ChainHead")
+    # Once chains are per table (audit 0014), the single chain is the closed "legacy" one.
+    legacy = {"chain": "legacy"} if hasattr(AuditEvent, "chain_seq") else {}
     head = ChainHead.objects.select_for_update().filter(pk=1).first()
     if head is None:
         last = AuditEvent.objects.order_by("-seq").first()
         head = ChainHead.objects.create(
-            pk=1, seq=last.seq if last else 0, hash=last.hash if last else GENESIS_HASH
+            pk=1, seq=last.seq if last else 0, hash=last.hash if last else GENESIS_HASH, **legacy
         )
     fields = {
         "seq": head.seq + 1,
@@ -97,7 +99,7 @@ def _audit(apps, cardroom, seeded, now):
         "payload": canonical_json({"by": "migration tables.0005", "entries": seeded}),
         "prev_hash": head.hash,
     }
-    event = AuditEvent.objects.create(**fields, hash=event_hash(**fields))
+    event = AuditEvent.objects.create(**fields, **legacy, hash=event_hash(**fields))
     ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
 
 

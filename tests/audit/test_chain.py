@@ -1,9 +1,11 @@
-"""The audit log is a hash chain (issue 5, R17): every service appends its event in its own
-transaction, each event follows the one before, and ``verify_audit`` names the first event
-where anything was changed, removed or cut off."""
+"""The audit log is hash-chained (issue 5, R17), one chain per table, per cardroom and one
+global (issue 16): every service appends its event in its own transaction, each event follows
+the one before in its chain, and ``verify_audit`` names the chain and the first place where
+anything was changed, removed or cut off."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import random
@@ -12,14 +14,22 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F
 
 from audit import verification
-from audit.chain import GENESIS_HASH, canonical_json, event_hash
+from audit.chain import (
+    GENESIS_HASH,
+    LEGACY,
+    canonical_json,
+    chain_event_hash,
+    chain_genesis,
+    event_hash,
+    heads_hash,
+)
 from audit.models import AuditEvent, ChainHead, Checkpoint
 from audit.services import audit_checkpoint_record, audit_record
-from audit.verification import verify_chain
+from audit.verification import verify_chain, verify_chains
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import RotationRecord, Table
@@ -35,6 +45,8 @@ with_postgres = pytest.mark.skipif(
 
 FIELDS = (
     "seq",
+    "chain",
+    "chain_seq",
     "occurred_at",
     "actor_id",
     "actor_name",
@@ -288,7 +300,7 @@ def test_when_the_event_cannot_be_written_the_change_is_not_made_either(
     def broken(**fields):
         raise RuntimeError("the audit log is unavailable")
 
-    monkeypatch.setattr("audit.services.event_hash", broken)
+    monkeypatch.setattr("audit.services.chain_event_hash", broken)
     with pytest.raises(RuntimeError, match="unavailable"):
         table_services.table_create(
             cardroom=cardroom, name="Never", banking="designated_player", by=supervisor
@@ -303,29 +315,40 @@ def test_audit_record_refuses_to_write_outside_the_changes_transaction():
     assert not AuditEvent.objects.exists()
 
 
-# --- the chain -------------------------------------------------------------------------------
+# --- the chains ------------------------------------------------------------------------------
+
+HASHED = [f for f in FIELDS if f != "hash"]
 
 
-def test_each_event_follows_the_one_before_and_hashes_its_own_content(chain):
-    previous = GENESIS_HASH
-    for number, event in enumerate(chain, start=1):
-        assert event.seq == number
-        assert event.prev_hash == previous
-        assert event.hash == event_hash(
-            seq=event.seq,
-            occurred_at=event.occurred_at,
-            actor_id=event.actor_id,
-            actor_name=event.actor_name,
-            action=event.action,
-            object_type=event.object_type,
-            object_id=event.object_id,
-            payload=event.payload,
-            prev_hash=event.prev_hash,
-        )
-        assert len(event.hash) == 64 and int(event.hash, 16) >= 0
-        previous = event.hash
-    head = ChainHead.objects.get(pk=1)
-    assert (head.seq, head.hash) == (chain[-1].seq, chain[-1].hash)
+def in_chain(name: str) -> list[AuditEvent]:
+    return list(AuditEvent.objects.filter(chain=name).order_by("chain_seq"))
+
+
+def test_events_go_on_their_tables_chain_each_following_the_one_before(
+    chain, dp_table, house_table, cardroom
+):
+    names = set(AuditEvent.objects.values_list("chain", flat=True))
+    assert {f"table:{dp_table.pk}", f"table:{house_table.pk}", f"cardroom:{cardroom.pk}"} <= names
+    hands = AuditEvent.objects.filter(object_type="wagers.hand")
+    assert {e.chain for e in hands} == {f"table:{dp_table.pk}", f"table:{house_table.pk}"}
+    for name in names:
+        previous = chain_genesis(name)
+        events = in_chain(name)
+        for place, event in enumerate(events, start=1):
+            assert event.chain_seq == place
+            assert event.prev_hash == previous
+            assert event.hash == chain_event_hash(**{f: getattr(event, f) for f in HASHED})
+            previous = event.hash
+        head = ChainHead.objects.get(chain=name)
+        assert (head.seq, head.hash) == (len(events), events[-1].hash)
+    # The numbers across chains are unique and follow the order of appends.
+    assert [e.seq for e in chain] == sorted({e.seq for e in chain})
+
+
+def test_each_chain_starts_from_its_own_genesis():
+    assert chain_genesis(LEGACY) == GENESIS_HASH
+    geneses = {chain_genesis(n) for n in ("table:1", "table:2", "cardroom:1", "global")}
+    assert len(geneses) == 4 and GENESIS_HASH not in geneses
 
 
 def test_payloads_are_canonical_json_with_money_as_strings(chain):
@@ -336,46 +359,68 @@ def test_payloads_are_canonical_json_with_money_as_strings(chain):
     assert canonical_json({"b": Decimal("5"), "a": Decimal("1.5")}) == '{"a":"1.50","b":"5.00"}'
 
 
+LEGACY_FIELDS = {
+    "seq": 7,
+    "occurred_at": T0,
+    "actor_id": 3,
+    "actor_name": "dealer",
+    "action": "hand.settled",
+    "object_type": "wagers.hand",
+    "object_id": "12",
+    "payload": '{"a":"1.00"}',
+    "prev_hash": "a" * 64,
+}
+CHANGED = {
+    "chain": "table:2",
+    "chain_seq": 5,
+    "seq": 8,
+    "occurred_at": T0 + timedelta(microseconds=1),
+    "actor_id": None,
+    "actor_name": "dealer2",
+    "action": "hand.misdeal",
+    "object_type": "wagers.spot",
+    "object_id": "13",
+    "payload": '{"a":"1.01"}',
+    "prev_hash": "b" * 64,
+}
+
+
 def test_the_hash_covers_every_stored_field():
-    fields = {
-        "seq": 7,
-        "occurred_at": T0,
-        "actor_id": 3,
-        "actor_name": "dealer",
-        "action": "hand.settled",
-        "object_type": "wagers.hand",
-        "object_id": "12",
-        "payload": '{"a":"1.00"}',
-        "prev_hash": "a" * 64,
-    }
-    original = event_hash(**fields)
-    changed = {
-        "seq": 8,
-        "occurred_at": fields["occurred_at"] + timedelta(microseconds=1),
-        "actor_id": None,
-        "actor_name": "dealer2",
-        "action": "hand.misdeal",
-        "object_type": "wagers.spot",
-        "object_id": "13",
-        "payload": '{"a":"1.01"}',
-        "prev_hash": "b" * 64,
-    }
-    for name, value in changed.items():
-        assert event_hash(**(fields | {name: value})) != original, name
+    fields = {"chain": "table:1", "chain_seq": 4, **LEGACY_FIELDS}
+    original = chain_event_hash(**fields)
+    for name, value in CHANGED.items():
+        assert chain_event_hash(**(fields | {name: value})) != original, name
+    # The legacy format is unchanged: the same bytes as before issue 16.
+    legacy = event_hash(**LEGACY_FIELDS)
+    record = [7, T0.isoformat(), 3, "dealer", "hand.settled", "wagers.hand", "12", '{"a":"1.00"}']
+    expected = hashlib.sha256(
+        json.dumps([*record, "a" * 64], separators=(",", ":")).encode()
+    ).hexdigest()
+    assert legacy == expected
+    for name, value in CHANGED.items():
+        if name in LEGACY_FIELDS:
+            assert event_hash(**(LEGACY_FIELDS | {name: value})) != legacy, name
 
 
-def test_verify_audit_prints_the_head_and_exits_0_on_a_good_chain(chain):
-    status, out = verify_audit()
+def test_verify_audit_prints_the_events_and_the_heads_hash_and_exits_0_on_good_chains(chain):
+    status, out = verify_audit("--full")
     assert status == 0, out
-    head = chain[-1]
-    assert out.strip() == f"OK: {len(chain)} events; head #{head.seq} {head.hash}"
+    heads = [list(h) for h in ChainHead.objects.values_list("chain", "seq", "hash")]
+    chains = len(heads)
+    first = out.splitlines()[0]
+    assert first.startswith(
+        f"OK: {len(chain)} events in {chains} chains; head #{chain[-1].seq} {heads_hash(heads)}"
+    ), out
+    # No checkpoint yet: every event is at risk.
+    assert f"At risk: {len(chain)} events" in out
+    assert f"#{chain[0].seq} to #{chain[-1].seq}" in out
 
 
 @pytest.mark.django_db
-def test_verify_audit_accepts_an_empty_chain():
+def test_verify_audit_accepts_an_empty_log():
     status, out = verify_audit()
-    assert status == 0
-    assert f"head #0 {GENESIS_HASH}" in out
+    assert status == 0, out
+    assert out.startswith("OK: 0 events")
 
 
 # --- tampering -------------------------------------------------------------------------------
@@ -383,8 +428,8 @@ def test_verify_audit_accepts_an_empty_chain():
 
 def tampered_value(event: AuditEvent, field: str, other_user_id: int):
     """A different value for one stored field of ``event``."""
-    if field == "seq":
-        return F("seq") + 1_000_000
+    if field in ("seq", "chain_seq"):
+        return F(field) + 1_000_000
     if field == "occurred_at":
         return event.occurred_at + timedelta(seconds=1)
     if field == "actor_id":
@@ -396,110 +441,122 @@ def tampered_value(event: AuditEvent, field: str, other_user_id: int):
     return getattr(event, field) + "-x"
 
 
+def positions(chain: list[AuditEvent]) -> dict[str, AuditEvent]:
+    """The first, a middle and the last event of the first table's chain."""
+    table = next(e.chain for e in chain if e.chain.startswith("table:"))
+    events = in_chain(table)
+    return {"first": events[0], "middle": events[len(events) // 2], "last": events[-1]}
+
+
 @pytest.mark.parametrize("position", ["first", "middle", "last"])
 @pytest.mark.parametrize("field", FIELDS)
 def test_changing_any_field_of_any_event_is_detected_at_that_event(chain, auditor, field, position):
-    target = {"first": chain[0], "middle": chain[len(chain) // 2], "last": chain[-1]}[position]
-    assert verify_audit()[0] == 0
+    target = positions(chain)[position]
+    assert verify_audit("--full")[0] == 0
     with past_append_only():
         changed = AuditEvent.objects.filter(pk=target.pk).update(
             **{field: tampered_value(target, field, auditor.pk)}
         )
     assert changed == 1
-    status, out = verify_audit()
+    status, out = verify_audit("--full")
     assert status == 1
-    assert out.startswith(f"BROKEN at #{target.seq}:"), out
+    assert out.startswith(f"BROKEN at #{target.chain_seq}: chain {target.chain}:"), out
     report = verify_chain()
-    assert (report.ok, report.broken_seq, report.head_seq) == (False, target.seq, target.seq - 1)
-
-
-def test_removing_an_event_from_the_middle_is_detected_at_its_number(chain):
-    gone = chain[len(chain) // 2]
-    with past_append_only():
-        AuditEvent.objects.filter(pk=gone.pk).delete()
-    status, out = verify_audit()
-    assert status == 1
-    assert out.startswith(f"BROKEN at #{gone.seq}: event {gone.seq} is missing"), out
-
-
-def cut_tail(after: int) -> None:
-    with past_append_only():
-        AuditEvent.objects.filter(seq__gt=after).delete()
-
-
-def test_a_cut_off_tail_is_detected_against_the_chain_head(chain):
-    keep = chain[-4]
-    cut_tail(keep.seq)
-    status, out = verify_audit()
-    assert status == 1
-    assert out.startswith(f"BROKEN at #{keep.seq + 1}:"), out
-    assert f"head #{chain[-1].seq}" in out
-
-
-def test_a_head_row_that_disagrees_with_its_event_is_detected_at_that_event(chain):
-    ChainHead.objects.filter(pk=1).update(hash="e" * 64)
-    status, out = verify_audit()
-    assert status == 1
-    assert out.startswith(f"BROKEN at #{chain[-1].seq}: it differs from the chain head"), out
-
-
-def export_checkpoints(path) -> None:
-    """Keep the recorded checkpoints elsewhere, as JSON lines."""
-    path.write_text(
-        "".join(
-            json.dumps({"seq": c.seq, "hash": c.hash}) + "\n"
-            for c in Checkpoint.objects.order_by("seq")
-        )
+    assert (report.ok, report.broken_seq, report.head_seq, report.chain) == (
+        False,
+        target.chain_seq,
+        target.chain_seq - 1,
+        target.chain,
     )
 
 
-def test_a_cut_off_tail_with_a_rewritten_head_is_detected_against_an_exported_checkpoint(
-    chain, tmp_path, dealer, make_player
+def test_removing_an_event_from_the_middle_is_detected_at_its_place(chain):
+    gone = positions(chain)["middle"]
+    with past_append_only():
+        AuditEvent.objects.filter(pk=gone.pk).delete()
+    status, out = verify_audit("--full")
+    assert status == 1
+    expected = f"BROKEN at #{gone.chain_seq}: chain {gone.chain}: event {gone.chain_seq} is missing"
+    assert out.startswith(expected), out
+
+
+def cut_tail(name: str, keep: int) -> None:
+    with past_append_only():
+        AuditEvent.objects.filter(chain=name, chain_seq__gt=keep).delete()
+
+
+def test_a_cut_off_tail_is_detected_against_the_chain_head(chain):
+    last = positions(chain)["last"]
+    cut_tail(last.chain, last.chain_seq - 3)
+    status, out = verify_audit("--full")
+    assert status == 1
+    assert out.startswith(f"BROKEN at #{last.chain_seq - 2}: chain {last.chain}:"), out
+    assert f"the chain ends before its head #{last.chain_seq}" in out
+
+
+def test_a_head_row_that_disagrees_with_its_event_is_detected_at_that_event(chain):
+    last = positions(chain)["last"]
+    ChainHead.objects.filter(chain=last.chain).update(hash="e" * 64)
+    status, out = verify_audit("--full")
+    assert status == 1
+    assert out.startswith(f"BROKEN at #{last.chain_seq}: chain {last.chain}: it differs"), out
+
+
+def test_a_cut_off_tail_with_a_rewritten_head_is_detected_against_the_checkpoint(
+    chain, make_player
 ):
     checkpoint = audit_checkpoint_record()
     assert checkpoint is not None and checkpoint.seq == chain[-1].seq
-    export_checkpoints(tmp_path / "checkpoints.jsonl")
     for _ in range(3):
         make_player()
-    assert verify_audit("--checkpoints", str(tmp_path / "checkpoints.jsonl"))[0] == 0
-    # The attacker cuts the tail back past the checkpoint and rewrites the head row to match.
-    keep = chain[-5]
-    cut_tail(keep.seq)
-    ChainHead.objects.filter(pk=1).update(seq=keep.seq, hash=keep.hash)
-    # Without the exported checkpoint the shorter chain is self-consistent ...
     assert verify_audit()[0] == 0
-    # ... with it, the cut is found, and the first missing event named.
-    status, out = verify_audit("--checkpoints", str(tmp_path / "checkpoints.jsonl"))
-    assert status == 1
-    assert out.startswith(f"BROKEN at #{keep.seq + 1}:"), out
-    assert f"#{checkpoint.seq}" in out
-    # The checkpoints kept in the database catch it too: the periodic task records none.
+    # The attacker cuts a table's tail back past the checkpoint and rewrites its head to match.
+    last = positions(chain)["last"]
+    keep = in_chain(last.chain)[-3]
+    cut_tail(last.chain, keep.chain_seq)
+    ChainHead.objects.filter(chain=last.chain).update(seq=keep.chain_seq, hash=keep.hash)
+    for mode in ((), ("--full",)):
+        status, out = verify_audit(*mode)
+        assert status == 1, out
+        assert out.startswith(f"BROKEN at #{keep.chain_seq + 1}: chain {last.chain}:"), out
+    # The periodic task records no checkpoint over it.
     assert audit_checkpoint_record() is None
 
 
-def test_a_rewritten_and_rehashed_chain_is_detected_against_an_exported_checkpoint(chain, tmp_path):
-    audit_checkpoint_record()
-    export_checkpoints(tmp_path / "checkpoints.jsonl")
-    # The attacker changes an event and recomputes every hash after it, and the head.
-    victim = chain[10]
+def test_deleting_a_whole_chain_is_detected_by_the_checkpoint_heads(chain, house_table):
+    assert audit_checkpoint_record() is not None
+    name = f"table:{house_table.pk}"
     with past_append_only():
-        previous = chain[9].hash
-        for event in AuditEvent.objects.filter(seq__gte=victim.seq).order_by("seq"):
+        AuditEvent.objects.filter(chain=name).delete()
+    ChainHead.objects.filter(chain=name).delete()
+    for mode in ((), ("--full",)):
+        status, out = verify_audit(*mode)
+        assert status == 1, out
+        assert f"chain {name}:" in out.splitlines()[0], out
+
+
+def test_a_rewritten_and_rehashed_chain_is_detected_against_the_checkpoint(chain):
+    audit_checkpoint_record()
+    # The attacker changes an event and recomputes every hash after it in its chain, and the head.
+    victim = positions(chain)["middle"]
+    events = in_chain(victim.chain)
+    with past_append_only():
+        previous = events[victim.chain_seq - 2].hash if victim.chain_seq > 1 else None
+        for event in events[victim.chain_seq - 1 :]:
             if event.pk == victim.pk:
                 event.actor_name = "nobody"
-            event.prev_hash = previous
-            event.hash = event_hash(
-                **{f: getattr(event, f) for f in FIELDS if f != "hash"},
-            )
+            event.prev_hash = previous or event.prev_hash
+            event.hash = chain_event_hash(**{f: getattr(event, f) for f in HASHED})
             AuditEvent.objects.filter(pk=event.pk).update(
                 actor_name=event.actor_name, prev_hash=event.prev_hash, hash=event.hash
             )
             previous = event.hash
-    ChainHead.objects.filter(pk=1).update(hash=previous)
-    assert verify_audit()[0] == 0
-    status, out = verify_audit("--checkpoints", str(tmp_path / "checkpoints.jsonl"))
+    ChainHead.objects.filter(chain=victim.chain).update(hash=previous)
+    status, out = verify_audit("--full")
     assert status == 1
-    assert out.startswith(f"BROKEN at #{chain[-1].seq}: it differs from an exported checkpoint")
+    assert out.startswith(f"BROKEN at #{events[-1].chain_seq}: chain {victim.chain}: it differs"), (
+        out
+    )
 
 
 def test_verify_audit_refuses_an_unreadable_checkpoints_file(chain, tmp_path):
@@ -512,34 +569,94 @@ def test_verify_audit_refuses_an_unreadable_checkpoints_file(chain, tmp_path):
         verify_audit("--checkpoints", str(tmp_path / "missing.jsonl"))
 
 
+# --- the legacy chain: events from before chains per table -----------------------------------
+
+
+def write_legacy_events(count: int) -> list[AuditEvent]:
+    """Events as the single chain wrote them before issue 16 (format 1, numbered 1, 2, ...),
+    with its head, as the migration leaves them."""
+    previous, events = GENESIS_HASH, []
+    with past_append_only():
+        for seq in range(1, count + 1):
+            fields = {
+                "seq": seq,
+                "occurred_at": T0 + timedelta(seconds=seq),
+                "actor_id": None,
+                "actor_name": "",
+                "action": "table.created",
+                "object_type": "tables.table",
+                "object_id": str(seq),
+                "payload": canonical_json({"n": seq}),
+                "prev_hash": previous,
+            }
+            previous = event_hash(**fields)
+            events.append(AuditEvent.objects.create(chain=LEGACY, hash=previous, **fields))
+    ChainHead.objects.update_or_create(chain=LEGACY, defaults={"seq": count, "hash": previous})
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT setval('audit_event_seq', %s)", [count])
+    return events
+
+
+@pytest.mark.django_db
+def test_old_events_stay_verifiable_as_the_legacy_chain_beside_the_new_chains(request):
+    old = write_legacy_events(12)
+    make_player = request.getfixturevalue("make_player")  # its cardroom after the old events
+    for _ in range(3):
+        make_player()
+    new = AuditEvent.objects.exclude(chain=LEGACY).order_by("seq")
+    assert new.count() == 5 and all(e.seq > old[-1].seq for e in new)  # the cardroom: 2, players
+    status, out = verify_audit("--full")
+    assert status == 0, out
+    assert out.startswith(f"OK: {12 + 5} events in ")
+    # The legacy chain is closed: nothing is appended to it.
+    with pytest.raises(ValueError, match="closed"), transaction.atomic():
+        audit_record(actor=None, action="test.legacy", chain=LEGACY)
+    # Tampering with an old event is found at its number.
+    with past_append_only():
+        AuditEvent.objects.filter(seq=5).update(actor_name="someone")
+    status, out = verify_audit("--full")
+    assert status == 1
+    assert out.startswith("BROKEN at #5: the legacy chain: its content does not match its hash")
+
+
+@pytest.mark.django_db
+def test_a_checkpoint_of_the_single_chain_still_catches_a_cut_off_legacy_tail():
+    old = write_legacy_events(8)
+    with past_append_only():
+        Checkpoint.objects.create(seq=8, hash=old[-1].hash, verified_at=T0, events=8)
+    assert verify_audit("--full")[0] == 0
+    cut = old[5]
+    with past_append_only():
+        AuditEvent.objects.filter(chain=LEGACY, seq__gt=cut.seq).delete()
+    ChainHead.objects.filter(chain=LEGACY).update(seq=cut.seq, hash=cut.hash)
+    status, out = verify_audit("--full")
+    assert status == 1
+    assert "BROKEN at #8: event #8 of an exported checkpoint is missing" in out, out
+
+
 # --- appends under concurrency ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("commit_between", ["before the head is read", "after the head is read"])
-def test_an_event_committed_while_the_chain_is_verified_is_no_break(
-    chain, monkeypatch, commit_between
-):
-    """A writer that commits between the verification's reads of the events and of the head
-    must not make a good chain look broken (nor let a broken one pass)."""
+def test_two_tables_appends_lock_different_head_rows(chain, dp_table, house_table):
+    heads = ChainHead.objects.filter(chain__in=[f"table:{t.pk}" for t in (dp_table, house_table)])
+    assert heads.count() == 2 and len({h.pk for h in heads}) == 2
+
+
+def test_an_event_committed_after_the_heads_are_read_is_no_break(chain, monkeypatch, dp_table):
+    """A writer that commits just after the verification read the heads appends beyond them:
+    the verification stops at the heads it read and the chain holds."""
     real = ChainHead.objects
 
-    class Head:
-        def filter(self, **kwargs):
-            class Query:
-                def first(self_):
-                    if commit_between == "before the head is read":
-                        with transaction.atomic():
-                            audit_record(actor=None, action="test.concurrent")
-                        return real.filter(**kwargs).first()
-                    head = real.filter(**kwargs).first()
-                    with transaction.atomic():
-                        audit_record(actor=None, action="test.concurrent")
-                    return head
-
-            return Query()
+    class Heads:
+        def values_list(self, *fields):
+            rows = list(real.values_list(*fields))
+            with transaction.atomic():
+                audit_record(actor=None, action="test.concurrent", target=dp_table)
+            return rows
 
     class PatchedHead:
-        objects = Head()
+        objects = Heads()
 
     monkeypatch.setattr(verification, "ChainHead", PatchedHead)
     report = verify_chain()
@@ -548,24 +665,71 @@ def test_an_event_committed_while_the_chain_is_verified_is_no_break(
     assert verify_chain().ok
 
 
+with_postgres_db = pytest.mark.django_db(transaction=True)
+
+
 @with_postgres
-@pytest.mark.django_db(transaction=True)
-def test_concurrent_writers_never_fork_the_chain(cardroom, dealer, make_player):
+@with_postgres_db
+def test_holding_one_tables_head_does_not_block_another_tables_append(dp_table, house_table):
+    """Issue 16: another connection holds the DP table's chain head (mid-append, uncommitted);
+    an append to the house table's chain goes through under a 2 s lock timeout, while one to
+    the DP table's own chain times out waiting for it."""
+    held, release, done = threading.Event(), threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                audit_record(actor=None, action="test.hold", target=dp_table)
+                held.set()
+                release.wait(timeout=30)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+            done.set()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(timeout=30)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            event = audit_record(actor=None, action="test.other", target=house_table)
+        assert event.chain == f"table:{house_table.pk}"
+        with pytest.raises(OperationalError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '300ms'")
+            audit_record(actor=None, action="test.same", target=dp_table)
+    finally:
+        release.set()
+        holder.join(timeout=30)
+    assert not errors, errors
+    assert verify_chain().ok
+
+
+@with_postgres
+@with_postgres_db
+def test_concurrent_writers_never_fork_a_chain(cardroom, dp_table, house_table, dealer):
     threads, appends = 8, 15
     barrier = threading.Barrier(threads + 1)
     errors: list[BaseException] = []
     reports = []
     done = threading.Event()
+    targets = [dp_table, house_table, cardroom, None]
 
     def write(number: int) -> None:
         try:
             barrier.wait()
             for i in range(appends):
-                if i % 2:
-                    make_player(f"T{number}-{i}")
-                else:
-                    with transaction.atomic():
-                        audit_record(actor=None, action="test.concurrent", payload={"n": i})
+                with transaction.atomic():
+                    audit_record(
+                        actor=None,
+                        action="test.concurrent",
+                        target=targets[(number + i) % len(targets)],
+                        payload={"n": i},
+                    )
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
         finally:
@@ -589,10 +753,46 @@ def test_concurrent_writers_never_fork_the_chain(cardroom, dealer, make_player):
     done.set()
     checker.join(timeout=120)
     assert not errors, errors
-    seqs = list(AuditEvent.objects.order_by("seq").values_list("seq", flat=True))
-    assert len(seqs) == before + threads * appends
-    assert seqs == list(range(1, len(seqs) + 1))
-    assert AuditEvent.objects.values("prev_hash").distinct().count() == len(seqs)
-    report = verify_chain()
-    assert report.ok and report.head_seq == len(seqs)
+    assert AuditEvent.objects.count() == before + threads * appends
+    for name in set(AuditEvent.objects.values_list("chain", flat=True)):
+        places = list(in_chain(name))
+        assert [e.chain_seq for e in places] == list(range(1, len(places) + 1))
+        assert len({e.prev_hash for e in places}) == len(places)
+    seqs = list(AuditEvent.objects.values_list("seq", flat=True))
+    assert len(set(seqs)) == len(seqs)
+    assert verify_chain().ok
     assert reports and all(r.ok for r in reports), [r for r in reports if not r.ok][:3]
+
+
+@with_postgres
+@with_postgres_db
+def test_parallel_verification_in_processes_finds_what_one_process_finds(cardroom, make_table):
+    tables = [make_table(f"T{n}") for n in range(4)]
+    for i in range(40):
+        with transaction.atomic():
+            audit_record(actor=None, action="test.parallel", target=tables[i % 4], payload={"i": i})
+    one, many = verify_chains(full=True, workers=1), verify_chains(full=True, workers=2)
+    assert one.ok and many.ok
+    assert (many.events, many.chains, many.head_hash) == (one.events, one.chains, one.head_hash)
+    victim = in_chain(f"table:{tables[2].pk}")[5]
+    with past_append_only():
+        AuditEvent.objects.filter(pk=victim.pk).update(payload='{"i":-1}')
+    report = verify_chains(full=True, workers=2)
+    assert (report.ok, report.chain, report.broken_seq) == (False, victim.chain, victim.chain_seq)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plain", 'quote " and \\ backslash', "tab\t newline\n nul\x00", "é ñ 漢字 😀", "", "/</>"],
+)
+def test_the_fast_record_text_is_the_canonical_json_of_the_record(text):
+    """The verification's hot path writes the records itself: the same bytes as
+    ``canonical_json``, for any string in any field, so the hashes cannot differ."""
+    from audit.chain import legacy_record_text, record_text
+
+    when = (T0 + timedelta(microseconds=5)).isoformat()
+    for actor in (None, 12):
+        fields = [text, 3, 9, when, actor, text, text, text, text, text, "a" * 64]
+        assert record_text(*fields) == canonical_json(fields)
+        legacy = [9, when, actor, text, text, text, text, text, "b" * 64]
+        assert legacy_record_text(*legacy) == canonical_json(legacy)

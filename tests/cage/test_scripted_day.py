@@ -37,6 +37,7 @@ $500; fees 6 + 3 = $9; drop variance −$1; hold 53 / 708 = 7.49 %.
 
 from __future__ import annotations
 
+import json
 from datetime import date
 from decimal import Decimal
 
@@ -286,9 +287,11 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
 
 
 def test_a_supervisor_closes_each_shift_and_compliance_closes_the_day(
-    day, clock, supervisor, counter, second_counter, auditor
-):
-    closed = close_the_day(day, clock, supervisor, counter, second_counter, auditor)
+    day, clock, supervisor, counter, second_counter, auditor, checkpoint_sink,
+    django_capture_on_commit_callbacks,
+):  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        closed = close_the_day(day, clock, supervisor, counter, second_counter, auditor)
     stats = selectors.day_statistics(day["house"].cardroom, DAY)
     totals = stats.totals
     assert totals.drop == D("708.00")  # 700 + 5 + 3
@@ -302,7 +305,14 @@ def test_a_supervisor_closes_each_shift_and_compliance_closes_the_day(
     assert [s.totals.drop for s in stats.shifts] == [D("705.00"), D("3.00"), D("0.00")]
     assert all(s.closed is not None for s in stats.shifts)
     assert closed.figures == stats.as_json()
-    assert closed.checkpoint is not None
+    # The day close takes a signed checkpoint of every chain, appended to the sink (issue 11).
+    assert closed.checkpoint is not None and closed.checkpoint.signature
+    [line] = [json.loads(text) for text in checkpoint_sink.read_text().splitlines()]
+    assert (line["seq"], line["hash"], line["signature"]) == (
+        closed.checkpoint.seq,
+        closed.checkpoint.hash,
+        closed.checkpoint.signature,
+    )
     assert stats.adjustments == []
 
 

@@ -18,6 +18,7 @@ PRODUCTION = {
     # production requires the key of players' ID numbers (issue 14); a fixed one for the tests
     "ID_LOOKUP_KEY": "lookup-key-for-the-production-tests",
     "FIELD_ENCRYPTION_KEY": "KjSxKMAS-AfRhfUOXA8rwe3T8YVBrKzB96-r-lCp_1Q=",
+    "AUDIT_CHECKPOINT_KEY": "a-checkpoint-key-for-the-deploy-check-0123456789",
 }
 
 

@@ -18,9 +18,10 @@ from pathlib import Path
 
 import redis
 from django.db import connection
+from django.db.models import Max
 from django.utils import timezone
 
-from audit.models import AuditEvent, ChainHead
+from audit.models import AuditEvent
 from cardroom.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,14 +195,15 @@ def worker(redis_url: str) -> Iterator[Worker]:
 
 
 def many_audit_events(count: int) -> None:
-    """``count`` events appended after the chain's head (bulk: their hashes are distinct
-    stand-ins, not a verifiable chain; an export copies whatever the log holds)."""
-    head, _ = ChainHead.objects.get_or_create(pk=1)
+    """``count`` events numbered after the newest, on a chain of their own (bulk: their hashes
+    are distinct stand-ins, not a verifiable chain; an export copies whatever the log holds)."""
     now = timezone.now() - timedelta(minutes=5)
-    first = head.seq + 1
+    first = (AuditEvent.objects.aggregate(last=Max("seq"))["last"] or 0) + 1
     events = [
         AuditEvent(
             seq=seq,
+            chain="fault-test-bulk",
+            chain_seq=seq - first + 1,
             occurred_at=now,
             actor_name="fault-test",
             action="export.requested",
@@ -214,4 +216,6 @@ def many_audit_events(count: int) -> None:
         for seq in range(first, first + count)
     ]
     AuditEvent.objects.bulk_create(events, batch_size=5000)
-    ChainHead.objects.filter(pk=1).update(seq=first + count - 1, hash=events[-1].hash)
+    if connection.vendor == "postgresql":  # the next event is numbered after these
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT setval('audit_event_seq', %s)", [first + count - 1])

@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import AuditEvent
+from audit.chain import heads_hash
+from audit.models import AuditEvent, ChainHead
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
@@ -105,7 +106,11 @@ def test_verifying_the_chain_says_it_holds_with_its_head(
     panel = parse(response.content).by_id("verification")
     assert panel.attrs["data-ok"] == "true"
     assert panel.find("p", class_="notice").text == "The chain holds."
-    assert f"{head.seq} events verified. Head: #{head.seq} {head.hash}" in panel.text
+    heads = [list(h) for h in ChainHead.objects.values_list("chain", "seq", "hash")]
+    assert (
+        f"{head.seq} events verified in {len(heads)} chains. Newest event: #{head.seq}; "
+        f"hash over the chains' heads: {heads_hash(heads)}"
+    ) in panel.text
     assert last_seq() == head.seq  # verifying writes nothing
 
 
@@ -272,7 +277,8 @@ def test_an_export_requested_and_built_at_once_shows_the_link(
     body = b"".join(compliance.get(link.attrs["href"]).streaming_content).decode()
     assert (
         body.splitlines()[0]
-        == "seq,occurred_at,actor,action,object_type,object_id,payload,prev_hash,hash"
+        == "seq,chain,chain_seq,occurred_at,actor,action,object_type,object_id,payload,prev_hash,"
+        "hash"
     )
     assert len(body.splitlines()) == 1 + export.rows
 

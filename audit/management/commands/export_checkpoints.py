@@ -1,5 +1,6 @@
-"""``manage.py export_checkpoints``: the recorded checkpoints as JSON lines, for keeping
-outside the system and giving back to ``verify_audit --checkpoints`` (issue 5)."""
+"""``manage.py export_checkpoints``: the recorded checkpoints as JSON lines, in the sink's
+format (heads, hash, signature), for keeping outside the system and giving back to
+``verify_audit --checkpoints`` (issues 5 and 11)."""
 
 import json
 from typing import Any
@@ -7,19 +8,15 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from audit.models import Checkpoint
+from audit.services import checkpoint_record
 
 
 class Command(BaseCommand):
-    help = "Print the audit chain's checkpoints as JSON lines (seq, hash, verified_at)."
+    help = "Print the audit chain's checkpoints as JSON lines (the sink's format)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        for checkpoint in Checkpoint.objects.order_by("seq", "id").iterator():
-            self.stdout.write(
-                json.dumps(
-                    {
-                        "seq": checkpoint.seq,
-                        "hash": checkpoint.hash,
-                        "verified_at": checkpoint.verified_at.isoformat(),
-                    }
-                )
-            )
+        for checkpoint in Checkpoint.objects.order_by("verified_at", "id").iterator():
+            record = checkpoint_record(checkpoint)
+            if not checkpoint.signature:  # from before signed checkpoints: an event's number
+                record = {k: record[k] for k in ("seq", "hash", "verified_at")}
+            self.stdout.write(json.dumps(record, sort_keys=True, separators=(",", ":")))

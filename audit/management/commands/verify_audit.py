@@ -1,41 +1,87 @@
-"""``manage.py verify_audit``: recompute the audit chain (issue 5).
+"""``manage.py verify_audit``: recompute the audit chains (issues 5, 11 and 16).
 
-Exit 0 and print the head (sequence and hash) when the chain holds; exit 1 and name the first
-broken sequence number when it does not. ``--checkpoints FILE`` also checks exported
-checkpoints (JSON lines with ``seq`` and ``hash``), which detects a cut-off tail.
+Exit 0 and print the events verified, the heads' hash and the events at risk (after the last
+signed checkpoint) when every chain holds; exit 1 and name the chain and the first broken place
+when one does not, or when a checkpoint is forged, or is outside the database (in the sink,
+``AUDIT_CHECKPOINT_SINK``, or in ``--checkpoints FILE``) but missing or different in it.
+
+By default only what was added since the last signed checkpoint is verified (``--full``: every
+event from the start), in ``--workers`` processes, one chain per task.
 """
 
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from audit.verification import verify_chain
+from audit.signing import sink_path
+from audit.verification import ChainReport, verify_chains
 
 
 class Command(BaseCommand):
-    help = "Verify the hash chain of the audit log."
+    help = "Verify the hash chains of the audit log against the signed checkpoints."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--checkpoints", type=Path, help="exported checkpoints (JSON lines)")
+        parser.add_argument(
+            "--checkpoints", type=Path, help="exported checkpoints (JSON lines), e.g. a copy"
+        )
+        parser.add_argument("--full", action="store_true", help="verify every event again")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=min(os.cpu_count() or 1, 8),
+            help="processes verifying chains in parallel (default: the cores, at most 8)",
+        )
+        parser.add_argument(
+            "--sink", type=Path, help="the checkpoint sink (default: AUDIT_CHECKPOINT_SINK)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        checkpoints = []
+        exported: list[dict[str, Any]] = []
         if options["checkpoints"]:
             try:
                 lines = options["checkpoints"].read_text().splitlines()
-                checkpoints = [(c["seq"], c["hash"]) for c in map(json.loads, filter(None, lines))]
+                exported = [json.loads(line) for line in lines if line.strip()]
+                for record in exported:
+                    int(record["seq"]), str(record["hash"])  # noqa: B018 -- validates them
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CommandError(f"--checkpoints: cannot read {error}") from None
-        report = verify_chain(checkpoints=checkpoints)
+        started = time.perf_counter()
+        report = verify_chains(
+            full=options["full"],
+            exported=exported,
+            workers=max(1, options["workers"]),
+            sink=options["sink"] or sink_path(),
+        )
+        seconds = time.perf_counter() - started
         if report.ok:
             self.stdout.write(
-                f"OK: {report.events} events; head #{report.head_seq} {report.head_hash}"
+                f"OK: {report.events} events in {report.chains} chains"
+                f"{' since the last checkpoint' if report.incremental else ''}; "
+                f"head #{report.head_seq} {report.head_hash} ({seconds:.2f} s)"
             )
-            return
-        self.stdout.write(
-            f"BROKEN at #{report.broken_seq}: {report.problem}. "
-            f"Last good event #{report.head_seq} {report.head_hash}"
-        )
-        raise SystemExit(1)
+        else:
+            self.stdout.write(
+                f"BROKEN at #{report.broken_seq}: {report.problem}. "
+                f"Last good event #{report.head_seq} {report.head_hash}"
+            )
+        self.stdout.write(_at_risk(report))
+        for problem in report.checkpoint_problems:
+            self.stdout.write(f"Checkpoint problem: {problem}")
+        for note in report.notes:
+            self.stdout.write(f"Note: {note}")
+        if not report.ok:
+            raise SystemExit(1)
+
+
+def _at_risk(report: ChainReport) -> str:
+    since = report.signed_checkpoint or "the start (no signed checkpoint yet)"
+    if not report.at_risk:
+        return f"At risk: 0 events after the last signed checkpoint ({since})."
+    return (
+        f"At risk: {report.at_risk} events after the last signed checkpoint ({since}): "
+        f"#{report.at_risk_first} to #{report.at_risk_last}."
+    )

@@ -32,6 +32,7 @@ from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import services
 from wagers.engine import settle_json
+from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Settlement, Spot
 
 # --- output ---------------------------------------------------------------------------------
@@ -171,6 +172,20 @@ class DecisionIn(StrictSerializer):
     raise_amount = MoneyField(required=False, allow_null=True, default=None)
 
 
+class WagersIn(StrictSerializer):
+    """Every spot's wager of a hand in one request; a refusal names ``spots[i].<field>`` and
+    places nothing."""
+
+    spots = serializers.ListField(child=WagerIn(), min_length=1, max_length=MAX_SPOTS)
+
+
+class DecisionsIn(StrictSerializer):
+    """Every spot's decision of a hand in one request; a refusal names ``spots[i].<field>``
+    and records nothing."""
+
+    spots = serializers.ListField(child=DecisionIn(), min_length=1, max_length=MAX_SPOTS)
+
+
 class SpotSeatIn(StrictSerializer):
     seat = SeatField()
 
@@ -265,6 +280,16 @@ class HandWager(HandStep):
         services.wager_place(hand=hand, seating=seating, **data, by=by)
 
 
+@extend_schema(request=WagersIn, responses=HandDetailOut)
+class HandWagers(HandStep):
+    """All the wagers of a hand at once (R5–R7): every spot or none."""
+
+    input_serializer = WagersIn
+
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
+        services.wagers_place_many(hand=hand, wagers=[dict(s) for s in data["spots"]], by=by)
+
+
 @extend_schema(request=None, responses=HandDetailOut)
 class HandDeal(HandStep):
     """The system deals from a CSPRNG shuffle."""
@@ -294,6 +319,17 @@ class HandDecision(HandStep):
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
         services.spot_decide(hand=hand, **data, by=by)
+
+
+@extend_schema(request=DecisionsIn, responses=HandDetailOut)
+class HandDecisions(HandStep):
+    """All the decisions of a hand at once (R8): every spot or none."""
+
+    input_serializer = DecisionsIn
+
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> None:
+        items = [dict(s) for s in data["spots"]]
+        services.decisions_record_many(hand=hand, decisions=items, by=by)
 
 
 @extend_schema(request=SpotSeatIn, responses=HandDetailOut)

@@ -34,11 +34,26 @@ def refuse_unknown_keys(data: object, known: Iterable[str], path: str = "") -> N
             raise UnknownField(f"{path}.{key}" if path else str(key), known)
 
 
-def _check_nested(serializer: serializers.BaseSerializer, data: object, path: str) -> None:
-    if isinstance(serializer, serializers.ListSerializer):
+def _items(field: serializers.Field, data: object, path: str) -> list[tuple[Any, object, str]]:
+    """The children of a list or a dict of nested inputs, each with its JSON path."""
+    child = getattr(field, "child", None)
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
         if isinstance(data, list):
-            for index, item in enumerate(data):
-                _check_nested(serializer.child, item, f"{path}[{index}]")  # type: ignore[arg-type]
+            return [(child, item, f"{path}[{index}]") for index, item in enumerate(data)]
+    elif isinstance(field, serializers.DictField) and isinstance(data, Mapping):
+        return [(child, item, f"{path}.{key}") for key, item in data.items()]
+    return []
+
+
+NESTED = (serializers.BaseSerializer, serializers.ListField, serializers.DictField)
+
+
+def _check_nested(serializer: serializers.Field, data: object, path: str) -> None:
+    if isinstance(
+        serializer, serializers.ListSerializer | serializers.ListField | serializers.DictField
+    ):
+        for child, item, at in _items(serializer, data, path):
+            _check_nested(child, item, at)
         return
     if not isinstance(serializer, serializers.Serializer):
         return
@@ -46,7 +61,7 @@ def _check_nested(serializer: serializers.BaseSerializer, data: object, path: st
     refuse_unknown_keys(data, writable, path)
     if isinstance(data, Mapping):
         for name, field in writable.items():
-            if name in data and isinstance(field, serializers.BaseSerializer):
+            if name in data and isinstance(field, NESTED):
                 _check_nested(field, data[name], f"{path}.{name}" if path else name)
 
 

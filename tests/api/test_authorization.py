@@ -183,12 +183,16 @@ MATRIX = [
     ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_open}}/wagers/batch/",          401, 200, 200, 403, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_open}}/wagers/batch/",          401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/deal/",              401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_wagering}}/deal/",              401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/cards/",             401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_wagering}}/cards/",             401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_dealt}}/decisions/",            401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_dealt}}/decisions/",            401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_dealt}}/decisions/batch/",      401, 200, 200, 403, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_dealt}}/decisions/batch/",      401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/dead-spots/",        401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_wagering}}/dead-spots/",        401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/misdeal/",           401, 200, 200, 403, 403, 403),
@@ -347,6 +351,12 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "spot_cards": {"1": WINNER_CARDS, "2": LOSER_CARDS},
         },
         f"{V}/hands/{{hand_dealt}}/decisions/": lambda: {"seat": 2, "decision": "fold"},
+        f"{V}/hands/{{hand_open}}/wagers/batch/": lambda: {
+            "spots": [{"seating": w["hand_open_seating"], "ante": "10"}]
+        },
+        f"{V}/hands/{{hand_dealt}}/decisions/batch/": lambda: {
+            "spots": [{"seat": 1, "decision": "fold"}, {"seat": 2, "decision": "fold"}]
+        },
         f"{V}/hands/{{hand_wagering}}/dead-spots/": lambda: {"seat": 2},
         f"{V}/hands/{{hand_wagering}}/misdeal/": lambda: {"reason": "shuffler_fault"},
         f"{V}/hands/{{hand_settled}}/corrections/": lambda: {

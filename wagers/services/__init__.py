@@ -11,10 +11,19 @@ them.
 
 from .corrections import hand_correct
 from .lifecycle import hand_cancel, hand_start, hand_transition
-from .play import hand_cards_enter, hand_deal, spot_decide, spot_declare_dead, wager_place
+from .play import (
+    decisions_record_many,
+    hand_cards_enter,
+    hand_deal,
+    spot_decide,
+    spot_declare_dead,
+    wager_place,
+    wagers_place_many,
+)
 from .settlement import hand_declare_misdeal, hand_settle
 
 __all__ = [
+    "decisions_record_many",
     "hand_cancel",
     "hand_cards_enter",
     "hand_correct",
@@ -26,4 +35,5 @@ __all__ = [
     "spot_decide",
     "spot_declare_dead",
     "wager_place",
+    "wagers_place_many",
 ]

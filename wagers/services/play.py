@@ -5,8 +5,10 @@ dead spots (R14). The game rules are the engine's checks; nothing here re-implem
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -282,3 +284,59 @@ def _rules(hand: Hand) -> TableRules:
 
 def _spot_fee(hand: Hand) -> Decimal:
     return spot_fee(RakeMode(hand.settings.rake_mode), hand.settings.rake_amount)
+
+
+# --- a whole hand's wagers and decisions in one call (issue 16: a hand in five requests) -------
+
+
+@contextmanager
+def _spot_errors(index: int) -> Iterator[None]:
+    """A refusal of the ``index``-th spot of a batch names ``spots[index].<field>``."""
+    try:
+        yield
+    except DomainError as error:
+        field = f"spots[{index}].{error.field}" if error.field else f"spots[{index}]"
+        raise type(error)(error.message, field=field, code=error.code) from None
+
+
+def _batch(items: Sequence[Mapping[str, Any]], what: str) -> None:
+    if not items:
+        raise DomainError(f"Name at least one spot's {what}.", field="spots")
+    if len(items) > MAX_SPOTS:
+        raise DomainError(f"A round has at most {MAX_SPOTS} spots (R1).", field="spots")
+
+
+@transaction.atomic
+def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: User) -> list[Spot]:
+    """Every spot's ante and bonuses of a hand at once, by the rules of ``wager_place`` (R5–R7)
+    applied spot after spot, in one transaction: if any spot is refused, none is placed, and
+    the refusal names ``spots[i].<field>``. Each wager: ``seating`` (a Seating or its id),
+    optionally ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``."""
+    _batch(wagers, "wager")
+    ids = {w["seating"] if isinstance(w["seating"], int) else w["seating"].pk for w in wagers}
+    seatings = Seating.objects.in_bulk(ids)
+    placed = []
+    for index, wager in enumerate(wagers):
+        with _spot_errors(index):
+            data = dict(wager)
+            ref = data.pop("seating")
+            seating = seatings.get(ref if isinstance(ref, int) else ref.pk)
+            if seating is None:
+                raise DomainError("No such seating.", field="seating")
+            placed.append(wager_place(hand=hand, seating=seating, **data, by=by))
+    return placed
+
+
+@transaction.atomic
+def decisions_record_many(
+    *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
+) -> list[Spot]:
+    """Every spot's decision of a hand at once, by the rules of ``spot_decide`` (R8), in one
+    transaction: if any is refused none is recorded, and the refusal names
+    ``spots[i].<field>``. Each decision: ``seat``, ``decision``, optionally ``raise_amount``."""
+    _batch(decisions, "decision")
+    decided = []
+    for index, item in enumerate(decisions):
+        with _spot_errors(index):
+            decided.append(spot_decide(hand=hand, **item, by=by))
+    return decided

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django import forms
@@ -170,10 +171,15 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
 
     def run(cleaned: dict[str, Any]) -> Any:
         by_seat = {s.seat: s for s in rows}
-        calls = [
+        batch = [
+            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
+            for seat, w in form.wagers().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
             (
                 seat,
-                lambda seat=seat, w=wager: services.wager_place(
+                partial(
+                    services.wager_place,
                     hand=_require(hand),
                     seating=by_seat[seat],
                     ante=w["ante"],
@@ -182,23 +188,41 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
                     by=request.user,
                 ),
             )
-            for seat, wager in form.wagers().items()
+            for seat, w in form.wagers().items()
         ]
-        return _all_or_none(request, form, calls, "Nothing was placed")
+        return _batch_or_every_error(
+            lambda: services.wagers_place_many(hand=_require(hand), wagers=batch, by=request.user),
+            form,
+            calls,
+            "Nothing was placed",
+        )
 
     return form, run
 
 
-def _all_or_none(
-    request: SignedInRequest,
+def _batch_or_every_error(
+    batch: Callable[[], Any],
     form: forms.Form,
-    calls: Iterable[tuple[int, Callable[[], Any]]],
+    calls: list[tuple[int, Callable[[], Any]]],
     nothing: str,
 ) -> Any:
-    """Run one service call a seat in one transaction: each refusal is shown next to its own
-    seat's field (every error at once, not the first alone), and any refusal undoes them all."""
+    """One batch service call for the whole hand (every spot or none, one request). The batch
+    stops at its first refusal; when it refuses, each seat is tried alone, in a transaction
+    always rolled back, so that every wrong field is shown at once next to its own seat."""
+    try:
+        return batch()
+    except DomainError:
+        failed = _every_error(form, calls)
+        if not failed:
+            raise  # a refusal of the batch as a whole: its own message
+    raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
+
+
+def _every_error(form: forms.Form, calls: Iterable[tuple[int, Callable[[], Any]]]) -> int:
+    """Try each seat's call alone and put each refusal next to its own seat's field; nothing
+    tried here stays (the transaction is rolled back). Returns how many were refused."""
+    failed = 0
     with transaction.atomic():
-        failed = 0
         for seat, call in calls:
             try:
                 with transaction.atomic():
@@ -210,9 +234,8 @@ def _all_or_none(
                     form.add_error(field, error.message)
                 else:
                     form.add_error(None, f"Seat {seat}: {error.message}")
-        if failed:
-            raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
-    return True
+        transaction.set_rollback(True)
+    return failed
 
 
 def _fields(count: int) -> str:
@@ -230,10 +253,15 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
     form = DecisionsForm(request.POST, seats=seats)
 
     def run(cleaned: dict[str, Any]) -> Any:
-        calls = [
+        batch = [
+            {"seat": seat} | {k: v for k, v in d.items() if v}
+            for seat, d in form.decisions().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
             (
                 seat,
-                lambda seat=seat, d=decision: services.spot_decide(
+                partial(
+                    services.spot_decide,
                     hand=_require(hand),
                     seat=seat,
                     decision=d["decision"],
@@ -241,10 +269,18 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
                     by=request.user,
                 ),
             )
-            for seat, decision in form.decisions().items()
+            for seat, d in form.decisions().items()
         ]
         with transaction.atomic():
-            _all_or_none(request, form, calls, "No decision was recorded")
+            if batch:
+                _batch_or_every_error(
+                    lambda: services.decisions_record_many(
+                        hand=_require(hand), decisions=batch, by=request.user
+                    ),
+                    form,
+                    calls,
+                    "No decision was recorded",
+                )
             if cleaned.get("settle"):
                 services.hand_settle(hand=_require(hand), by=request.user)
         return True

@@ -65,11 +65,14 @@ def card(name: str) -> str:
 
 
 @register.inclusion_tag("dealer/_cards.html")
-def cards(text: str, strong: bool = False) -> dict[str, Any]:
-    """A hand's cards, each with its suit symbol and its colour of the four-colour deck."""
+def cards(text: str, strong: bool = False, dealt: bool = True) -> dict[str, Any]:
+    """A hand's cards, each with its suit symbol and its colour of the four-colour deck.
+    ``dealt``: the cards are in this round's hands (the picker greys them out); the high-card
+    draw's are not."""
     return {
         "cards": [(c, card(c), c[-1:], SUIT_WORDS.get(c[-1:], "")) for c in str(text).split()],
         "strong": strong,
+        "dealt": dealt,
     }
 
 

@@ -36,6 +36,7 @@ from wagers.models import Hand, Spot
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import (
     WAGER_FIELDS,
+    BankForm,
     CardsForm,
     DecisionForm,
     DecisionsForm,
@@ -288,6 +289,14 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
     return form, run
 
 
+def _bank(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """The DP's bank, asked for after the rotation has named the DP (R13)."""
+    form = BankForm(request.POST)
+    return form, lambda data: services.hand_dp_bank_set(
+        hand=_require(hand), dp_bank=data["dp_bank"], by=request.user
+    )
+
+
 def _deal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     return forms.Form(request.POST), lambda data: services.hand_deal(
         hand=_require(hand), by=request.user
@@ -405,6 +414,7 @@ STEPS: dict[str, Step] = {
     "start": _start,
     "wager": _wager,
     "wagers": _wagers,
+    "bank": _bank,
     "decisions": _decisions,
     "deal": _deal,
     "cards": _cards,
@@ -526,8 +536,14 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
     used = set(hand.dealer_cards.split())
     for spot in spots:
         used |= set(spot.cards.split())
+    dp = next((s for s in seatings if s.pk == hand.dp_seating_id), None)
     return {
         "spots": spots,
+        "dp": dp,
+        "dp_chips": dp.stack + (hand.dp_bank or 0) if dp is not None else None,
+        "bank_form": bound.get("bank")
+        or BankForm(initial={"dp_bank": f"{hand.dp_bank or 0:.2f}".removesuffix(".00")}),
+        "can_bank": dp is not None and hand.status == Hand.Status.OPEN and not spots,
         "wager_rows": wager_rows,
         "wagers_form": wagers_form,
         "any_last": bool(last),

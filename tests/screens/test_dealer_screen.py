@@ -300,16 +300,53 @@ def test_seats_refuse_the_button_one_tap_each_and_the_next_one_takes_it(step, wo
     assert "DP seat 5 (Casey), bank $400.00" in page.by_id("hand").find_all("h2")[0].text
 
 
-def test_a_dp_bank_above_the_stack_is_refused_next_to_the_bank(step, world):
-    response = step("start", {"refusals": ["1", "3"], "dp_bank": "10000"})
+def test_the_dp_bank_is_asked_after_the_rotation_names_the_dp_with_its_stack(step, world, client):
+    """Issue 15: the bank was asked before anyone knew who the DP would be."""
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    assert _form(page, "start", world.dp_table).find_all("input", name="dp_bank") == []
 
+    step("start", {"refusals": ["1", "3"]})  # seat 5, Casey ($400), takes the button
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    form = _form(page, "bank", world.dp_table)
+    assert "seat 5 · Casey, stack $400.00" in " ".join(form.text.split())
+    assert form.find("input", name="dp_bank").attrs["value"] == "400"  # the whole stack
+
+    response = step("bank", {"dp_bank": "10000"})
     assert response.status_code == 422
-    form = _form(parse(response.content), "start", world.dp_table)
+    form = _form(parse(response.content), "bank", world.dp_table)
     message = "The designated player's bank must be between $1.00 and the stack $400.00 (R12, R13)."
     assert field_errors(form, "dp_bank") == [message]
     assert form.find("input", name="dp_bank").attrs["value"] == "10000"
-    assert not Hand.objects.exists()
-    assert not RotationRecord.objects.exists()  # the whole start rolled back
+
+    assert step("bank", {"dp_bank": "150"}).status_code == 302
+    hand = Hand.objects.get(table=world.dp_table)
+    assert hand.dp_bank == 150
+    assert Seating.objects.get(pk=world.seats[5].pk).stack == 250
+    event = AuditEvent.objects.order_by("-seq").first()
+    assert event.action == "hand.dp_bank_set"
+    assert json.loads(event.payload) == {
+        "number": 1,
+        "dp_seat": 5,
+        "dp_bank": "150.00",
+        "was": "400.00",
+    }
+
+
+def test_the_dp_bank_is_not_changed_once_someone_has_wagered(step, world, started):
+    step("wagers", {"ante_1": "10"})
+    response = step("bank", {"dp_bank": "100"})
+    assert error_summary(parse(response.content)) == [
+        "DP's bank: Hand 1 has wagers: the DP's bank is set before the first wager."
+    ]
+    started.refresh_from_db()
+    assert started.dp_bank == 300
+
+
+def test_an_empty_dp_bank_is_refused_in_words(step, world, started):
+    response = step("bank", {"dp_bank": ""})
+    assert error_summary(parse(response.content)) == [
+        "DP's bank: Enter the DP's bank: the chips it puts in action."
+    ]
 
 
 def test_when_every_seat_refuses_the_game_stops_with_every_answer_shown(step, world):

@@ -37,6 +37,16 @@ class StartForm(forms.Form):
         refusals.choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
 
 
+class BankForm(forms.Form):
+    """The DP's bank, once the rotation has named the DP."""
+
+    dp_bank = forms.CharField(
+        label="DP's bank",
+        widget=forms.TextInput(attrs={**AMOUNT, "size": 9}),
+        error_messages={"required": "Enter the DP's bank: the chips it puts in action."},
+    )
+
+
 def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
     """One form a row (a seat, a spot) on the same page: ids of its own, so that each label
     and error list points at its own row's input. Set before validation: an error list takes

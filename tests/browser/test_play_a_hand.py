@@ -160,8 +160,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
             "",
             "$1.00",
             "+$29.00",
-            "$29.00",
-            "",
+            "pay $29.00",
         ]
     )
     expect(weak_row.locator("td")).to_have_text(
@@ -175,8 +174,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
             "",
             "$1.00",
             "-$11.00",
-            "",
-            "$11.00",
+            "take $11.00",
         ]
     )
     expect(panel.locator("#dealer-net")).to_have_text("-$21.00")

@@ -650,8 +650,7 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
         "",
         "$1.00",
         "+$29.00",
-        "$29.00",
-        "",
+        "pay $29.00",
     ]
     assert cells[second] == [
         str(second),
@@ -663,8 +662,7 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
         "",
         "$1.00",
         "-$11.00",
-        "",
-        "$11.00",
+        "take $11.00",
     ]
     assert panel.by_id("dealer-net").text == "-$21.00"
     assert panel.by_id("house-rake").text == "$3.00"
@@ -692,10 +690,10 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
             w = line[wager]
             expected.append(f"{w['outcome']} {_signed(w['net'])}" if w else "")
         expected += ["$" + line["rake"], _signed(line["net"])]
-        assert cells[seat][:-2] == expected
+        assert cells[seat][:-1] == expected
     booked = {row.seat: row.net for row in SpotSettlement.objects.filter(settlement=stored)}
     assert {seat: _signed(f"{net:.2f}") for seat, net in booked.items()} == {
-        seat: cells[seat][-3] for seat in cells
+        seat: cells[seat][-2] for seat in cells
     }
     assert _signed(f"{stored.dealer_net:.2f}") == panel.by_id("dealer-net").text
     assert f"${stored.house_rake:.2f}" == panel.by_id("house-rake").text
@@ -743,7 +741,6 @@ def test_a_dead_spot_is_declared_from_the_screen_and_settles_returned(step, worl
         "$0.00",
         "$0.00",
         "",
-        "",
     ]
 
 
@@ -757,7 +754,7 @@ def test_a_misdeal_is_declared_with_its_reason_and_every_wager_goes_back(step, w
         assert [td.text for td in panel.by_id(f"result-{seat}").find_all("td")][2] == (
             "dead: misdeal"
         )
-        assert panel.by_id(f"result-{seat}").find_all("td")[-3].text == "$0.00"
+        assert panel.by_id(f"result-{seat}").find_all("td")[-2].text == "$0.00"
     assert panel.by_id("dealer-net").text == "$0.00"
     wagered.refresh_from_db()
     assert wagered.status == Hand.Status.DEAD and wagered.misdeal == "shuffler_fault"
@@ -1000,4 +997,4 @@ def test_a_spot_the_dps_bank_could_not_cover_says_so_and_what_it_would_have_won(
     cells = [td.text for td in panel.by_id("result-1").find_all("td")]
     assert cells[2] == "dead: the DP's bank could not cover it — would have won +$20.00"
     assert "dealer_funds" not in panel.text
-    assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == "$11.00"  # take
+    assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == "take $11.00"

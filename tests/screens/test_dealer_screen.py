@@ -998,3 +998,12 @@ def test_a_spot_the_dps_bank_could_not_cover_says_so_and_what_it_would_have_won(
     assert cells[2] == "dead: the DP's bank could not cover it — would have won +$20.00"
     assert "dealer_funds" not in panel.text
     assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == "take $11.00"
+
+
+def test_every_wrong_hand_is_shown_at_once(step, world, wagered):
+    """Issue 15: several wrong fields, every error shown, each next to its own field."""
+    data = {"dealer_cards": "Ks 9s 4s 2c 7h 8c", "cards_1": "Ah Th 6h 2h Jd 5c Zz", "cards_5": WEAK}
+    form = parse(step("cards", data).content).by_id("cards-form")
+    assert field_errors(form, "dealer_cards")[0].startswith("A hand is exactly 7 cards; 6 were")
+    assert len(field_errors(form, "cards_1")) == 1 and "Zz" in field_errors(form, "cards_1")[0]
+    assert field_errors(form, "cards_5") == []

@@ -10,7 +10,9 @@ from django import forms
 
 from cardroom.kernel.choices import enum_choices
 from tables.models import Seating
-from wagers.engine import Decision, Misdeal
+from wagers.engine import Decision, Misdeal, RoundError
+from wagers.engine.cards import parse_hand
+from wagers.engine.checks import check_hand_size
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
 
@@ -171,6 +173,17 @@ class CardsForm(forms.Form):
             widget=forms.TextInput(attrs=CARDS),
             error_messages={"required": "The dealer's seven cards are missing."},
         )
+
+    def clean(self) -> dict[str, Any]:
+        """Each hand's notation and count checked here (R1), so that every wrong hand is shown
+        at once; cards in two hands are the service's to refuse."""
+        super().clean()
+        for name, value in list(self.cleaned_data.items()):
+            try:
+                check_hand_size(parse_hand(value, field=name), field=name)
+            except RoundError as error:
+                self.add_error(name, error.message)
+        return self.cleaned_data
 
     def spot_cards(self) -> dict[int, str]:
         return {

@@ -58,6 +58,7 @@ class AuditAction(models.TextChoices):
     HAND_DECISION = "hand.decision"
     HAND_SPOT_DEAD = "hand.spot_dead"
     HAND_CANCELLED = "hand.cancelled"
+    HAND_DP_BANK_SET = "hand.dp_bank_set"
     HAND_MISDEAL = "hand.misdeal"
     HAND_SETTLED = "hand.settled"
     HAND_CORRECTED = "hand.corrected"

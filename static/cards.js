@@ -1,46 +1,109 @@
-// The card picker: a tap on a card appends it to the focused cards field (typing works too),
-// and cards already used anywhere in the round are greyed out. No build step, no framework.
+// The dealer screen's helpers. No build step, no framework; every form still posts without it.
+// - The card picker: a tap on a card appends it to the cards field being filled, in deal order
+//   (a full hand moves on to the next field); "Undo last card" takes the last tap back; cards
+//   used anywhere in the round are greyed out. Cards fields open no soft keyboard (inputmode
+//   "none"); "Type with the keyboard" turns it on, and a keyboard always types.
+// - Chips: a chip adds its value to its row's ante (or to the wager field of that row tapped
+//   last); "Same as last" fills a row with the player's last wagers; "Clear" empties a row.
+// - Confirmation: a button with data-confirm asks before it submits ({amount} is replaced by
+//   the form's amount field).
 (function () {
   let target = null;
-  function used() {
-    const cards = new Set();
-    document.querySelectorAll("input[data-cards]").forEach((input) => {
-      input.value.split(/[\s,]+/).filter(Boolean).forEach((c) => cards.add(normal(c)));
-    });
-    document.querySelectorAll("[data-dealt]").forEach((el) => cards.add(el.dataset.dealt));
-    return cards;
-  }
+  const history = []; // the fields filled by taps, last tap last (for undo)
+
+  function cardFields() { return [...document.querySelectorAll("input[data-cards]")]; }
+  function count(input) { return input.value.split(/[\s,]+/).filter(Boolean).length; }
   function normal(text) {
     const t = text.trim();
     const rank = t.slice(0, -1).toUpperCase().replace("10", "T");
     return rank + t.slice(-1).toLowerCase();
+  }
+  function used() {
+    const cards = new Set();
+    cardFields().forEach((input) => {
+      input.value.split(/[\s,]+/).filter(Boolean).forEach((c) => cards.add(normal(c)));
+    });
+    document.querySelectorAll("[data-dealt]").forEach((el) => cards.add(el.dataset.dealt));
+    return cards;
   }
   function refresh() {
     const taken = used();
     document.querySelectorAll(".deck button[data-card]").forEach((button) => {
       button.disabled = taken.has(button.dataset.card);
     });
+    cardFields().forEach((input) => input.classList.toggle("filling", input === current()));
   }
+  function current() {
+    if (target && document.contains(target) && count(target) < 7) return target;
+    return cardFields().find((input) => count(input) < 7) || null;
+  }
+  function pick(button) {
+    const field = current();
+    if (!field) return;
+    field.value = (field.value.trim() + " " + button.dataset.card).trim();
+    history.push(field);
+    target = field;
+    if (count(field) >= 7) {
+      const next = cardFields().find((input) => count(input) < 7);
+      if (next) { target = next; next.focus({ preventScroll: true }); }
+    }
+    refresh();
+  }
+  function undo() {
+    const field = history.pop() || [...cardFields()].reverse().find((input) => count(input) > 0);
+    if (!field) return;
+    const cards = field.value.split(/[\s,]+/).filter(Boolean);
+    cards.pop();
+    field.value = cards.join(" ");
+    target = field;
+    field.focus({ preventScroll: true });
+    refresh();
+  }
+  function addChip(button) {
+    const row = button.closest("tr");
+    const active = row.dataset.active && row.querySelector(`input[data-wager="${row.dataset.active}"]`);
+    const field = active || row.querySelector('input[data-wager="ante"]');
+    const sum = (parseFloat(field.value) || 0) + parseFloat(button.dataset.chip);
+    field.value = Number.isInteger(sum) ? String(sum) : sum.toFixed(2);
+  }
+  function fillRow(button, clear) {
+    const row = button.closest("tr");
+    row.querySelectorAll("input[data-wager]").forEach((input) => {
+      input.value = clear ? "" : button.dataset[input.dataset.wager] || "";
+    });
+    delete row.dataset.active;
+  }
+
   document.addEventListener("focusin", (event) => {
-    if (event.target.matches("input[data-cards]")) target = event.target;
+    if (event.target.matches("input[data-cards]")) { target = event.target; refresh(); }
+    if (event.target.matches("input[data-wager]")) {
+      event.target.closest("tr").dataset.active = event.target.dataset.wager;
+    }
   });
   document.addEventListener("input", (event) => {
     if (event.target.matches("input[data-cards]")) refresh();
   });
   document.addEventListener("click", (event) => {
-    const button = event.target.closest(".deck button[data-card]");
-    if (!button) return;
-    event.preventDefault();
-    target = target || document.querySelector("input[data-cards]");
-    if (!target) return;
-    target.value = (target.value.trim() + " " + button.dataset.card).trim();
-    if (target.value.split(/\s+/).length >= 7) {
-      const fields = [...document.querySelectorAll("input[data-cards]")];
-      const next = fields[fields.indexOf(target) + 1];
-      if (next) { target = next; next.focus(); }
+    const el = event.target.closest("button");
+    if (!el) return;
+    if (el.matches("[data-confirm]")) {
+      const form = el.form;
+      const amount = form && form.querySelector('input[name="amount"]');
+      const text = el.dataset.confirm.replace("{amount}", amount ? amount.value.trim() : "");
+      if (!window.confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
+      return;
     }
-    refresh();
-  });
-  document.addEventListener("htmx:afterSwap", refresh);
+    if (el.matches(".deck button[data-card]")) { event.preventDefault(); pick(el); return; }
+    if (el.id === "undo-card") { undo(); return; }
+    if (el.id === "type-cards") {
+      cardFields().forEach((input) => input.setAttribute("inputmode", "text"));
+      (current() || cardFields()[0]).focus();
+      return;
+    }
+    if (el.matches("button[data-chip]")) { addChip(el); return; }
+    if (el.matches("button.same")) { fillRow(el, false); return; }
+    if (el.matches("button.clear")) { fillRow(el, true); }
+  }, true);
+  document.addEventListener("htmx:afterSwap", () => { target = null; history.length = 0; refresh(); });
   document.addEventListener("DOMContentLoaded", refresh);
 })();

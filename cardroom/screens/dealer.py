@@ -7,34 +7,45 @@ field it names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from functools import partial
 from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from audit.services import audit_refusal
-from cardroom.kernel.errors import Conflict
+from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, TABLE_STAFF, role_of
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Seating, Table, TableSession
 from wagers import selectors, services
-from wagers.engine.cards import CARD_NAMES
+from wagers.engine.cards import CARD_NAMES, parse_hand
+from wagers.engine.checks import raise_cap_multiple
+from wagers.engine.contract import settle_json
+from wagers.engine.errors import RoundError
+from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Spot
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import (
+    WAGER_FIELDS,
+    BankForm,
     CardsForm,
     DecisionForm,
+    DecisionsForm,
     MisdealForm,
     SeatForm,
     SecondSpotForm,
     StartForm,
     WagerForm,
+    WagersForm,
 )
 from .forms.tables import SeatPlayerForm, StackForm
 
@@ -145,6 +156,145 @@ def _wager(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFor
         )
 
     return form, run
+
+
+def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """Every seat's wagers in one post (chip buttons fill the fields); ``same=all`` takes each
+    player's wagers of their last hand at this table for the rows left empty."""
+    rows = _wager_seatings(table, hand)
+    data = request.POST.copy()
+    if data.get("same") == "all":
+        for seating, last in _last_wagers(table, rows).items():
+            if not (data.get(f"ante_{seating.seat}") or "").strip():
+                for name in WAGER_FIELDS:
+                    data[f"{name}_{seating.seat}"] = last.get(name, "")
+    form = WagersForm(data, seats=[s.seat for s in rows])
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        by_seat = {s.seat: s for s in rows}
+        batch = [
+            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
+            for seat, w in form.wagers().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
+            (
+                seat,
+                partial(
+                    services.wager_place,
+                    hand=_require(hand),
+                    seating=by_seat[seat],
+                    ante=w["ante"],
+                    flush_bonus=w["flush_bonus"] or "0",
+                    straight_flush_bonus=w["straight_flush_bonus"] or "0",
+                    by=request.user,
+                ),
+            )
+            for seat, w in form.wagers().items()
+        ]
+        return _batch_or_every_error(
+            lambda: services.wagers_place_many(hand=_require(hand), wagers=batch, by=request.user),
+            form,
+            calls,
+            "Nothing was placed",
+        )
+
+    return form, run
+
+
+def _batch_or_every_error(
+    batch: Callable[[], Any],
+    form: forms.Form,
+    calls: list[tuple[int, Callable[[], Any]]],
+    nothing: str,
+) -> Any:
+    """One batch service call for the whole hand (every spot or none, one request). The batch
+    stops at its first refusal; when it refuses, each seat is tried alone, in a transaction
+    always rolled back, so that every wrong field is shown at once next to its own seat."""
+    try:
+        return batch()
+    except DomainError:
+        failed = _every_error(form, calls)
+        if not failed:
+            raise  # a refusal of the batch as a whole: its own message
+    raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
+
+
+def _every_error(form: forms.Form, calls: Iterable[tuple[int, Callable[[], Any]]]) -> int:
+    """Try each seat's call alone and put each refusal next to its own seat's field; nothing
+    tried here stays (the transaction is rolled back). Returns how many were refused."""
+    failed = 0
+    with transaction.atomic():
+        for seat, call in calls:
+            try:
+                with transaction.atomic():
+                    call()
+            except DomainError as error:
+                failed += 1
+                field = f"{FIELD_NAMES.get(error.field or '', error.field)}_{seat}"
+                if field in form.fields:
+                    form.add_error(field, error.message)
+                else:
+                    form.add_error(None, f"Seat {seat}: {error.message}")
+        transaction.set_rollback(True)
+    return failed
+
+
+def _fields(count: int) -> str:
+    return "field" if count == 1 else f"{count} fields"
+
+
+def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """Every spot's decision in one post; with ``settle``, the hand settles in the same
+    transaction (the dealer's one tap after the decisions, confirmed)."""
+    seats = (
+        [s.seat for s in hand.spots.filter(dead_reason="", decision="").order_by("seat")]
+        if hand
+        else []
+    )
+    form = DecisionsForm(request.POST, seats=seats)
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        batch = [
+            {"seat": seat} | {k: v for k, v in d.items() if v}
+            for seat, d in form.decisions().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
+            (
+                seat,
+                partial(
+                    services.spot_decide,
+                    hand=_require(hand),
+                    seat=seat,
+                    decision=d["decision"],
+                    raise_amount=d["raise_amount"] or None,
+                    by=request.user,
+                ),
+            )
+            for seat, d in form.decisions().items()
+        ]
+        with transaction.atomic():
+            if batch:
+                _batch_or_every_error(
+                    lambda: services.decisions_record_many(
+                        hand=_require(hand), decisions=batch, by=request.user
+                    ),
+                    form,
+                    calls,
+                    "No decision was recorded",
+                )
+            if cleaned.get("settle"):
+                services.hand_settle(hand=_require(hand), by=request.user)
+        return True
+
+    return form, run
+
+
+def _bank(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """The DP's bank, asked for after the rotation has named the DP (R13)."""
+    form = BankForm(request.POST)
+    return form, lambda data: services.hand_dp_bank_set(
+        hand=_require(hand), dp_bank=data["dp_bank"], by=request.user
+    )
 
 
 def _deal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
@@ -263,6 +413,9 @@ STEPS: dict[str, Step] = {
     "open": _open,
     "start": _start,
     "wager": _wager,
+    "wagers": _wagers,
+    "bank": _bank,
+    "decisions": _decisions,
     "deal": _deal,
     "cards": _cards,
     "decide": _decide,
@@ -295,10 +448,12 @@ def play_context(
         .order_by("-number")
         .first()
     )
+    settings = table_selectors.current_settings(table)
     context: dict[str, Any] = {
         "table": table,
         "session": session,
-        "settings": table_selectors.current_settings(table),
+        "settings": settings,
+        "chips": _chips(table, settings),
         "seatings": seatings,
         "hand": hand,
         "is_supervisor": role_of(request.user) == FLOOR_SUPERVISOR,
@@ -314,6 +469,8 @@ def play_context(
         "last_hand": last,
         "last_settlement": selectors.settlement_in_force(last) if last else None,
     }
+    if context["last_settlement"] is not None and last is not None:
+        context["settlement_rows"] = settlement_rows(last, context["last_settlement"].result)
     if hand is not None:
         context |= _hand_context(hand, seatings, bound)
     return context
@@ -346,44 +503,55 @@ def _label(form: forms.Form, name: str) -> str:
 
 
 def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str, Any]:
-    spots = list(hand.spots.select_related("player").order_by("seat"))
-    by_seat = {spot.seat: spot for spot in spots}
-    wager_bound = bound.get("wager")
-    wager_rows = []
-    for seating in seatings:
-        if seating.pk == hand.dp_seating_id or seating.seat in by_seat:
-            continue
-        form = (
-            wager_bound
-            if wager_bound is not None and wager_bound.data.get("seating") == str(seating.pk)
-            else WagerForm(initial={"seating": seating.pk})
+    spots = list(hand.spots.select_related("player", "seating").order_by("seat"))
+    rows = [s for s in seatings if s.pk != hand.dp_seating_id and s.seat not in _seats(spots)]
+    last = _last_wagers(hand.table, rows)
+    wagers_form = bound.get("wagers") or WagersForm(seats=[s.seat for s in rows])
+    wager_rows = [
+        (
+            seating,
+            [wagers_form[f"{name}_{seating.seat}"] for name in WAGER_FIELDS],
+            last.get(seating),
         )
-        wager_rows.append((seating, form))
+        for seating in rows
+    ]
     live = [spot.seat for spot in spots if not spot.dead_reason]
     second_bound = bound.get("wager") if isinstance(bound.get("wager"), SecondSpotForm) else None
     choices = _second_spot_choices(hand.table, hand, seatings, spots)
     second_spot = second_bound or (SecondSpotForm(**choices) if all(choices.values()) else None)
-    decision_bound = bound.get("decide")
+    undecided = [spot for spot in spots if not spot.dead_reason and not spot.decision]
+    decisions_form = bound.get("decisions") or DecisionsForm(
+        seats=[s.seat for s in undecided],
+        initial={f"raise_amount_{s.seat}": _cap_text(s) for s in undecided},
+    )
     decision_rows = [
         (
             spot,
-            decision_bound
-            if decision_bound is not None and decision_bound.data.get("seat") == str(spot.seat)
-            else DecisionForm(initial={"seat": spot.seat}),
+            _raise_cap(spot),
+            decisions_form[f"decision_{spot.seat}"],
+            decisions_form[f"raise_amount_{spot.seat}"],
         )
-        for spot in spots
-        if not spot.dead_reason and not spot.decision
+        for spot in undecided
     ]
     used = set(hand.dealer_cards.split())
     for spot in spots:
         used |= set(spot.cards.split())
+    dp = next((s for s in seatings if s.pk == hand.dp_seating_id), None)
     return {
         "spots": spots,
+        "dp": dp,
+        "dp_chips": dp.stack + (hand.dp_bank or 0) if dp is not None else None,
+        "bank_form": bound.get("bank")
+        or BankForm(initial={"dp_bank": f"{hand.dp_bank or 0:.2f}".removesuffix(".00")}),
+        "can_bank": dp is not None and hand.status == Hand.Status.OPEN and not spots,
         "wager_rows": wager_rows,
+        "wagers_form": wagers_form,
+        "any_last": bool(last),
         "second_spot_form": second_spot,
         "offers": hand.rotation.offers if hand.rotation is not None else [],
         "cards_form": bound.get("cards") or CardsForm(seats=live),
         "decision_rows": decision_rows,
+        "decisions_form": decisions_form,
         "misdeal_form": bound.get("misdeal") or MisdealForm(),
         "deck": [(name, name in used) for name in CARD_NAMES],
         "can_wager": hand.status in (Hand.Status.OPEN, Hand.Status.WAGERING),
@@ -391,4 +559,111 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
         "can_decide": hand.status in (Hand.Status.DEALT, Hand.Status.DECISIONS),
         "can_settle": hand.status in (Hand.Status.DEALT, Hand.Status.DECISIONS)
         and not decision_rows,
+    }
+
+
+def _seats(spots: list[Spot]) -> set[int]:
+    return {spot.seat for spot in spots}
+
+
+def _cap_text(spot: Spot) -> str:
+    cap = _raise_cap(spot)
+    return "" if cap is None else f"{cap[2]:.2f}".removesuffix(".00")
+
+
+def _chips(table: Table, settings: Any) -> list[Decimal]:
+    """The cardroom's chip denominations a wager can use at this table: whole multiples of
+    the chip unit (R5), none above the largest wager the limits allow."""
+    if settings is None:
+        return []
+    top = max(settings.ante_max, settings.bonus_max)
+    unit = settings.chip_unit or Decimal("1")
+    chips = [Decimal(d) for d in table.cardroom.chip_denominations]
+    return [c for c in chips if c <= top and not c % unit]
+
+
+def _wager_seatings(table: Table, hand: Hand | None) -> list[Seating]:
+    """The seats that may still wager this hand: seated, not the DP, no spot yet."""
+    if hand is None:
+        return []
+    taken = set(hand.spots.values_list("seat", flat=True))
+    return [
+        s
+        for s in table_selectors.seated(table).select_related("player").order_by("seat")
+        if s.pk != hand.dp_seating_id and s.seat not in taken
+    ]
+
+
+def _last_wagers(table: Table, seatings: list[Seating]) -> dict[Seating, dict[str, str]]:
+    """Each player's wagers on their last settled hand at this table ("same as last hand":
+    a player who was the DP last hand repeats the wagers of the hand before)."""
+    by_player = {s.player_id: s for s in seatings}
+    spots = (
+        Spot.objects.filter(
+            hand__table=table,
+            hand__status=Hand.Status.SETTLED,
+            player_id__in=by_player,
+            dead_reason="",
+        )
+        .order_by("player_id", "-hand__number", "seat")
+        .values("player_id", "ante", "flush_bonus", "straight_flush_bonus")
+    )
+    last: dict[Seating, dict[str, str]] = {}
+    for row in spots:
+        spot: dict[str, Any] = dict(row)
+        seating = by_player[spot["player_id"]]
+        if seating not in last:
+            last[seating] = {
+                name: "" if not spot[name] else f"{spot[name]:.2f}".removesuffix(".00")
+                for name in WAGER_FIELDS
+            }
+    return last
+
+
+def _raise_cap(spot: Spot) -> tuple[int, int, Decimal] | None:
+    """R8: the spot's flush size, the multiple of the ante it allows, and the cap amount."""
+    try:
+        size = flush_size(flush_key(parse_hand(spot.cards, field="cards")))
+    except RoundError:
+        return None
+    multiple = raise_cap_multiple(size)
+    return size, multiple, spot.ante * multiple
+
+
+def settlement_rows(hand: Hand, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The settlement per spot as the dealer pays it: the player's name, the net as what to pay
+    the player or take from them, and, for a spot made dead because the DP's bank could not
+    cover it (R13), what its wagers would have won."""
+    names = {spot.seat: spot.player for spot in hand.spots.select_related("player")}
+    would = _would_have_won(hand, result)
+    rows = []
+    for line in result["spots"]:
+        net = Decimal(line["net"])
+        rows.append(
+            line
+            | {
+                "player": names.get(line["seat"], ""),
+                "pay": net if net > 0 else None,
+                "take": -net if net < 0 else None,
+                "would_have_won": would.get(line["seat"]),
+            }
+        )
+    return rows
+
+
+def _would_have_won(hand: Hand, result: dict[str, Any]) -> dict[int, Decimal]:
+    """R13: a spot the DP's bank could not cover is dead (R14), its wagers returned; what it
+    would have won is its wagers' net had the bank been big enough. The stored settlement does
+    not hold it: the round is settled again by the engine with a bank that covers every spot
+    (a spot's wager lines do not depend on the bank), and the spot's net plus its fee read."""
+    short = [s["seat"] for s in result["spots"] if s.get("dead_reason") == "dealer_funds"]
+    if not short:
+        return {}
+    data = selectors.round_of(hand)
+    data["dealer"]["bank"] = "9999999999.00"
+    covered = settle_json(data)
+    return {
+        s["seat"]: Decimal(s["net"]) + Decimal(s["rake"])
+        for s in covered.get("spots", [])
+        if s["seat"] in short and s["status"] != "dead"
     }

@@ -86,17 +86,18 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     expect(page.locator("#hand h2").first).to_contain_text(f"DP seat {dp}")
     first, second = sorted(set(buy_ins) - {dp})
 
-    # Wagers, one form a seat: an ante and a Flush Bonus on the first, an ante on the second.
+    # Wagers, every seat's in one form: an ante and a Flush Bonus on the first (typed), an
+    # ante on the second (chips: $5 twice).
     wagers = page.locator("#wagers")
-    expect(wagers.locator("tr")).to_have_count(2)
-    row = wagers.locator("tr", has_text=f"Seat {first} ·")
-    row.get_by_label("Ante:", exact=True).fill("10")
-    row.get_by_label("Flush:", exact=True).fill("5")
-    row.get_by_role("button", name="Place").click()
-    expect(page.locator(f"#spot-{first}")).to_contain_text("10.00")
-    row = page.locator("#wagers tr", has_text=f"Seat {second} ·")
-    row.get_by_label("Ante:", exact=True).fill("10")
-    row.get_by_role("button", name="Place").click()
+    expect(wagers.locator("tr.wager-row")).to_have_count(2)
+    page.get_by_label(f"Ante, seat {first}", exact=True).fill("10")
+    page.get_by_label(f"Flush, seat {first}", exact=True).fill("5")
+    chip = page.locator(f"#wager-{second} button[data-chip='5.00']")
+    chip.click()
+    chip.click()
+    expect(page.get_by_label(f"Ante, seat {second}", exact=True)).to_have_value("10")
+    page.get_by_role("button", name="Place wagers").click()
+    expect(page.locator(f"#spot-{first}")).to_contain_text("$10.00")
     expect(page.locator(f"#spot-{second}")).to_be_visible()
     expect(page.locator("#wagers")).to_have_count(0)  # every seat but the DP's has a spot
 
@@ -121,17 +122,15 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     expect(page.locator("#hand")).to_have_attribute("data-status", "dealt")
     expect(page.locator("#error-summary")).to_have_count(0)
 
-    # Decisions: the four-card flush raises 1× the ante, the two-card flush folds.
-    row = page.locator("#decisions tr", has_text=f"Seat {first} ·")
-    row.get_by_label("Raise:", exact=True).fill("10")
-    row.get_by_role("button", name="Raise", exact=True).click()
-    expect(page.locator(f"#spot-{first}")).to_contain_text("raise 10.00")
-    page.locator("#decisions tr", has_text=f"Seat {second} ·").get_by_role(
-        "button", name="Fold"
-    ).click()
-    expect(page.locator(f"#spot-{second}")).to_contain_text("fold")
-    settle = page.get_by_role("button", name="Settle")
+    # Decisions: the four-card flush raises 1× the ante (the cap, pre-filled: R8), the
+    # two-card flush folds; Settle records both and settles, once confirmed.
+    expect(page.get_by_label(f"Raise, seat {first}", exact=True)).to_have_value("10")
+    page.locator(f"#decide-{first} label.raise").click()
+    page.locator(f"#decide-{second} label.fold").click()
+    settle = page.get_by_role("button", name="Settle", exact=True)
     expect(settle).to_be_visible()
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
 
     before = screenshots / "dealer-before-settlement.png"
     after = screenshots / "dealer-after-settlement.png"
@@ -148,15 +147,39 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     expect(panel.locator("#dealer-net")).to_be_in_viewport()  # no scrolling to see the result
     expect(panel.get_by_role("heading")).to_have_text("Hand 1 settled")
     strong_row, weak_row = panel.locator(f"#result-{first}"), panel.locator(f"#result-{second}")
+    assert asked and asked[0].startswith("Settle hand 1 with these decisions?")
+    names = {seat: name for seat, (name, _) in buy_ins.items()}
     expect(strong_row.locator("td")).to_have_text(
-        [str(first), "played", "win +10.00", "win +10.00", "win +10.00", "", "1.00", "+29.00"]
+        [
+            str(first),
+            names[first],
+            "played",
+            "win +$10.00",
+            "win +$10.00",
+            "win +$10.00",
+            "",
+            "$1.00",
+            "+$29.00",
+            "pay $29.00",
+        ]
     )
     expect(weak_row.locator("td")).to_have_text(
-        [str(second), "folded", "lose -10.00", "", "", "", "1.00", "-11.00"]
+        [
+            str(second),
+            names[second],
+            "folded",
+            "lose -$10.00",
+            "",
+            "",
+            "",
+            "$1.00",
+            "-$11.00",
+            "take $11.00",
+        ]
     )
-    expect(panel.locator("#dealer-net")).to_have_text("-21.00")
-    expect(panel).to_contain_text(f"DP seat {dp} net")
-    expect(panel.locator("#house-rake")).to_have_text("3.00")
+    expect(panel.locator("#dealer-net")).to_have_text("-$21.00")
+    expect(panel).to_contain_text(f"DP seat {dp} · {names[dp]} net")
+    expect(panel.locator("#house-rake")).to_have_text("$3.00")
     order = sorted((s for s in (first, second) if s < dp), reverse=True) + sorted(
         (s for s in (first, second) if s > dp), reverse=True
     )

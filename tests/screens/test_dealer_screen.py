@@ -19,7 +19,16 @@ from wagers import selectors
 from wagers import services as hand_services
 from wagers.models import Hand, SpotSettlement
 
-from .support import DEALER_CARDS, STRONG, WEAK, error_summary, field_errors, last_seq, parse
+from .support import (
+    DEALER_CARDS,
+    DRAW_SEAT_3,
+    STRONG,
+    WEAK,
+    error_summary,
+    field_errors,
+    last_seq,
+    parse,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -59,30 +68,66 @@ def _is_play_partial(response) -> bool:
 # --- wagers ----------------------------------------------------------------------------------
 
 
+def _wagers_form(page, table):
+    return _form(page, "wagers", table)
+
+
 def test_a_wager_off_the_limits_shows_the_R5_message_next_to_that_seats_ante(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": "2", "flush_bonus": "5"})
+    response = step("wagers", {"ante_1": "2", "flush_bonus_1": "5", "ante_5": "10"})
 
     assert response.status_code == 422
     page = parse(response.content)
     message = "The ante $2.00 is off the limits: it must be between $5.00 and $100.00 (R5)."
-    assert error_summary(page) == [f"Ante: {message}"]
-    seat_1 = _form(page, "wager", world.dp_table, seating=world.seats[1].pk)
-    assert field_errors(seat_1, "ante") == [message]
-    assert seat_1.find("input", name="ante").attrs["value"] == "2"  # what was typed stays
-    assert seat_1.find("input", name="flush_bonus").attrs["value"] == "5"
-    seat_5 = _form(page, "wager", world.dp_table, seating=world.seats[5].pk)
-    assert field_errors(seat_5, "ante") == []  # the other seat's form is untouched
+    assert error_summary(page) == [
+        f"Ante, seat 1: {message}",
+        "Nothing was placed: correct the field marked below.",
+    ]
+    form = _wagers_form(page, world.dp_table)
+    assert field_errors(form, "ante_1") == [message]
+    assert form.find("input", name="ante_1").attrs["value"] == "2"  # what was typed stays
+    assert form.find("input", name="flush_bonus_1").attrs["value"] == "5"
+    assert form.find("input", name="ante_5").attrs["value"] == "10"
+    assert field_errors(form, "ante_5") == []  # the other seat's wager is untouched
+    assert not started.spots.exists()  # all or none: seat 5's good wager is not placed either
+
+
+def test_every_wrong_field_is_shown_at_once_and_fields_keep_their_width(step, world, started):
+    """Issue 15: every error when several fields are wrong, each next to its own field."""
+    response = step("wagers", {"ante_1": "2", "ante_5": "10", "flush_bonus_5": "30"})
+    form = _wagers_form(parse(response.content), world.dp_table)
+    assert field_errors(form, "ante_1") == [
+        "The ante $2.00 is off the limits: it must be between $5.00 and $100.00 (R5)."
+    ]
+    assert field_errors(form, "flush_bonus_5") == [
+        "The flush bonus $30.00 is off the limits: it must be between $1.00 and $25.00 (R5)."
+    ]
+    # The width is the stylesheet's, not the error's: the wager inputs have a fixed size.
+    assert form.find("input", name="ante_1").attrs["size"] == "6"
     assert not started.spots.exists()
 
 
-def test_each_seats_wager_form_has_labels_and_ids_of_its_own(step, world, started, client):
+def test_each_seats_wager_fields_have_labels_and_ids_of_their_own(step, world, started, client):
     page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
     ids = [node.attrs["id"] for node in page.iter() if "id" in node.attrs]
     assert len(ids) == len(set(ids)), "an id is used twice on the page"
+    form = _wagers_form(page, world.dp_table)
     for seat in (1, 5):
-        form = _form(page, "wager", world.dp_table, seating=world.seats[seat].pk)
-        ante = form.find("input", name="ante")
-        assert form.find("label", **{"for": ante.attrs["id"]}).text == "Ante:"
+        ante = form.find("input", name=f"ante_{seat}")
+        assert form.find("label", **{"for": ante.attrs["id"]}).text == f"Ante, seat {seat}"
+    assert form.find_all("input", name="ante_3") == []  # seat 3 is the DP: no wagers
+
+
+def test_chip_buttons_are_the_cardrooms_denominations_within_the_limits(
+    client, dealer, world, started
+):
+    client.force_login(dealer)
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    row = page.by_id("wager-1")
+    chips = [b.attrs["data-chip"] for b in row.find_all("button") if "data-chip" in b.attrs]
+    assert chips == ["1.00", "5.00", "25.00", "100.00"]  # $500 is above the $100 ante maximum
+    limits = page.by_id("limits").text
+    assert "Ante $5.00–$100.00" in " ".join(limits.split())
+    assert "Bonuses $1.00–$25.00" in " ".join(limits.split())
 
 
 @pytest.mark.parametrize(
@@ -104,56 +149,56 @@ def test_each_seats_wager_form_has_labels_and_ids_of_its_own(step, world, starte
 def test_a_bonus_off_the_limits_shows_the_R5_message_next_to_that_bonus(
     step, world, started, field, amount, message
 ):
-    response = step("wager", {"seating": world.seats[5].pk, "ante": "10", field: amount})
+    response = step("wagers", {"ante_5": "10", f"{field}_5": amount})
 
     assert response.status_code == 422
-    form = _form(parse(response.content), "wager", world.dp_table, seating=world.seats[5].pk)
-    assert field_errors(form, field) == [message]
-    assert field_errors(form, "ante") == []
+    form = _wagers_form(parse(response.content), world.dp_table)
+    assert field_errors(form, f"{field}_5") == [message]
+    assert field_errors(form, "ante_5") == []
 
 
 def test_a_wager_the_stack_cannot_complete_shows_the_R7_message_next_to_the_ante(
     step, world, dealer
 ):
     hand_services.hand_start(table=world.house_table, by=dealer)
-    seating = world.house_seats[2]
 
     response = step(
-        "wager",
-        {
-            "seating": seating.pk,
-            "ante": "100",
-            "flush_bonus": "25",
-            "straight_flush_bonus": "25",
-        },
+        "wagers",
+        {"ante_2": "100", "flush_bonus_2": "25", "straight_flush_bonus_2": "25"},
         table=world.house_table,
     )
 
     assert response.status_code == 422
-    form = _form(parse(response.content), "wager", world.house_table, seating=seating.pk)
-    assert field_errors(form, "ante") == [
+    form = _wagers_form(parse(response.content), world.house_table)
+    assert field_errors(form, "ante_2") == [
         "Devon has $200.00; this spot needs $150.00 in wagers and $100.00 more on the table for "
         "a 1× raise and the fee on each spot (R7)."
     ]
 
 
 def test_an_amount_that_is_not_money_is_refused_next_to_its_field(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": "ten"})
+    response = step("wagers", {"ante_1": "ten"})
     assert response.status_code == 422
-    form = _form(parse(response.content), "wager", world.dp_table, seating=world.seats[1].pk)
-    [message] = field_errors(form, "ante")
+    [message] = field_errors(_wagers_form(parse(response.content), world.dp_table), "ante_1")
     assert "ten" in message
 
 
-def test_an_empty_ante_is_required(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": ""})
+def test_no_wager_at_all_is_refused_in_words(step, world, started):
+    response = step("wagers", {"ante_1": "", "ante_5": ""})
     assert response.status_code == 422
-    form = _form(parse(response.content), "wager", world.dp_table, seating=world.seats[1].pk)
-    assert field_errors(form, "ante") == ["This field is required."]
+    assert error_summary(parse(response.content)) == [
+        "No wagers to place: tap the chips of a seat's ante, or Same as last hand."
+    ]
 
 
-def test_a_placed_wager_redirects_to_the_table_and_leaves_the_wager_rows(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": "10", "flush_bonus": "5"})
+def test_a_bonus_without_an_ante_is_refused_next_to_the_ante(step, world, started):
+    response = step("wagers", {"flush_bonus_1": "5"})
+    form = _wagers_form(parse(response.content), world.dp_table)
+    assert field_errors(form, "ante_1") == ["A bonus needs an ante on the same spot (R5)."]
+
+
+def test_placed_wagers_redirect_to_the_table_and_leave_the_wager_rows(step, world, started):
+    response = step("wagers", {"ante_1": "10", "flush_bonus_1": "5"})
 
     assert response.status_code == 302
     assert response["Location"] == reverse("dealer-table", args=[world.dp_table.pk])
@@ -162,29 +207,56 @@ def test_a_placed_wager_redirects_to_the_table_and_leaves_the_wager_rows(step, w
     assert Seating.objects.get(pk=world.seats[1].pk).stack == 485  # only chips play (R5)
 
 
+def test_every_seats_wagers_go_in_one_post(step, world, started):
+    response = step("wagers", {"ante_1": "10", "ante_5": "25", "straight_flush_bonus_5": "2"})
+    assert response.status_code == 302
+    assert {s.seat: (s.ante, s.straight_flush_bonus) for s in started.spots.all()} == {
+        1: (10, 0),
+        5: (25, 2),
+    }
+
+
+def test_same_as_last_hand_repeats_each_players_last_wagers(step, world, settled, dealer):
+    """The whole table in one tap: each player's wagers of their last hand at this table, for
+    the seats left empty; a seat typed in keeps what was typed."""
+    last = {s.player_id: s for s in settled.spots.all()}
+    hand = hand_services.hand_start(table=world.dp_table, by=dealer)
+    rows = [s for s in world.seats.values() if s.pk != hand.dp_seating_id]
+    response = step("wagers", {"same": "all"})
+    assert response.status_code == 302, error_summary(parse(response.content))
+    placed = {s.player_id: s for s in hand.spots.all()}
+    repeated = [s for s in rows if s.player_id in last]
+    assert repeated and set(placed) == {s.player_id for s in repeated}
+    for seating in repeated:
+        before, now = last[seating.player_id], placed[seating.player_id]
+        assert (now.ante, now.flush_bonus, now.straight_flush_bonus) == (
+            before.ante,
+            before.flush_bonus,
+            before.straight_flush_bonus,
+        )
+
+
 def test_an_htmx_wager_gets_the_play_area_alone(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": "10"}, htmx=True)
+    response = step("wagers", {"ante_1": "10"}, htmx=True)
 
     assert response.status_code == 200
     assert _is_play_partial(response)
     page = parse(response.content)
     assert error_summary(page) == []
-    assert page.by_id("spot-1").find_all("td")[2].text == "10.00"
+    assert page.by_id("spot-1").find_all("td")[2].text == "$10.00"
     assert page.find("tr", id="seat-1").find("td", class_="stack").text == "490.00"
     # Seat 1 has its spot: only seat 5 is left to wager (seat 3 is the DP).
-    assert [row.find_all("td")[0].text for row in page.by_id("wagers").find_all("tr")] == [
-        "Seat 5 · Casey"
-    ]
+    assert [row.attrs["id"] for row in page.by_id("wagers").find_all("tr")[1:]] == ["wager-5"]
 
 
 def test_an_htmx_refusal_gets_the_play_area_with_the_message_in_place(step, world, started):
-    response = step("wager", {"seating": world.seats[1].pk, "ante": "200"}, htmx=True)
+    response = step("wagers", {"ante_1": "200"}, htmx=True)
 
     # 200, so that htmx swaps the message in (it does not swap a 4xx answer by default).
     assert response.status_code == 200
     assert _is_play_partial(response)
-    form = _form(parse(response.content), "wager", world.dp_table, seating=world.seats[1].pk)
-    assert field_errors(form, "ante") == [
+    form = _wagers_form(parse(response.content), world.dp_table)
+    assert field_errors(form, "ante_1") == [
         "The ante $200.00 is off the limits: it must be between $5.00 and $100.00 (R5)."
     ]
 
@@ -225,19 +297,56 @@ def test_seats_refuse_the_button_one_tap_each_and_the_next_one_takes_it(step, wo
     page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
     assert page.by_id("seat-5").find("span", class_="button-dp").text == "D"
     assert page.by_id("seat-1").find_all("span", class_="button-dp") == []
-    assert "DP seat 5 (Casey), bank 400.00" in page.by_id("hand").find_all("h2")[0].text
+    assert "DP seat 5 (Casey), bank $400.00" in page.by_id("hand").find_all("h2")[0].text
 
 
-def test_a_dp_bank_above_the_stack_is_refused_next_to_the_bank(step, world):
-    response = step("start", {"refusals": ["1", "3"], "dp_bank": "10000"})
+def test_the_dp_bank_is_asked_after_the_rotation_names_the_dp_with_its_stack(step, world, client):
+    """Issue 15: the bank was asked before anyone knew who the DP would be."""
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    assert _form(page, "start", world.dp_table).find_all("input", name="dp_bank") == []
 
+    step("start", {"refusals": ["1", "3"]})  # seat 5, Casey ($400), takes the button
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    form = _form(page, "bank", world.dp_table)
+    assert "seat 5 · Casey, stack $400.00" in " ".join(form.text.split())
+    assert form.find("input", name="dp_bank").attrs["value"] == "400"  # the whole stack
+
+    response = step("bank", {"dp_bank": "10000"})
     assert response.status_code == 422
-    form = _form(parse(response.content), "start", world.dp_table)
+    form = _form(parse(response.content), "bank", world.dp_table)
     message = "The designated player's bank must be between $1.00 and the stack $400.00 (R12, R13)."
     assert field_errors(form, "dp_bank") == [message]
     assert form.find("input", name="dp_bank").attrs["value"] == "10000"
-    assert not Hand.objects.exists()
-    assert not RotationRecord.objects.exists()  # the whole start rolled back
+
+    assert step("bank", {"dp_bank": "150"}).status_code == 302
+    hand = Hand.objects.get(table=world.dp_table)
+    assert hand.dp_bank == 150
+    assert Seating.objects.get(pk=world.seats[5].pk).stack == 250
+    event = AuditEvent.objects.order_by("-seq").first()
+    assert event.action == "hand.dp_bank_set"
+    assert json.loads(event.payload) == {
+        "number": 1,
+        "dp_seat": 5,
+        "dp_bank": "150.00",
+        "was": "400.00",
+    }
+
+
+def test_the_dp_bank_is_not_changed_once_someone_has_wagered(step, world, started):
+    step("wagers", {"ante_1": "10"})
+    response = step("bank", {"dp_bank": "100"})
+    assert error_summary(parse(response.content)) == [
+        "DP's bank: Hand 1 has wagers: the DP's bank is set before the first wager."
+    ]
+    started.refresh_from_db()
+    assert started.dp_bank == 300
+
+
+def test_an_empty_dp_bank_is_refused_in_words(step, world, started):
+    response = step("bank", {"dp_bank": ""})
+    assert error_summary(parse(response.content)) == [
+        "DP's bank: Enter the DP's bank: the chips it puts in action."
+    ]
 
 
 def test_when_every_seat_refuses_the_game_stops_with_every_answer_shown(step, world):
@@ -262,7 +371,7 @@ def test_a_house_banked_table_starts_without_a_rotation(step, world, client):
     assert hand.dp_seating is None and hand.rotation is None
     page = parse(response.content)
     assert page.find_all("span", class_="button-dp") == []
-    assert len(page.by_id("wagers").find_all("tr")) == 2
+    assert len(page.by_id("wagers").find_all("tr")) == 3  # a header row and two seats
 
 
 # --- cards -----------------------------------------------------------------------------------
@@ -319,7 +428,7 @@ def test_every_live_spot_needs_its_cards(step, world, wagered):
     response = step("cards", {"dealer_cards": DEALER_CARDS, "cards_1": STRONG})
     assert response.status_code == 422
     assert field_errors(parse(response.content).by_id("cards-form"), "cards_5") == [
-        "This field is required."
+        "Seat 5's seven cards are missing."
     ]
 
 
@@ -347,11 +456,16 @@ def test_the_card_picker_offers_every_card_before_the_deal(client, dealer, world
     assert len(buttons) == 52
     assert len({b.attrs["data-card"] for b in buttons}) == 52
     assert not any("disabled" in b.attrs for b in buttons)
-    assert [i.attrs["name"] for i in form.find_all("input", **{"data-cards": ""})] == [
-        "dealer_cards",
-        "cards_1",
-        "cards_5",
-    ]
+    # In deal order: the spots clockwise from seat 1, the dealer's hand last.
+    fields = form.find_all("input", **{"data-cards": ""})
+    assert [i.attrs["name"] for i in fields] == ["cards_1", "cards_5", "dealer_cards"]
+    # The picker fills them: no soft keyboard on a tablet (a keyboard still types).
+    assert {i.attrs["inputmode"] for i in fields} == {"none"}
+    # Suit symbols on the four-colour deck: the class names the suit, the text shows it.
+    ace = form.find("button", **{"data-card": "Ah"})
+    assert ace.text == "A♥" and ace.attrs["class"] == "h"
+    assert form.find("button", **{"data-card": "Tc"}).text == "T♣"
+    assert {"undo-card", "type-cards"} <= {b.attrs.get("id") for b in form.find_all("button")}
     # Greying out the cards typed or tapped is the picker's script (tests/browser).
     assert page.find("script", src="/static/cards.js")
 
@@ -369,8 +483,14 @@ def test_once_dealt_the_cards_show_in_the_hand_and_the_picker_is_gone(client, de
 # --- decisions -------------------------------------------------------------------------------
 
 
+def _decisions_form(page, table):
+    return _form(page, "decisions", table)
+
+
 def test_a_raise_above_the_cap_shows_the_R8_message_next_to_that_spots_raise(step, world, dealt):
-    response = step("decide", {"seat": "1", "decision": "raise", "raise_amount": "20"})
+    response = step(
+        "decisions", {"decision_1": "raise", "raise_amount_1": "20", "decision_5": "fold"}
+    )
 
     assert response.status_code == 422
     page = parse(response.content)
@@ -378,17 +498,24 @@ def test_a_raise_above_the_cap_shows_the_R8_message_next_to_that_spots_raise(ste
         "The raise $20.00 is off the limits: with a 4-card flush it must be between the ante "
         "$10.00 and 1× the ante $10.00 (R8)."
     )
-    assert error_summary(page) == [f"Raise: {message}"]
-    seat_1 = _form(page, "decide", world.dp_table, seat="1")
-    assert field_errors(seat_1, "raise_amount") == [message]
-    assert field_errors(_form(page, "decide", world.dp_table, seat="5"), "raise_amount") == []
-    assert dealt.spots.get(seat=1).decision == ""
+    assert error_summary(page) == [
+        f"Raise, seat 1: {message}",
+        "No decision was recorded: correct the field marked below.",
+    ]
+    form = _decisions_form(page, world.dp_table)
+    assert field_errors(form, "raise_amount_1") == [message]
+    assert field_errors(form, "raise_amount_5") == []
+    assert set(dealt.spots.values_list("decision", flat=True)) == {""}  # all or none
 
 
 def test_a_raise_below_the_ante_is_refused_too(step, world, dealt):
-    response = step("decide", {"seat": "5", "decision": "raise", "raise_amount": "5"}, htmx=True)
-    seat_5 = _form(parse(response.content), "decide", world.dp_table, seat="5")
-    assert field_errors(seat_5, "raise_amount") == [
+    response = step(
+        "decisions",
+        {"decision_1": "fold", "decision_5": "raise", "raise_amount_5": "5"},
+        htmx=True,
+    )
+    form = _decisions_form(parse(response.content), world.dp_table)
+    assert field_errors(form, "raise_amount_5") == [
         "The raise $5.00 is off the limits: with a 2-card flush it must be between the ante "
         "$10.00 and 1× the ante $10.00 (R8)."
     ]
@@ -396,8 +523,47 @@ def test_a_raise_below_the_ante_is_refused_too(step, world, dealt):
 
 def test_a_fold_with_an_amount_is_refused_next_to_the_amount(step, world, dealt):
     response = step("decide", {"seat": "5", "decision": "fold", "raise_amount": "10"})
-    seat_5 = _form(parse(response.content), "decide", world.dp_table, seat="5")
-    assert field_errors(seat_5, "raise_amount") == ["Only a raise has an amount (R8)."]
+    assert error_summary(parse(response.content)) == ["Raise: Only a raise has an amount (R8)."]
+
+
+def test_a_raise_with_no_amount_is_refused_in_words_not_a_nonetype(step, world, dealt):
+    """Issue 15: an empty raise said "a NoneType is not accepted"."""
+    message = "Enter the raise: from the ante up to the cap the spot's flush allows (R8)."
+    response = step("decide", {"seat": "1", "decision": "raise", "raise_amount": ""})
+    assert error_summary(parse(response.content)) == [f"Raise: {message}"]
+    response = step("decisions", {"decision_1": "raise", "raise_amount_1": "", "decision_5": ""})
+    page = parse(response.content)
+    assert not any("NoneType" in line for line in error_summary(page))
+    form = _decisions_form(page, world.dp_table)
+    assert field_errors(form, "raise_amount_1") == [message]
+    # Every wrong field at once: seat 5's missing decision too.
+    assert "Seat 5: Seat 5 has no decision: raise or fold." in error_summary(page)
+
+
+def test_each_spot_shows_its_flush_and_cap_and_the_raise_defaults_to_the_cap(
+    client, dealer, world, dealt
+):
+    client.force_login(dealer)
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    form = _decisions_form(page, world.dp_table)
+    # R8: seat 1's four-card flush allows 1× the $10 ante; the raise is pre-filled at the cap.
+    cap = " ".join(form.by_id("decide-1").find("td", class_="cap").text.split())
+    assert cap == "Flush of 4 cards: raise up to 1× the ante = $10.00 (R8)"
+    assert form.find("input", name="raise_amount_1").attrs["value"] == "10"
+    # One tap each: raise (at the cap) or fold, both radio choices of the spot's one field.
+    values = [i.attrs["value"] for i in form.find_all("input", name="decision_1")]
+    assert values == ["raise", "fold", "walked_away"]
+
+
+def test_all_decisions_and_the_settlement_go_in_one_post(step, world, dealt):
+    response = step(
+        "decisions",
+        {"decision_1": "raise", "raise_amount_1": "10", "decision_5": "fold", "settle": "1"},
+    )
+    assert response.status_code == 302
+    dealt.refresh_from_db()
+    assert dealt.status == Hand.Status.SETTLED
+    assert {s.seat: s.decision for s in dealt.spots.all()} == {1: "raise", 5: "fold"}
 
 
 # --- a whole hand ----------------------------------------------------------------------------
@@ -412,7 +578,10 @@ def _r13_order(dp: int, seats: list[int]) -> list[int]:
 
 
 def _signed(amount: str) -> str:
-    return f"+{amount}" if not amount.startswith("-") and amount != "0.00" else amount
+    """A net as the screen shows it: ``+$29.00``, ``-$11.00``, ``$0.00``."""
+    if amount.startswith("-"):
+        return f"-${amount[1:]}"
+    return f"+${amount}" if amount != "0.00" else f"${amount}"
 
 
 def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_page(
@@ -428,14 +597,13 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
     dp = hand.dp_seating.seat
     first, second = sorted(set(world.seats) - {dp})
 
-    # Wagers, one htmx post a seat.
-    for seat, bonus in ((first, "5"), (second, "")):
-        response = step(
-            "wager",
-            {"seating": world.seats[seat].pk, "ante": "10", "flush_bonus": bonus},
-            htmx=True,
-        )
-        assert response.status_code == 200 and error_summary(parse(response.content)) == []
+    # Wagers, every seat's in one htmx post.
+    response = step(
+        "wagers",
+        {f"ante_{first}": "10", f"flush_bonus_{first}": "5", f"ante_{second}": "10"},
+        htmx=True,
+    )
+    assert response.status_code == 200 and error_summary(parse(response.content)) == []
 
     # Cards, typed (the picker fills the same fields).
     response = step(
@@ -470,48 +638,65 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
     assert panel.find("h2").text == "Hand 1 settled"
     rows = {seat: panel.by_id(f"result-{seat}") for seat in (first, second)}
     cells = {seat: [td.text for td in row.find_all("td")] for seat, row in rows.items()}
+    names = {seat: str(world.seats[seat].player) for seat in world.seats}
+    # Each spot with its player's name, in dollars, and what the dealer pays or takes.
     assert cells[first] == [
         str(first),
+        names[first],
         "played",
-        "win +10.00",
-        "win +10.00",
-        "win +10.00",
+        "win +$10.00",
+        "win +$10.00",
+        "win +$10.00",
         "",
-        "1.00",
-        "+29.00",
+        "$1.00",
+        "+$29.00",
+        "pay $29.00",
     ]
-    assert cells[second] == [str(second), "folded", "lose -10.00", "", "", "", "1.00", "-11.00"]
-    assert panel.by_id("dealer-net").text == "-21.00"
-    assert panel.by_id("house-rake").text == "3.00"
+    assert cells[second] == [
+        str(second),
+        names[second],
+        "folded",
+        "lose -$10.00",
+        "",
+        "",
+        "",
+        "$1.00",
+        "-$11.00",
+        "take $11.00",
+    ]
+    assert panel.by_id("dealer-net").text == "-$21.00"
+    assert panel.by_id("house-rake").text == "$3.00"
+    assert panel.by_id("dealer-qualified").text == "qualified"  # K-9-4 of spades (R4)
     boxes = {
         div.children[0].strip(): div.find("span").text
         for div in panel.find("div", class_="row").find_all("div")
     }
     assert boxes == {
-        f"DP seat {dp} net": "-21.00",
-        "DP fee": "1.00",
-        "House rake": "3.00",
+        f"DP seat {dp} · {names[dp]} net": "-$21.00",
+        "DP fee": "$1.00",
+        "House rake": "$3.00",
+        "Dealer": "qualified",
         "Settlement order": " → ".join(map(str, _r13_order(dp, [first, second]))),
     }
 
     # The stored settlement is what the page shows, line by line.
     assert result["settlement_order"] == _r13_order(dp, [first, second])
     assert panel.by_id("dealer-net").text == _signed(result["dealer"]["net"])
-    assert panel.by_id("house-rake").text == result["house_rake"]
+    assert panel.by_id("house-rake").text == "$" + result["house_rake"]
     for line in result["spots"]:
         seat = line["seat"]
-        expected = [str(seat), line["status"]]
+        expected = [str(seat), names[seat], line["status"]]
         for wager in ("ante", "raise", "flush_bonus", "straight_flush_bonus"):
             w = line[wager]
             expected.append(f"{w['outcome']} {_signed(w['net'])}" if w else "")
-        expected += [line["rake"], _signed(line["net"])]
-        assert cells[seat] == expected
+        expected += ["$" + line["rake"], _signed(line["net"])]
+        assert cells[seat][:-1] == expected
     booked = {row.seat: row.net for row in SpotSettlement.objects.filter(settlement=stored)}
     assert {seat: _signed(f"{net:.2f}") for seat, net in booked.items()} == {
-        seat: cells[seat][-1] for seat in cells
+        seat: cells[seat][-2] for seat in cells
     }
     assert _signed(f"{stored.dealer_net:.2f}") == panel.by_id("dealer-net").text
-    assert f"{stored.house_rake:.2f}" == panel.by_id("house-rake").text
+    assert f"${stored.house_rake:.2f}" == panel.by_id("house-rake").text
 
     # The chips moved as settled, and the seats show the new stacks.
     nets = {first: 29, second: -11, dp: -21}
@@ -522,7 +707,7 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
 
     # The next hand can start; the settlement stays on the page until then.
     page = parse(client.get(reverse("dealer-table", args=[table.pk])).content)
-    assert page.by_id("settlement").by_id("dealer-net").text == "-21.00"
+    assert page.by_id("settlement").by_id("dealer-net").text == "-$21.00"
     assert page.find_all(id="start")
 
 
@@ -538,16 +723,25 @@ def test_settling_before_the_decisions_is_refused_with_what_it_waits_for(step, w
 def test_a_dead_spot_is_declared_from_the_screen_and_settles_returned(step, world, dealt):
     response = step("dead", {"seat": "5"}, htmx=True)
     page = parse(response.content)
-    assert page.by_id("spot-5").find("span", class_="tag").text == "dead: wrong_card_count"
-    assert [row.find_all("td")[0].text for row in page.by_id("decisions").find_all("tr")] == [
-        "Seat 1 · Avery"
-    ]
+    assert page.by_id("spot-5").find("span", class_="tag").text == "dead: wrong number of cards"
+    assert [row.attrs["id"] for row in page.by_id("decisions").find_all("tr")] == ["decide-1"]
 
     step("decide", {"seat": "1", "decision": "raise", "raise_amount": "10"})
     page = parse(step("settle", htmx=True).content)
 
     row = [td.text for td in page.by_id("result-5").find_all("td")]
-    assert row == ["5", "dead (wrong_card_count)", "returned 0.00", "", "", "", "0.00", "0.00"]
+    assert row == [
+        "5",
+        "Casey",
+        "dead: wrong number of cards",
+        "returned $0.00",
+        "",
+        "",
+        "",
+        "$0.00",
+        "$0.00",
+        "",
+    ]
 
 
 def test_a_misdeal_is_declared_with_its_reason_and_every_wager_goes_back(step, world, wagered):
@@ -555,13 +749,13 @@ def test_a_misdeal_is_declared_with_its_reason_and_every_wager_goes_back(step, w
 
     page = parse(response.content)
     panel = page.by_id("settlement")
-    assert panel.find("h2").text == "Hand 1 settled — misdeal (shuffler_fault)"
+    assert panel.find("h2").text == "Hand 1 settled — misdeal (shuffler fault)"
     for seat in (1, 5):
-        assert [td.text for td in panel.by_id(f"result-{seat}").find_all("td")][1] == (
-            "dead (misdeal)"
+        assert [td.text for td in panel.by_id(f"result-{seat}").find_all("td")][2] == (
+            "dead: misdeal"
         )
-        assert panel.by_id(f"result-{seat}").find_all("td")[-1].text == "0.00"
-    assert panel.by_id("dealer-net").text == "0.00"
+        assert panel.by_id(f"result-{seat}").find_all("td")[-2].text == "$0.00"
+    assert panel.by_id("dealer-net").text == "$0.00"
     wagered.refresh_from_db()
     assert wagered.status == Hand.Status.DEAD and wagered.misdeal == "shuffler_fault"
 
@@ -674,7 +868,10 @@ def test_the_hand_shows_the_rotations_offers_with_the_draw_cards(client, dealer,
     offers = page.by_id("offers").text
     for offer in started.rotation.offers:
         assert f"seat {offer['seat']}" in offers
-        assert offer["card"] in offers  # the first hand's high-card draw (R16)
+        # the first hand's high-card draw (R16), with its suit's symbol
+        assert (
+            offer["card"][0] + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[offer["card"][1]] in offers
+        )
 
 
 def test_a_player_on_one_spot_takes_a_second_at_an_empty_seat_r6(step, world, started, dealer):
@@ -715,3 +912,98 @@ def test_a_dealer_cannot_flag_a_proposition_player(step, world):
     assert "Only a floor supervisor may flag a proposition player." in response.text
     seating.refresh_from_db()
     assert not seating.proposition_player
+
+
+# --- issue 15: safe and plain ----------------------------------------------------------------
+
+
+def test_cash_out_with_an_empty_amount_is_refused_naming_the_amount(step, world):
+    """Issue 15: an empty Cash out emptied the stack; nothing moves money on an empty field."""
+    seating = world.seats[1]
+    seq = last_seq()
+    for amount in ("", "  "):
+        response = step("stack", {"seating": seating.pk, "action": "cash_out", "amount": amount})
+        assert response.status_code == 422
+        page = parse(response.content)
+        message = "Enter the amount to cash out: the amount field is empty."
+        assert error_summary(page) == [f"Amount: {message}"]
+        row = page.by_id("seat-1")
+        assert [li.text for li in row.find("ul", class_="errorlist").find_all("li")] == [message]
+    seating.refresh_from_db()
+    assert seating.stack == 500  # untouched
+    assert last_seq() == seq  # and nothing recorded as done
+
+
+def test_adding_chips_with_an_empty_amount_is_refused_too(step, world):
+    response = step("stack", {"seating": world.seats[1].pk, "action": "add", "amount": ""})
+    assert error_summary(parse(response.content)) == [
+        "Amount: Enter the amount to add: the amount field is empty."
+    ]
+
+
+def test_every_irreversible_action_asks_for_confirmation(client, dealer, world, dealt):
+    """Settle, misdeal, dead spot, cash out and leave each carry the question the screen's
+    script asks (window.confirm) before the form is sent; the browser test answers it."""
+    client.force_login(dealer)
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    asks = {
+        b.attrs.get("id") or b.attrs.get("value") or b.text: b.attrs["data-confirm"]
+        for b in page.iter()
+        if b.tag == "button" and "data-confirm" in b.attrs
+    }
+    assert asks["decide-and-settle"].startswith("Settle hand 1 with these decisions?")
+    assert asks["Misdeal"].startswith("Declare hand 1 a misdeal?")
+    dead = [q for q in asks.values() if "dead for a wrong number of cards" in q]
+    assert len(dead) == 2  # one a live spot
+    cash_outs = [q for k, q in asks.items() if k == "cash_out"]
+    leaves = [q for k, q in asks.items() if k == "leave"]
+    assert cash_outs and leaves
+    assert "Casey" in page.by_id("seat-5").find("button", value="leave").attrs["data-confirm"]
+
+
+def test_a_house_banked_table_shows_no_dp_controls(client, dealer, world):
+    client.force_login(dealer)
+    page = parse(client.get(reverse("dealer-table", args=[world.house_table.pk])).content)
+    values = {b.attrs.get("value") for b in page.by_id("seats").find_all("button")}
+    assert not values & {"waive", "unwaive"}
+    assert "DP" not in page.by_id("seats").text
+    page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
+    values = {b.attrs.get("value") for b in page.by_id("seats").find_all("button")}
+    assert "waive" in values
+
+
+def test_a_spot_the_dps_bank_could_not_cover_says_so_and_what_it_would_have_won(
+    step, world, dealer
+):
+    """R13: a $12 bank ($11 after the DP's $1 fee). Seat 1 settles first (the DP's right) and
+    wins $20 with its raise: more than the bank, so it is dead (R14), its wagers returned; the
+    screen says why in words and what it would have won, computed by settling the same round
+    with a bank that covers it."""
+    hand = hand_services.hand_start(
+        table=world.dp_table, by=dealer, draw_cards=DRAW_SEAT_3, dp_bank="12"
+    )
+    assert hand.dp_seating.seat == 3
+    for seat in (1, 5):
+        hand_services.wager_place(hand=hand, seating=world.seats[seat], ante="10", by=dealer)
+    hand_services.hand_cards_enter(
+        hand=hand, dealer_cards=DEALER_CARDS, spot_cards={1: STRONG, 5: WEAK}, by=dealer
+    )
+    response = step(
+        "decisions",
+        {"decision_1": "raise", "raise_amount_1": "10", "decision_5": "fold", "settle": "1"},
+        htmx=True,
+    )
+    panel = parse(response.content).by_id("settlement")
+    cells = [td.text for td in panel.by_id("result-1").find_all("td")]
+    assert cells[2] == "dead: the DP's bank could not cover it — would have won +$20.00"
+    assert "dealer_funds" not in panel.text
+    assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == "take $11.00"
+
+
+def test_every_wrong_hand_is_shown_at_once(step, world, wagered):
+    """Issue 15: several wrong fields, every error shown, each next to its own field."""
+    data = {"dealer_cards": "Ks 9s 4s 2c 7h 8c", "cards_1": "Ah Th 6h 2h Jd 5c Zz", "cards_5": WEAK}
+    form = parse(step("cards", data).content).by_id("cards-form")
+    assert field_errors(form, "dealer_cards")[0].startswith("A hand is exactly 7 cards; 6 were")
+    assert len(field_errors(form, "cards_1")) == 1 and "Zz" in field_errors(form, "cards_1")[0]
+    assert field_errors(form, "cards_5") == []

@@ -10,7 +10,7 @@ them.
 """
 
 from .corrections import hand_correct
-from .lifecycle import hand_cancel, hand_start, hand_transition
+from .lifecycle import hand_cancel, hand_dp_bank_set, hand_start, hand_transition
 from .play import (
     decisions_record_many,
     hand_cards_enter,
@@ -25,6 +25,7 @@ from .settlement import hand_declare_misdeal, hand_settle
 __all__ = [
     "decisions_record_many",
     "hand_cancel",
+    "hand_dp_bank_set",
     "hand_cards_enter",
     "hand_correct",
     "hand_deal",

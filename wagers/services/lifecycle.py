@@ -177,6 +177,43 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     return hand
 
 
+@transaction.atomic
+def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
+    """The DP's bank, asked for once the rotation has named the DP (R13): while the hand is
+    open and nobody has wagered, the bank taken at the start (the whole stack by default)
+    becomes ``dp_bank``; the difference goes back to (or comes off) the DP's stack."""
+    hand = _locked_hand(hand, by, "set the DP's bank")
+    if hand.dp_seating_id is None or hand.dp_bank is None:
+        raise Conflict("This hand has no designated player: the house banks it.", field="dp_bank")
+    if hand.status != S.OPEN or hand.spots.exists():
+        raise Conflict(
+            f"Hand {hand.number} has wagers: the DP's bank is set before the first wager.",
+            field="dp_bank",
+        )
+    dp = Seating.objects.select_for_update().get(pk=hand.dp_seating_id)
+    chips = dp.stack + hand.dp_bank  # the stack as it was before the bank came off it
+    bank = money(dp_bank, field="dp_bank")
+    least = max(hand.settings.dp_min_bank, _dp_fee(hand.settings))
+    if not least <= bank <= chips:
+        raise DomainError(
+            f"The designated player's bank must be between ${money_text(least)} and the "
+            f"stack ${money_text(chips)} (R12, R13).",
+            field="dp_bank",
+        )
+    was = hand.dp_bank
+    if bank != was:
+        stack_entry_add(seating=dp, amount=was - bank, reason=StackEntry.Reason.DP_BANK, by=by)
+        hand.dp_bank = bank
+        hand.save(update_fields=["dp_bank"])
+    audit_record(
+        actor=by,
+        action=AuditAction.HAND_DP_BANK_SET,
+        target=hand,
+        payload={"number": hand.number, "dp_seat": dp.seat, "dp_bank": bank, "was": was},
+    )
+    return hand
+
+
 def _locked_hand(
     hand: Hand,
     by: User,

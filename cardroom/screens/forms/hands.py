@@ -10,7 +10,9 @@ from django import forms
 
 from cardroom.kernel.choices import enum_choices
 from tables.models import Seating
-from wagers.engine import Decision, Misdeal
+from wagers.engine import Decision, Misdeal, RoundError
+from wagers.engine.cards import parse_hand
+from wagers.engine.checks import check_hand_size
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
 
@@ -37,6 +39,16 @@ class StartForm(forms.Form):
         refusals.choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
 
 
+class BankForm(forms.Form):
+    """The DP's bank, once the rotation has named the DP."""
+
+    dp_bank = forms.CharField(
+        label="DP's bank",
+        widget=forms.TextInput(attrs={**AMOUNT, "size": 9}),
+        error_messages={"required": "Enter the DP's bank: the chips it puts in action."},
+    )
+
+
 def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
     """One form a row (a seat, a spot) on the same page: ids of its own, so that each label
     and error list points at its own row's input. Set before validation: an error list takes
@@ -59,6 +71,53 @@ class WagerForm(forms.Form):
     straight_flush_bonus = forms.CharField(
         required=False, label="Str. flush", widget=forms.TextInput(attrs=AMOUNT)
     )
+
+
+#: A spot's wagers, in the order the wager row shows them.
+WAGER_FIELDS = ("ante", "flush_bonus", "straight_flush_bonus")
+WAGER_LABELS = {"ante": "Ante", "flush_bonus": "Flush", "straight_flush_bonus": "Str. flush"}
+
+
+class WagersForm(forms.Form):
+    """Every seat's wagers of the hand in one post: ``ante_3``, ``flush_bonus_3``… A row with no
+    amount at all is a seat that sits this hand out; a bonus without an ante is refused."""
+
+    same = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.auto_id = "id_wagers_%s"
+        self.seats = list(seats)
+        for seat in self.seats:
+            for name in WAGER_FIELDS:
+                self.fields[f"{name}_{seat}"] = forms.CharField(
+                    required=False,
+                    label=f"{WAGER_LABELS[name]}, seat {seat}",
+                    widget=forms.TextInput(attrs={**AMOUNT, "data-seat": seat, "data-wager": name}),
+                )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        for seat in self.seats:
+            bonus = data.get(f"flush_bonus_{seat}") or data.get(f"straight_flush_bonus_{seat}")
+            if bonus and not (data.get(f"ante_{seat}") or "").strip():
+                self.add_error(f"ante_{seat}", "A bonus needs an ante on the same spot (R5).")
+        if not self.wagers() and not self.errors:
+            raise forms.ValidationError(
+                "No wagers to place: tap the chips of a seat's ante, or Same as last hand."
+            )
+        return data
+
+    def wagers(self) -> dict[int, dict[str, str]]:
+        """The seats with an ante, and their wagers as typed (the services parse the money)."""
+        data = getattr(self, "cleaned_data", {})
+        out = {}
+        for seat in self.seats:
+            row = {name: (data.get(f"{name}_{seat}") or "").strip() for name in WAGER_FIELDS}
+            if row["ante"]:
+                out[seat] = row
+        return out
 
 
 class SecondSpotForm(forms.Form):
@@ -91,17 +150,40 @@ class SecondSpotForm(forms.Form):
         seat.choices = [(number, f"Seat {number}") for number in seats]
 
 
-class CardsForm(forms.Form):
-    """The dealer's hand and one field per live spot, in R1 notation."""
+#: A cards field: the picker fills it, so a tablet opens no soft keyboard on it
+#: (``inputmode="none"``); a keyboard still types into it (the picker's "Type" turns the soft
+#: keyboard back on).
+CARDS = {"data-cards": "", "inputmode": "none", "autocomplete": "off", "spellcheck": "false"}
 
-    dealer_cards = forms.CharField(label="Dealer", widget=forms.TextInput(attrs={"data-cards": ""}))
+
+class CardsForm(forms.Form):
+    """One field per live spot in deal order (seat 1, the first seat left of the dealer,
+    first: seats are numbered clockwise) and the dealer's hand last, in R1 notation."""
 
     def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for seat in seats:
+        for seat in sorted(seats):
             self.fields[f"cards_{seat}"] = forms.CharField(
-                label=f"Seat {seat}", widget=forms.TextInput(attrs={"data-cards": ""})
+                label=f"Seat {seat}",
+                widget=forms.TextInput(attrs=CARDS),
+                error_messages={"required": f"Seat {seat}'s seven cards are missing."},
             )
+        self.fields["dealer_cards"] = forms.CharField(
+            label="Dealer",
+            widget=forms.TextInput(attrs=CARDS),
+            error_messages={"required": "The dealer's seven cards are missing."},
+        )
+
+    def clean(self) -> dict[str, Any]:
+        """Each hand's notation and count checked here (R1), so that every wrong hand is shown
+        at once; cards in two hands are the service's to refuse."""
+        super().clean()
+        for name, value in list(self.cleaned_data.items()):
+            try:
+                check_hand_size(parse_hand(value, field=name), field=name)
+            except RoundError as error:
+                self.add_error(name, error.message)
+        return self.cleaned_data
 
     def spot_cards(self) -> dict[int, str]:
         return {
@@ -121,6 +203,70 @@ class DecisionForm(forms.Form):
     raise_amount = forms.CharField(
         required=False, label="Raise", widget=forms.TextInput(attrs=AMOUNT)
     )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if data.get("decision") == Decision.RAISE and not (data.get("raise_amount") or "").strip():
+            self.add_error("raise_amount", _RAISE_EMPTY)
+        return data
+
+
+_RAISE_EMPTY = "Enter the raise: from the ante up to the cap the spot's flush allows (R8)."
+
+DECISION_CHOICES = [
+    (Decision.RAISE.value, "Raise"),
+    (Decision.FOLD.value, "Fold"),
+    (Decision.WALKED_AWAY.value, "Walked away"),
+]
+
+
+class DecisionsForm(forms.Form):
+    """Every undecided spot's decision in one post (``decision_3``, ``raise_amount_3``); the
+    raise is pre-filled with the cap the spot's flush allows (R8). ``settle`` settles too."""
+
+    settle = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.auto_id = "id_decisions_%s"
+        self.seats = list(seats)
+        for seat in self.seats:
+            self.fields[f"decision_{seat}"] = forms.ChoiceField(
+                label=f"Seat {seat}",
+                choices=DECISION_CHOICES,
+                widget=forms.RadioSelect,
+                error_messages={"required": f"Seat {seat} has no decision: raise or fold."},
+            )
+            self.fields[f"raise_amount_{seat}"] = forms.CharField(
+                required=False,
+                label=f"Raise, seat {seat}",
+                widget=forms.TextInput(attrs=AMOUNT),
+            )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        for seat in self.seats:
+            if (
+                data.get(f"decision_{seat}") == Decision.RAISE
+                and not (data.get(f"raise_amount_{seat}") or "").strip()
+            ):
+                self.add_error(f"raise_amount_{seat}", _RAISE_EMPTY)
+        return data
+
+    def decisions(self) -> dict[int, dict[str, str]]:
+        data = self.cleaned_data
+        return {
+            seat: {
+                "decision": data[f"decision_{seat}"],
+                # Only a raise has an amount (R8): a fold's pre-filled cap is not sent on.
+                "raise_amount": (data.get(f"raise_amount_{seat}") or "").strip()
+                if data[f"decision_{seat}"] == Decision.RAISE
+                else "",
+            }
+            for seat in self.seats
+        }
 
 
 class SeatForm(forms.Form):

@@ -70,6 +70,17 @@ class StackForm(forms.Form):
     )
     amount = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
 
+    def clean(self) -> dict[str, Any]:
+        """Nothing moves money on an empty field: chips on or off need their amount (an empty
+        Cash out would otherwise take the whole stack off the table)."""
+        super().clean()
+        data = self.cleaned_data
+        action = data.get("action")
+        if action in ("add", "cash_out") and not (data.get("amount") or "").strip():
+            what = "add" if action == "add" else "cash out"
+            self.add_error("amount", f"Enter the amount to {what}: the amount field is empty.")
+        return data
+
 
 class ChangeForm(forms.Form):
     """Names the setting change a button acts on (approve, reject, withdraw)."""

@@ -50,3 +50,59 @@ def percent(value: Fraction | None, places: int = 4) -> str:
     if value is None:
         return "–"
     return f"{format_figure(Fraction(value) * 100, int(places))}%"
+
+
+#: R1 suits as a player reads them, and the four-colour deck's class per suit.
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+@register.filter
+def card(name: str) -> str:
+    """``"Th"`` → ``"T♥"``: a card in R1 notation with its suit's symbol."""
+    name = str(name)
+    return name[:-1] + SUIT_SYMBOLS.get(name[-1:], name[-1:]) if name else ""
+
+
+@register.inclusion_tag("dealer/_cards.html")
+def cards(text: str, strong: bool = False, dealt: bool = True) -> dict[str, Any]:
+    """A hand's cards, each with its suit symbol and its colour of the four-colour deck.
+    ``dealt``: the cards are in this round's hands (the picker greys them out); the high-card
+    draw's are not."""
+    return {
+        "cards": [(c, card(c), c[-1:], SUIT_WORDS.get(c[-1:], "")) for c in str(text).split()],
+        "strong": strong,
+        "dealt": dealt,
+    }
+
+
+#: R14 dead reasons in a dealer's words.
+DEAD_REASONS = {
+    "wrong_card_count": "wrong number of cards",
+    "dealer_funds": "the DP's bank could not cover it",
+    "misdeal": "misdeal",
+}
+
+
+@register.filter
+def dead_words(reason: str) -> str:
+    return DEAD_REASONS.get(str(reason), str(reason).replace("_", " "))
+
+
+@register.filter
+def dollars(value: Decimal | str | int | None) -> str:
+    """``Decimal("5")`` → ``"$5.00"``; ``-5`` → ``"-$5.00"``; empty for None."""
+    if value is None or value == "":
+        return ""
+    number = Decimal(value)
+    return f"-${money_text(-number)}" if number < 0 else f"${money_text(number)}"
+
+
+@register.filter
+def signed_dollars(value: Decimal | str | int) -> str:
+    """A net with its sign and ``$``: ``+$25.00``, ``-$5.00``, ``$0.00``."""
+    try:
+        number = Decimal(value)
+    except (InvalidOperation, TypeError):
+        return str(value)
+    return f"+${money_text(number)}" if number > 0 else dollars(number)

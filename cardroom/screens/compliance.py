@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -23,7 +23,7 @@ from compliance import hold, reports, services
 from compliance.models import Export
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
-from tables.models import Player
+from tables.models import Cardroom, Player
 from wagers import selectors as wagers_selectors
 
 from .base import SignedInRequest, call_service, role_required
@@ -76,7 +76,7 @@ def verify(request: SignedInRequest) -> HttpResponse:
 
 @auditors
 def report_view(request: SignedInRequest) -> HttpResponse:
-    form = ReportForm(request.GET or None, initial={"day": timezone.localdate()})
+    form = ReportForm(request.GET or None, initial={"day": _gaming_day_now()})
     context: dict[str, Any] = {"form": form, "report": None}
     if form.is_valid():
         table, day = form.cleaned_data["table"], form.cleaned_data["day"]
@@ -93,6 +93,16 @@ def report_view(request: SignedInRequest) -> HttpResponse:
             for found in (hold.hold_report(table, period) for period in periods)
         ]
     return render(request, "compliance/report.html", context)
+
+
+def _gaming_day_now() -> date:
+    """The cardroom's current gaming day (a day starts at its day-start hour, local time):
+    where the reports open."""
+    cardroom = Cardroom.objects.order_by("pk").first()
+    now = timezone.now()
+    if cardroom is None:
+        return timezone.localdate(now)
+    return table_selectors.gaming_day(cardroom, now)
 
 
 @auditors

@@ -8,15 +8,17 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import catalogue, figures, rules, selectors, services
-from tables.models import Cardroom, PaytableChange, SettingChange, Table, TableSession
+from tables.models import Cardroom, PaytableChange, SettingChange, Table
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
 from wagers.engine.game_math import TableFigures
@@ -38,24 +40,23 @@ supervisor_only = role_required(FLOOR_SUPERVISOR)
 
 @supervisor_only
 def table_list(request: SignedInRequest) -> HttpResponseBase:
-    """All tables with their live status: open or closed, dealer, hand in play, seated."""
-    tables = (
-        Table.objects.select_related("cardroom")
-        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
-        .order_by("cardroom__name", "name")
-    )
-    sessions = {
-        s.table_id: s for s in TableSession.objects.filter(closed_at=None).select_related("dealer")
-    }
-    hands = {h.table_id: h for h in Hand.objects.filter(status__in=Hand.IN_PROGRESS)}
-    pending = dict(
-        SettingChange.objects.filter(status=SettingChange.Status.PENDING)
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
-    rows = [(t, sessions.get(t.pk), hands.get(t.pk), pending.get(t.pk, 0)) for t in tables]
-    form = TableCreateForm(request.POST or None)
-    return render(request, "floor/tables.html", {"rows": rows, "form": form})
+    """The live floor dashboard (every table's status, polled by htmx every second) and the
+    form that creates a table."""
+    return _table_list(request, TableCreateForm())
+
+
+def _table_list(request: SignedInRequest, form: TableCreateForm, status: int = 200) -> HttpResponse:
+    """The tables page; a refused creation shows it again with the form's errors, and the
+    whole table list still there."""
+    rows = hand_selectors.floor_dashboard(now=timezone.now())
+    return render(request, "floor/tables.html", {"rows": rows, "form": form}, status=status)
+
+
+@supervisor_only
+def dashboard(request: SignedInRequest) -> HttpResponseBase:
+    """The dashboard's rows alone: the fragment htmx swaps in every second."""
+    rows = hand_selectors.floor_dashboard(now=timezone.now())
+    return render(request, "floor/_dashboard.html", {"rows": rows})
 
 
 @require_POST
@@ -82,7 +83,7 @@ def table_create(request: SignedInRequest) -> HttpResponseBase:
         form.add_error(None, "Create the cardroom first (in the administration).")
     if table is not None:
         return redirect("floor-table", pk=table.pk)
-    return render(request, "floor/tables.html", {"rows": [], "form": form}, status=422)
+    return _table_list(request, form, status=422)
 
 
 @supervisor_only

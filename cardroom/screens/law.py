@@ -101,7 +101,9 @@ def law_home(request: SignedInRequest) -> HttpResponse:
     """A gaming day's cash reporting, flags, reviews and the exclusion lists."""
     cardroom = _cardroom()
     form = DayForm(request.GET or None)
-    day = (form.cleaned_data["day"] if form.is_valid() else None) or timezone.localdate()
+    day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
+        cardroom, timezone.now()
+    )
     context: dict[str, Any] = {
         "cardroom": cardroom,
         "form": form,
@@ -138,7 +140,9 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
 def cash_csv(request: SignedInRequest, kind: str) -> HttpResponse:
     cardroom = _cardroom()
     form = DayForm(request.GET or None)
-    day = (form.cleaned_data["day"] if form.is_valid() else None) or timezone.localdate()
+    day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
+        cardroom, timezone.now()
+    )
     build = cash_reports.ctr_csv if kind == "ctr" else cash_reports.mtl_csv
     text = build(cardroom=cardroom, start=day, end=day, by=request.user)
     response = HttpResponse(text, content_type="text/csv")

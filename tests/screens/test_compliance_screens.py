@@ -282,7 +282,9 @@ def test_the_table_report_shows_hold_against_theoretical_for_the_day_and_the_mon
     day = gaming_day(world.cardroom, settled.settled_at)
     page = _report(compliance, world.dp_table, day.isoformat())
     section = page.by_id("hold-day")
-    assert section.find("h2").text == f"Hold against theoretical · gaming day {day.isoformat()}"
+    assert section.find("h2").text.startswith(
+        f"Hold against theoretical · gaming day {day.isoformat()} ({day.isoformat()} 06:00 UTC – "
+    )
     assert "No flags" in section.text
     chart = section.find("svg")
     assert chart.attrs["aria-label"].startswith("Actual win against theoretical")

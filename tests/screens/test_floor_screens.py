@@ -72,11 +72,49 @@ def test_the_table_list_shows_each_tables_live_status(floor, world, started, sup
             for row in page.by_id("tables").find_all("tr")[1:]
         )
     }
+    limits = "ante $5.00–$100.00 bonus $1.00–$25.00"
     assert rows == {
-        "Table 1": ["designated player", "open", "dealer", "#1 open", "3", "1", "Seats and play"],
-        "Table 2": ["house", "open", "dealer", "", "2", "", "Seats and play"],
-        "Table 3": ["house", "closed", "", "", "0", "", "Seats and play"],
+        "Table 1 designated player": [
+            "open",
+            "Dee Lee",
+            "#1 open",
+            "3",
+            limits,
+            "$1.00 every spot and the DP",
+            "0",
+            "1",
+            "Seats and play",
+        ],
+        "Table 2 house": [
+            "open",
+            "Dee Lee",
+            "",
+            "2",
+            limits,
+            "no fee",
+            "0",
+            "",
+            "Seats and play",
+        ],
+        "Table 3 house": [
+            "closed",
+            "",
+            "",
+            "0",
+            limits,
+            "no fee",
+            "0",
+            "",
+            "Seats and play",
+        ],
     }
+
+
+def test_the_dashboard_counts_the_hands_settled_in_the_last_hour(floor, world, settled):
+    page = parse(floor.get(reverse("floor-dashboard")).content)
+    row = page.by_id(f"table-{world.dp_table.pk}")
+    assert row.find("td", class_="hands-per-hour").text == "1"
+    assert row.find("td", class_="hand").text == ""  # settled: no hand in play
 
 
 def test_a_supervisor_creates_a_table_and_lands_on_it(floor, world):

@@ -36,6 +36,7 @@ SCREENS = [
     ("dealer-step", {"pk": "table", "step": "deal"}, "post", {}, STAFF, 422),
     ("floor-tables", {}, "get", None, FLOOR, 200),
     ("floor-table-create", {}, "post", {}, FLOOR, 422),
+    ("floor-dashboard", {}, "get", None, FLOOR, 200),
     ("floor-table", {"pk": "table"}, "get", None, FLOOR, 200),
     ("floor-table-action", {"pk": "table", "action": "propose"}, "post", {}, FLOOR, 422),
     ("floor-hand", {"pk": "hand"}, "get", None, FLOOR, 200),

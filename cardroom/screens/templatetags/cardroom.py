@@ -1,10 +1,12 @@
 """Template filters for money, settlement lines and game-math figures."""
 
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.utils import dateformat, timezone
 
 from cardroom.kernel.money import money_text
 from wagers.engine.game_math import format_figure
@@ -50,3 +52,28 @@ def percent(value: Fraction | None, places: int = 4) -> str:
     if value is None:
         return "–"
     return f"{format_figure(Fraction(value) * 100, int(places))}%"
+
+
+@register.filter
+def local(value: datetime | None, fmt: str = "Y-m-d H:i") -> str:
+    """A moment in the active time zone (the cardroom's, on every screen), labelled with the
+    zone's abbreviation: ``2026-03-07 14:05 PST``; ``|local:"H:i"`` → ``14:05 PST``. Empty
+    for None."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, datetime):
+        return str(value)
+    moment = timezone.localtime(value) if timezone.is_aware(value) else value
+    return f"{dateformat.format(moment, fmt)} {moment.tzname() or ''}".strip()
+
+
+@register.simple_tag
+def zone_name() -> str:
+    """The active time zone's name, e.g. ``America/Los_Angeles``."""
+    return timezone.get_current_timezone_name()
+
+
+@register.filter
+def local_day(value: date | None) -> str:
+    """A gaming day as ``Sat 2026-03-07``."""
+    return "" if value is None else dateformat.format(value, "D Y-m-d")

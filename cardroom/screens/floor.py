@@ -27,12 +27,16 @@ from wagers.models import Hand
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import CorrectionForm
 from .forms.tables import (
+    AMOUNT_SETTINGS,
+    BONUS_MODES,
+    FEE_MODES,
     ChangeForm,
     OpenTableForm,
     PaytableChangeForm,
     PaytableDecisionForm,
     SettingChangeForm,
     TableCreateForm,
+    setting_label,
 )
 
 supervisor_only = role_required(FLOOR_SUPERVISOR)
@@ -106,6 +110,12 @@ def table_detail(
         "table": table,
         "settings": current,
         "values": values,
+        "setting_rows": setting_rows(values),
+        "paytables": [
+            (setting_label(name), name, sorted(values[name].items(), key=lambda i: int(i[0])))
+            for name in ("flush_paytable", "straight_flush_paytable")
+            if isinstance(values.get(name), dict)
+        ],
         "figures": figure_rows(in_force),
         "is_house": table.banking == "house",
         "preview": preview,
@@ -119,6 +129,24 @@ def table_detail(
     }
     failed = any(form is not None and form.errors for form in forms.values())
     return render(request, "floor/table.html", context, status=422 if failed else 200)
+
+
+def setting_rows(values: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The settings in force as the floor reads them: (name, label, value in words); the
+    paytables are shown as tables of their own."""
+    words = dict(BONUS_MODES) | dict(FEE_MODES)
+    rows = []
+    for name, value in values.items():
+        if name.endswith("paytable"):
+            continue
+        if value is None:
+            shown = "no cap" if name == "max_aggregate_payout" else "—"
+        elif name in AMOUNT_SETTINGS:
+            shown = f"${value}"
+        else:
+            shown = words.get(str(value), str(value))
+        rows.append((name, setting_label(name), shown))
+    return rows
 
 
 def figure_rows(in_force: TableFigures, proposed: TableFigures | None = None) -> list[dict]:

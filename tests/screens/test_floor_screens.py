@@ -242,8 +242,8 @@ def test_another_supervisor_approves_a_proposed_change(
     settings = {
         row.find("th").text: row.find("td").text for row in page.by_id("settings").find_all("tr")
     }
-    assert settings["ante_min"] == "10.00"
-    status = page.by_id("changes").find_all("tr")[1].find_all("td")[5].text
+    assert settings["Minimum ante ($)"] == "$10.00"
+    status = page.by_id("changes").find_all("tr")[1].find_all("td")[4].text
     assert status.startswith("approved by supervisor2") and status.endswith("→ v2")
 
 

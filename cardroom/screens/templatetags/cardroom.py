@@ -77,3 +77,19 @@ def zone_name() -> str:
 def local_day(value: date | None) -> str:
     """A gaming day as ``Sat 2026-03-07``."""
     return "" if value is None else dateformat.format(value, "D Y-m-d")
+
+
+@register.filter
+def setting_changes(change: Any) -> list[tuple[str, str, str]]:
+    """A setting change as the floor reads it: (label, old, new) per setting, paytables as
+    ``4:2, 5:10``; the old value is the one in force when the change was proposed or decided."""
+    from cardroom.screens.forms.tables import paytable_text, setting_label
+
+    old, new = change.old_values or {}, change.new_values or {}
+
+    def shown(value: Any) -> str:
+        if isinstance(value, dict):
+            return paytable_text(value)
+        return "no cap" if value is None else str(value).replace("_", " ")
+
+    return [(setting_label(name), shown(old.get(name, "")), shown(new[name])) for name in new]

@@ -1,0 +1,96 @@
+"""The floor's settings read as a form with labels, not field names and JSON; paytables are
+shown as tables and typed as ``size:odds`` (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tables import selectors as table_selectors
+from tables import services as table_services
+from tables.models import SettingChange
+
+from .support import form_values, parse
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def floor(client, supervisor):
+    client.force_login(supervisor)
+    return client
+
+
+def _page(client, table):
+    return parse(client.get(reverse("floor-table", args=[table.pk])).content)
+
+
+def test_the_settings_in_force_are_labelled_in_words(floor, world):
+    page = _page(floor, world.dp_table)
+    settings = {
+        row.find("th").text: row.find("td").text for row in page.by_id("settings").find_all("tr")
+    }
+    assert settings["Minimum ante ($)"] == "$5.00"
+    assert settings["Bonuses pay"] == "against the DP's hand"
+    assert settings["Collection fee from"] == "every spot and the DP"
+    assert settings["Collection fee per hand ($)"] == "$1.00"
+    assert not any("_" in label for label in settings)  # no field names
+    assert "{" not in page.by_id("settings").text  # no JSON
+
+
+def test_a_paytable_is_shown_as_a_table(floor, world):
+    table = _page(floor, world.dp_table).by_id("paytable-flush_paytable")
+    assert table.find("caption").text == "Flush Bonus paytable"
+    rows = [[cell.text for cell in row.find_all("td")] for row in table.find_all("tr")]
+    assert rows == [
+        ["4 cards", "5 cards", "6 cards", "7 cards"],
+        ["2 to 1", "10 to 1", "50 to 1", "200 to 1"],
+    ]
+
+
+def test_the_change_form_has_labels_selects_and_paytables_as_text(floor, world):
+    form = _page(floor, world.dp_table).find(
+        "form", action=reverse("floor-table-action", args=[world.dp_table.pk, "propose"])
+    )
+    labels = {label.attrs["for"]: label.text for label in form.find_all("label")}
+    assert labels["id_ante_min"] == "Minimum ante ($):"
+    assert labels["id_flush_paytable"] == "Flush Bonus paytable:"
+    assert (
+        form.find("select", name="rake_mode").find("option", value="dp_only").text == "the DP only"
+    )
+    assert form_values(form)["flush_paytable"] == "4:2, 5:10, 6:50, 7:200"
+
+
+def test_a_paytable_typed_as_size_odds_is_proposed(floor, world):
+    action = reverse("floor-table-action", args=[world.dp_table.pk, "propose"])
+    form = _page(floor, world.dp_table).find("form", action=action)
+    data = form_values(form) | {"reason": "Promo", "flush_paytable": "4:1, 5:10, 6:100, 7:300"}
+
+    response = floor.post(action, data)
+
+    assert response.status_code == 302
+    change = SettingChange.objects.get()
+    assert change.new_values == {"flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}}
+
+
+def test_a_paytable_typed_wrong_is_refused_next_to_its_field(floor, world):
+    action = reverse("floor-table-action", args=[world.dp_table.pk, "propose"])
+    form = _page(floor, world.dp_table).find("form", action=action)
+    data = form_values(form) | {"reason": "Promo", "flush_paytable": "4=2"}
+    response = floor.post(action, data)
+    assert response.status_code == 422
+    assert "is not size:odds" in response.text
+    assert not SettingChange.objects.exists()
+
+
+def test_the_change_history_names_settings_in_words(floor, world, supervisor):
+    table_services.setting_change_propose(
+        table=world.dp_table,
+        values={"ante_min": "10", "rake_mode": "dp_only"},
+        reason="Weekend",
+        by=supervisor,
+    )
+    cell = _page(floor, world.dp_table).find("td", class_="setting-change").text
+    assert "Minimum ante ($): 5.00 → 10.00" in cell
+    assert "Collection fee from: all players → dp only" in cell
+    assert table_selectors.current_settings(world.dp_table).version == 1

@@ -4,7 +4,9 @@ Seats are managed on the table's play screen (``screens.dealer``), shared with t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -16,6 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import catalogue, figures, rules, selectors, services
 from tables.models import Cardroom, PaytableChange, SettingChange, Table
@@ -239,33 +242,106 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
 
 @supervisor_only
 def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
-    """A hand with its settlement history; a settled hand can be corrected (never edited)."""
+    """A hand with its settlement history; a settled hand can be corrected (never edited).
+    The page shows the cards and decisions in force (a correction's, after one), and the
+    correction form starts from them."""
     hand = get_object_or_404(Hand.objects.select_related("table", "dp_seating__player"), pk=pk)
+    in_force = hand_selectors.settlement_in_force(hand)
+    round_ = in_force.round if in_force is not None else None
+    played = {s["seat"]: s for s in (round_ or {}).get("spots", [])}
     seats = [spot.seat for spot in hand.spots.all() if spot.cards]
-    form = CorrectionForm(request.POST or None, seats=seats)
+    deciders = [seat for seat, s in played.items() if "decision" in s]
+    initial = _correction_initial(round_, played)
+    form = CorrectionForm(request.POST or None, initial=initial, seats=seats, deciders=deciders)
     if request.method == "POST" and form.is_valid():
         done = call_service(
             request,
             form,
-            lambda: hand_services.hand_correct(
-                hand=hand,
-                by=request.user,
-                reason=form.cleaned_data["reason"],
-                dealer_cards=form.cleaned_data["dealer_cards"] or None,
-                spot_cards=form.spot_cards(),
+            lambda: _in_words(
+                round_,
+                lambda: hand_services.hand_correct(
+                    hand=hand,
+                    by=request.user,
+                    reason=form.cleaned_data["reason"],
+                    dealer_cards=form.dealer_cards_changed(),
+                    spot_cards=form.spot_cards(),
+                    decisions=form.decisions(),
+                ),
             ),
-            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats} | {"cards": None},
+            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats}
+            | {f"decisions.{seat}": f"decision_{seat}" for seat in deciders}
+            | {"cards": None},
         )
         if done is not None:
             return redirect("floor-hand", pk=pk)
+    spots = list(hand.spots.select_related("player").order_by("seat"))
     context = {
         "hand": hand,
-        "spots": hand.spots.select_related("player").order_by("seat"),
-        "history": hand_selectors.settlement_history(hand),
-        "in_force": hand_selectors.settlement_in_force(hand),
+        "dealer_cards": (round_ or {}).get("dealer", {}).get("cards") or hand.dealer_cards,
+        "spots": [(spot, played.get(spot.seat, {})) for spot in spots],
+        "history": [
+            (entry, _entry_lines(entry, spots)) for entry in hand_selectors.settlement_history(hand)
+        ],
+        "in_force": in_force,
+        "corrected": in_force is not None and in_force.kind == "correction",
         "form": form,
     }
     return render(request, "floor/hand.html", context, status=422 if form.errors else 200)
+
+
+def _in_words(round_: dict[str, Any] | None, call: Callable[[], Any]) -> Any:
+    """Run ``call``; a refusal that names a path of the stored round (``spots[1].cards``,
+    ``dealer.cards``) is told in words: seat 5's cards, the dealer's cards."""
+    try:
+        return call()
+    except DomainError as error:
+        seats = [spot["seat"] for spot in (round_ or {}).get("spots", [])]
+
+        def seat(found: re.Match[str]) -> str:
+            index = int(found[1])
+            name = f"seat {seats[index]}" if index < len(seats) else "a seat"
+            return f"{name}'s {found[2].replace('_', ' ')}" if found[2] else name
+
+        message = re.sub(r"spots\[(\d+)\](?:\.(\w+))?", seat, error.message)
+        message = message.replace("dealer.cards", "the dealer's cards")
+        if message == error.message:
+            raise
+        raise type(error)(message, field=error.field, code=error.code) from None
+
+
+def _correction_initial(round_: dict[str, Any] | None, played: dict[int, Any]) -> dict[str, Any]:
+    """The correction form's starting values: the cards and decisions in force."""
+    if round_ is None:
+        return {}
+    initial: dict[str, Any] = {"dealer_cards": round_["dealer"].get("cards", "")}
+    for seat, spot in played.items():
+        initial[f"cards_{seat}"] = spot.get("cards", "")
+        if "decision" in spot:
+            initial[f"decision_{seat}"] = spot["decision"]
+            initial[f"raise_{seat}"] = spot.get("raise") or ""
+    return initial
+
+
+def _entry_lines(entry: Any, spots: list[Any]) -> list[dict[str, Any]]:
+    """A settlement entry's lines per seat as the screen shows them: a reversal undoes the
+    entry it reverses, so every figure is shown negated."""
+    sign = -1 if entry.kind == "reversal" else 1
+    players = {spot.seat: spot.player for spot in spots}
+
+    def figure(value: Any) -> Decimal | None:
+        return None if value in (None, "") else sign * Decimal(str(value))
+
+    return [
+        {
+            "seat": line["seat"],
+            "player": players.get(line["seat"], ""),
+            "status": line["status"],
+            "dead_reason": (line.get("dead_reason") or "").replace("_", " "),
+            "fee": figure(line.get("rake")),
+            "net": figure(line["net"]),
+        }
+        for line in entry.result.get("spots", [])
+    ]
 
 
 def _change(form: ChangeForm, table: Table) -> SettingChange:

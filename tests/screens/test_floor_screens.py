@@ -338,9 +338,12 @@ def test_a_settled_hand_shows_its_settlement(floor, settled):
     page = parse(floor.get(reverse("floor-hand", args=[settled.pk])).content)
     [entry] = page.find_all("div", class_="panel")[:1]
     assert "Entry 1 · original" in entry.text
-    assert "House rake 3.00 · dealer net -21.00" in entry.text
+    assert "House fee $3.00 · dealer net -21.00" in entry.text
     rows = [[td.text for td in tr.find_all("td")] for tr in entry.find("table").find_all("tr")]
-    assert rows == [["Seat 1", "played", "29.00"], ["Seat 5", "folded", "-11.00"]]
+    assert rows[1:] == [
+        ["Seat 1", "Avery", "played", "1.00", "+29.00"],
+        ["Seat 5", "Casey", "folded", "1.00", "-11.00"],
+    ]
 
 
 def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor, settled):
@@ -352,7 +355,7 @@ def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor
     assert response.status_code == 422
     form = parse(response.content).find("main").find("form", method="post")
     assert field_errors(form, "cards_5") == [
-        "Ks is already in dealer.cards: a card is dealt once (R1)."
+        "Ks is already in the dealer's cards: a card is dealt once (R1)."
     ]
     assert field_errors(form, "cards_1") == []
     assert settled.settlements.count() == 1

@@ -8,9 +8,10 @@ from django.urls import reverse
 
 from tables import selectors as table_selectors
 from tables import services as table_services
-from tables.models import SettingChange
+from cardroom.kernel.errors import DomainError
+from tables.models import SettingChange, Table
 
-from .support import form_values, parse
+from .support import field_errors, form_values, parse
 
 pytestmark = pytest.mark.django_db
 
@@ -94,3 +95,42 @@ def test_the_change_history_names_settings_in_words(floor, world, supervisor):
     assert "Minimum ante ($): 5.00 → 10.00" in cell
     assert "Collection fee from: all players → dp only" in cell
     assert table_selectors.current_settings(world.dp_table).version == 1
+
+
+# --- table creation --------------------------------------------------------------------------
+
+
+def test_a_refused_table_creation_keeps_the_table_list(floor, world):
+    response = floor.post(
+        reverse("floor-table-create"), {"name": "", "banking": "house", "seat_count": "6"}
+    )
+    assert response.status_code == 422
+    rows = parse(response.content).by_id("tables").find_all("tr")[1:]
+    assert [row.find_all("a")[0].text for row in rows] == ["Table 1", "Table 2"]
+
+
+@pytest.mark.parametrize(
+    ("fee", "field"),
+    [({"rake_amount": "2"}, "rake_amount"), ({"rake_mode": "dp_only"}, "rake_mode")],
+)
+def test_r12_a_house_banked_table_is_not_given_a_fee_on_the_form(floor, world, fee, field):
+    data = {"name": "Table 9", "banking": "house", "seat_count": "6"} | fee
+    response = floor.post(reverse("floor-table-create"), data)
+    assert response.status_code == 422
+    form = parse(response.content).find("form", action=reverse("floor-table-create"))
+    assert field_errors(form, field) == ["A house-banked table takes no collection fee (R12)."]
+    assert not Table.objects.filter(name="Table 9").exists()
+
+
+def test_r12_the_service_refuses_a_fee_for_a_house_banked_table_naming_the_field(world, supervisor):
+    with pytest.raises(DomainError) as refused:
+        table_services.table_create(
+            cardroom=world.cardroom,
+            name="Table 9",
+            banking="house",
+            settings={"rake_amount": "2"},
+            by=supervisor,
+        )
+    assert refused.value.field == "rake_amount"
+    assert "no collection fee" in refused.value.message
+    assert not Table.objects.filter(name="Table 9").exists()

@@ -141,6 +141,19 @@ class TableCreateForm(forms.Form):
         "rake_amount",
     )
 
+    def clean(self) -> dict[str, Any]:
+        """A house-banked table takes no collection fee (R12): a fee given is refused next
+        to its field, before the service would refuse it too."""
+        data = super().clean() or {}
+        if data.get("banking") == "house":
+            if data.get("rake_mode") not in (None, "", "none"):
+                self.add_error("rake_mode", "A house-banked table takes no collection fee (R12).")
+            if (data.get("rake_amount") or "").strip() not in ("", "0", "0.0", "0.00"):
+                self.add_error(
+                    "rake_amount", "A house-banked table takes no collection fee (R12)."
+                )
+        return data
+
     def settings(self) -> dict[str, Any]:
         """The settings given; the rest take the table's defaults."""
         return {name: self.cleaned_data[name] for name in self.SETTINGS if self.cleaned_data[name]}

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from cardroom.kernel.errors import DomainError
 from tables import selectors as table_selectors
 from tables import services as table_services
-from cardroom.kernel.errors import DomainError
 from tables.models import SettingChange, Table
 
 from .support import field_errors, form_values, parse

@@ -149,9 +149,7 @@ class TableCreateForm(forms.Form):
             if data.get("rake_mode") not in (None, "", "none"):
                 self.add_error("rake_mode", "A house-banked table takes no collection fee (R12).")
             if (data.get("rake_amount") or "").strip() not in ("", "0", "0.0", "0.00"):
-                self.add_error(
-                    "rake_amount", "A house-banked table takes no collection fee (R12)."
-                )
+                self.add_error("rake_amount", "A house-banked table takes no collection fee (R12).")
         return data
 
     def settings(self) -> dict[str, Any]:

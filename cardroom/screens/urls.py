@@ -20,6 +20,8 @@ floor_patterns = [
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
     path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
+    path("staff/", floor.staff_list, name="floor-staff"),
+    path("staff/<int:pk>/<slug:action>/", floor.staff_action, name="floor-staff-action"),
     path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
 ]
 

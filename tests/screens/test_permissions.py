@@ -37,6 +37,9 @@ SCREENS = [
     ("floor-tables", {}, "get", None, FLOOR, 200),
     ("floor-table-create", {}, "post", {}, FLOOR, 422),
     ("floor-dashboard", {}, "get", None, FLOOR, 200),
+    ("floor-staff", {}, "get", None, FLOOR, 200),
+    ("floor-staff", {}, "post", {}, FLOOR, 422),
+    ("floor-staff-action", {"pk": "dealer_user", "action": "role"}, "post", {}, FLOOR, 422),
     ("floor-table", {"pk": "table"}, "get", None, FLOOR, 200),
     ("floor-table-action", {"pk": "table", "action": "propose"}, "post", {}, FLOOR, 422),
     ("floor-hand", {"pk": "hand"}, "get", None, FLOOR, 200),
@@ -59,7 +62,7 @@ SCREENS = [
     ("count-home", {}, "get", None, COUNT, 200),
     ("count-record", {}, "post", {}, COUNT, 422),
 ]
-IDS = [screen[0] for screen in SCREENS]
+IDS = [f"{screen[0]}-{screen[2]}" for screen in SCREENS]
 
 
 @pytest.fixture
@@ -80,6 +83,7 @@ def objects(
         "player": world.seats[1].player_id,
         "export": export.pk,
         "house_table": world.house_table.pk,
+        "dealer_user": world.dp_table.sessions.get().dealer_id,
         "fill_slip": cage_services.slip_request(
             table=world.house_table, kind="fill", chips={"100": 1}, by=supervisor
         ).pk,

@@ -33,7 +33,7 @@ from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
-CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
+CHART = {"width": 780, "height": 220, "bar": 28, "gap": 4, "left": 44}
 #: The hold chart: one row per wager type; the plot runs from x = LEFT to x = RIGHT.
 HOLD_CHART = {"width": 720, "row": 58, "left": 170, "right": 700}
 
@@ -233,26 +233,34 @@ def _days(text: str | None, default: int = 7, most: int = 3660) -> int:
 
 
 def _chart(hours: list[tuple[str, Decimal]]) -> dict:
-    """Bar geometry of a server-rendered SVG: fees per hour of the gaming day."""
+    """Bar geometry of a server-rendered SVG: fees per hour of the gaming day. Every value is
+    written above its bar and the axis is labelled (touch screens have no hover)."""
     top = max((amount for _, amount in hours), default=Decimal("0")) or Decimal("1")
-    height, bar, gap = CHART["height"], CHART["bar"], CHART["gap"]
+    height, bar, gap, left = CHART["height"], CHART["bar"], CHART["gap"], CHART["left"]
+    plot = height - 50  # room for the values above and the hours below
     bars = []
     for index, (label, amount) in enumerate(hours):
-        h = int(amount / top * (height - 30)) if amount > 0 else 0
+        h = int(amount / top * plot) if amount > 0 else 0
+        x = left + index * (bar + gap)
         bars.append(
             {
-                "x": index * (bar + gap),
+                "x": x,
                 "y": height - 20 - h,
                 "h": h,
                 "w": bar,
+                "mid": x + bar // 2,
+                "value_y": height - 24 - h,
                 "label": label,
                 "amount": amount,
             }
         )
     return {
         "bars": bars,
-        "width": 24 * (bar + gap),
+        "width": left + 24 * (bar + gap),
         "height": height,
+        "left": left,
+        "base": height - 20,
+        "top_y": height - 20 - plot,
         "top": top,
         "total": sum((a for _, a in hours), Decimal("0.00")),
     }

@@ -115,13 +115,17 @@ def test_the_table_report_draws_fees_per_hour_as_24_bars(compliance, settled, wo
         ).content
     )
 
-    chart = page.find("svg", **{"aria-label": "Fees per hour"})
+    chart = page.find("svg", id="fee-chart")
     bars = chart.find_all("rect")
     assert len(bars) == 24
-    assert [t.text for t in chart.find_all("text")] == [f"{(6 + h) % 24:02d}" for h in range(24)]
+    hours = [t.text for t in chart.find_all("text", class_="hour")]
+    assert hours == [f"{(6 + h) % 24:02d}" for h in range(24)]
     tall = [bar for bar in bars if int(bar.attrs["height"]) > 0]
     assert len(tall) == 1  # one hand, its fees in one hour
     assert tall[0].find("title").text.endswith(" 3.00")
+    # Readable without hover: the value above its bar, and the axis from $0 to the top.
+    assert [t.text for t in chart.find_all("text", class_="value")] == ["3"]
+    assert [t.text for t in chart.find_all("text", class_="axis")] == ["$0", "$3"]
     assert page.by_id("fees-total").text == "3.00"
     total = sum(FeeEntry.objects.filter(table=world.dp_table).values_list("amount", flat=True))
     assert f"{total:.2f}" == "3.00"

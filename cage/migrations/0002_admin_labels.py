@@ -4,18 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cage', '0001_initial'),
+        ("cage", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='slipdelivery',
-            options={'verbose_name_plural': 'slip deliveries'},
+            name="slipdelivery",
+            options={"verbose_name_plural": "slip deliveries"},
         ),
         migrations.AlterModelOptions(
-            name='variancesignoff',
-            options={'verbose_name': 'variance sign-off'},
+            name="variancesignoff",
+            options={"verbose_name": "variance sign-off"},
         ),
     ]

@@ -4,14 +4,17 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0008_merge_hardening'),
+        ("tables", "0008_merge_hardening"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='tablesettings',
-            options={'ordering': ['table', 'version'], 'verbose_name': 'table settings', 'verbose_name_plural': 'table settings'},
+            name="tablesettings",
+            options={
+                "ordering": ["table", "version"],
+                "verbose_name": "table settings",
+                "verbose_name_plural": "table settings",
+            },
         ),
     ]

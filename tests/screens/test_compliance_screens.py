@@ -321,3 +321,22 @@ def test_a_win_outside_its_band_is_flagged_on_the_report_with_its_figures(
     )
     assert any(c.attrs["fill"] == "#a61b1b" for c in section.find("svg").find_all("circle"))
     assert section.find_all("tr", class_="flagged")
+
+
+def test_a_running_export_row_shows_where_the_build_is_and_keeps_polling(
+    compliance, auditor, settled, media, django_capture_on_commit_callbacks
+):
+    """With a worker (Celery on Redis) the build commits its progress as it writes; each poll
+    of the row shows it, so the bar moves (README, Workers and exports)."""
+    with django_capture_on_commit_callbacks(execute=False):
+        compliance.post(reverse("compliance-exports"), {"kind": "settlements"} | _day_window())
+    export = Export.objects.get()
+    shown = []
+    for progress in (5, 35, 70):
+        Export.objects.filter(pk=export.pk).update(status=Export.Status.RUNNING, progress=progress)
+        row = parse(compliance.get(reverse("compliance-export", args=[export.pk])).content).by_id(
+            f"export-{export.pk}"
+        )
+        assert row.attrs["hx-trigger"] == "every 1s"
+        shown.append(row.find("span", role="progressbar").attrs["aria-valuenow"])
+    assert shown == ["5", "35", "70"]

@@ -66,7 +66,7 @@ def test_the_reversal_shows_every_figure_negated(floor, settled):
     original, reversal = figures(1), figures(2)
     assert original == [["1.00", "+29.00"], ["1.00", "-11.00"]]
     assert reversal == [["-1.00", "-29.00"], ["-1.00", "+11.00"]]
-    assert "House fee $-3.00 · dealer net +21.00" in page.by_id("entry-2").text
+    assert "House fee -3.00 · dealer net +21.00" in page.by_id("entry-2").text
 
 
 def test_a_decision_is_corrected_from_the_form(floor, settled):

@@ -338,7 +338,7 @@ def test_a_settled_hand_shows_its_settlement(floor, settled):
     page = parse(floor.get(reverse("floor-hand", args=[settled.pk])).content)
     [entry] = page.find_all("div", class_="panel")[:1]
     assert "Entry 1 · original" in entry.text
-    assert "House fee $3.00 · dealer net -21.00" in entry.text
+    assert "House fee +3.00 · dealer net -21.00" in entry.text
     rows = [[td.text for td in tr.find_all("td")] for tr in entry.find("table").find_all("tr")]
     assert rows[1:] == [
         ["Seat 1", "Avery", "played", "1.00", "+29.00"],

@@ -161,6 +161,7 @@ class CorrectionForm(forms.Form):
                 label=f"Seat {seat}'s raise ($)",
                 widget=forms.TextInput(attrs=AMOUNT),
             )
+        self.order_fields([name for name in self.fields if name != "reason"] + ["reason"])
 
     def _changed(self, name: str) -> bool:
         """A field differs from what is in force (the prefilled value); one not sent at all

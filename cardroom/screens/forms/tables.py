@@ -245,7 +245,11 @@ class SettingChangeForm(forms.Form):
             label, help_text = SETTING_LABELS.get(name, (name, ""))
             field: forms.Field
             if name.endswith("paytable"):
-                field = PaytableField(required=False, initial=value, widget=forms.TextInput)
+                field = PaytableField(
+                    required=False,
+                    initial=value,
+                    widget=forms.TextInput(attrs={"class": "paytable", "size": 30}),
+                )
             elif name in ("bonus_mode", "rake_mode"):
                 choices = BONUS_MODES if name == "bonus_mode" else FEE_MODES
                 field = forms.ChoiceField(required=False, choices=choices, initial=value)

@@ -17,7 +17,7 @@ class StaffCreateForm(forms.Form):
     password = forms.CharField(
         label="First password",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="The person changes it at their first login.",
+        help_text="Hand it over in person; they change it at /accounts/password_change/.",
     )
 
 

@@ -116,3 +116,40 @@ def test_the_dashboard_follows_changes_made_elsewhere_within_two_seconds(
         table=table, values={"ante_min": "10"}, reason="Weekend", by=floor_world["second"]
     )
     expect(row.locator(".pending")).to_have_text("1", timeout=2_000)
+
+
+def test_correcting_a_hand_asks_first(live_server, page: Page, floor_world, password):
+    from tests.screens.support import DEALER_CARDS, DRAW_SEAT_3, STRONG, WEAK
+    from wagers import services as hands
+
+    table, dealer = floor_world["table"], floor_world["dealer"]
+    hand = hands.hand_start(table=table, by=dealer, draw_cards=DRAW_SEAT_3)
+    seatings = {s.seat: s for s in table.seatings.filter(left_at=None)}
+    for seat in (1, 5):
+        hands.wager_place(hand=hand, seating=seatings[seat], ante="10", by=dealer)
+    hands.hand_cards_enter(
+        hand=hand, dealer_cards=DEALER_CARDS, spot_cards={1: STRONG, 5: WEAK}, by=dealer
+    )
+    hands.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="10", by=dealer)
+    hands.spot_decide(hand=hand, seat=5, decision="fold", by=dealer)
+    hands.hand_settle(hand=hand, by=dealer)
+    _log_in(page, live_server.url, "floor", password)
+    page.goto(f"{live_server.url}/floor/hands/{hand.pk}/")
+    page.get_by_label("Reason").fill("Dealer's hand misread")
+    page.get_by_label("Dealer's cards").fill("8s 7s 4s 2c 7h 8c 3c")
+    asked: list[str] = []
+
+    def dismiss(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.get_by_role("button", name="Correct").click()
+    page.wait_for_timeout(300)
+    assert asked and asked[0].startswith("Correct hand 1 at Table 1?")
+    assert hand.settlements.count() == 1  # nothing booked
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Correct").click()
+    expect(page.locator("#corrected")).to_contain_text("Corrected: entry 3")
+    assert hand.settlements.count() == 3

@@ -18,6 +18,10 @@ class AuditAction(models.TextChoices):
     CARDROOM_SHIFTS_SET = "cardroom.shifts_set"
     CARDROOM_DENOMINATIONS_SET = "cardroom.denominations_set"
     TABLE_CREATED = "table.created"
+    # Staff accounts, managed by a floor supervisor (tables.staff, issue 15).
+    STAFF_CREATED = "staff.created"
+    STAFF_ROLE_SET = "staff.role_set"
+    STAFF_DEACTIVATED = "staff.deactivated"
     SETTING_CHANGE_PROPOSED = "table.settings.change_proposed"
     SETTING_CHANGE_APPROVED = "table.settings.change_approved"
     SETTING_CHANGE_REJECTED = "table.settings.change_rejected"

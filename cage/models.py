@@ -129,6 +129,9 @@ class SlipDelivery(models.Model):
         "tables.HouseBankEntry", on_delete=models.PROTECT, related_name="+"
     )
 
+    class Meta:
+        verbose_name_plural = "slip deliveries"
+
     def __str__(self) -> str:
         return f"{self.slip} delivered"
 
@@ -203,6 +206,9 @@ class VarianceSignOff(models.Model):
     reason = models.TextField()
     signed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     signed_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "variance sign-off"
 
     def __str__(self) -> str:
         return f"{self.count} signed off"

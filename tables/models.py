@@ -121,6 +121,7 @@ class TableSettings(models.Model):
     dp_rotation_window = models.PositiveSmallIntegerField()  # minutes
 
     class Meta:
+        verbose_name = verbose_name_plural = "table settings"
         ordering = ["table", "version"]
         constraints = [
             models.UniqueConstraint(fields=["table", "version"], name="settings_version_unique"),

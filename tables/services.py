@@ -434,7 +434,13 @@ def _check_values(table: Table, values: dict[str, Any], *, changed: Iterable[str
     guardrails: a house-banked table's every wager returns less than 100%, and the table posts
     only paytables of its cardroom's catalogue. Each refusal names the setting at fault."""
     rules.check_settings(table, values)
-    figures.check_house_return(table.banking, values, changed=set(changed))
+    changed = set(changed)
+    if table.banking == Banking.HOUSE and "rake_amount" in changed and values["rake_amount"]:
+        raise DomainError(
+            "A house-banked table takes no collection fee (R12): leave the fee at 0.00.",
+            field="rake_amount",
+        )
+    figures.check_house_return(table.banking, values, changed=changed)
     catalogue.check_catalogue(table, values)
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
 from cardroom.kernel.money import money_text
-from tables.models import Seating, Table
+from tables.models import Seating, SettingChange, Table, TableSession, TableSettings
 from tables.rules import as_json, settings_values
 from tables.selectors import Viewer
 
@@ -108,3 +109,54 @@ def hide_live_cards(events: Iterable[AuditEvent], viewer: Viewer) -> list[AuditE
         if event.action == AuditAction.HAND_DEALT and hidden:
             event.payload = CARDS_HIDDEN
     return events
+
+
+# --- the floor's live dashboard (issue 15) ---------------------------------------------------
+
+#: A fee mode as the floor reads it.
+FEE_MODES = {
+    "all_players": "every spot and the DP",
+    "players_not_dp": "every spot but the DP",
+    "dp_only": "the DP only",
+    "none": "no fee",
+}
+
+
+def floor_dashboard(*, now: datetime) -> list[dict[str, Any]]:
+    """Every table's live state for the floor dashboard, in a fixed number of queries: open or
+    closed, the dealer on duty, the hand in play, seated players, the limits and the fee in
+    force (the latest settings version), hands settled in the last hour, pending changes."""
+    tables = list(
+        Table.objects.select_related("cardroom")
+        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
+        .order_by("cardroom__name", "name")
+    )
+    sessions = {
+        s.table_id: s for s in TableSession.objects.filter(closed_at=None).select_related("dealer")
+    }
+    in_play = {h.table_id: h for h in Hand.objects.filter(status__in=Hand.IN_PROGRESS)}
+    latest: dict[int, TableSettings] = {}
+    for found in TableSettings.objects.order_by("table_id", "-version"):
+        latest.setdefault(found.table_id, found)
+    hour = dict(
+        Hand.objects.filter(settled_at__gte=now - timedelta(hours=1))
+        .values_list("table")
+        .annotate(n=Count("id"))
+    )
+    pending = dict(
+        SettingChange.objects.filter(status=SettingChange.Status.PENDING)
+        .values_list("table")
+        .annotate(n=Count("id"))
+    )
+    return [
+        {
+            "table": table,
+            "session": sessions.get(table.pk),
+            "hand": in_play.get(table.pk),
+            "settings": latest.get(table.pk),
+            "fee_mode": FEE_MODES.get(getattr(latest.get(table.pk), "rake_mode", ""), ""),
+            "hands_per_hour": hour.get(table.pk, 0),
+            "pending": pending.get(table.pk, 0),
+        }
+        for table in tables
+    ]

@@ -16,11 +16,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
+from django.utils import timezone
 from django_htmx.middleware import HtmxDetails
 
 from audit.services import audit_refusal
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.roles import role_of
+from tables.models import Cardroom
 
 
 class SignedInRequest(HttpRequest):
@@ -35,7 +37,8 @@ def role_required(
     *roles: str,
 ) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Deny by default: anonymous users go to the login page; other roles get a 403 page,
-    and the refusal is written to the audit log."""
+    and the refusal is written to the audit log. The screen renders in the cardroom's time
+    zone: every time it shows, and every date and time a form reads, is local."""
 
     def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
@@ -48,11 +51,19 @@ def role_required(
                     actor=request.user, attempted=f"screen {request.path}", message=message
                 )
                 return render(request, "403.html", {"message": message}, status=403)
-            return view(request, *args, **kwargs)
+            with timezone.override(cardroom_zone()):
+                return view(request, *args, **kwargs)
 
         return wrapper
 
     return decorate
+
+
+def cardroom_zone() -> str:
+    """The cardroom's time zone (an IANA name); the project's (UTC) before one exists. A
+    cardroom system runs one cardroom: the first one's zone is the screens' zone."""
+    zone = Cardroom.objects.order_by("pk").values_list("time_zone", flat=True).first()
+    return zone or timezone.get_default_timezone_name()
 
 
 def call_service(

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import re
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.apps import apps
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -22,14 +25,14 @@ from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
-from tables.models import Player
+from tables.models import Cardroom, Player
 from wagers import selectors as wagers_selectors
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
-CHART = {"width": 720, "height": 200, "bar": 26, "gap": 4}
+CHART = {"width": 780, "height": 220, "bar": 28, "gap": 4, "left": 44}
 #: The hold chart: one row per wager type; the plot runs from x = LEFT to x = RIGHT.
 HOLD_CHART = {"width": 720, "row": 58, "left": 170, "right": 700}
 
@@ -46,7 +49,7 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         if data["actor"]:
-            events = events.filter(actor_name=data["actor"])
+            events = events.filter(_actor_matches(data["actor"]))
         if data["action"]:
             events = events.filter(action__startswith=data["action"])
         if data["start"]:
@@ -55,7 +58,7 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
             events = events.filter(occurred_at__lt=data["end"])
     page = Paginator(events, 50).get_page(request.GET.get("page"))
     viewer = table_selectors.viewer(request.user)
-    page.object_list = wagers_selectors.hide_live_cards(page.object_list, viewer)
+    page.object_list = _named(wagers_selectors.hide_live_cards(page.object_list, viewer))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -63,6 +66,65 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
         "compliance/audit.html",
         {"form": form, "page": page, "query": query.urlencode(), "report": None},
     )
+
+
+def _actor_matches(text: str) -> Q:
+    """Actor search by name as people type it: every word is found in the actor's first or
+    last name, username, or the name recorded with the event ("fran", "Fran Ortiz")."""
+    found = Q()
+    for word in text.split():
+        found &= (
+            Q(actor_name__icontains=word)
+            | Q(actor__first_name__icontains=word)
+            | Q(actor__last_name__icontains=word)
+        )
+    return found
+
+
+#: How an object is named on the audit log, by its model: as people read it.
+OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
+    "wagers.hand": lambda hand: f"{hand.table}, hand {hand.number}",
+    "tables.table": str,
+    "tables.seating": lambda s: f"{s.table}, seat {s.seat} ({s.player})",
+    "tables.player": lambda player: f"player {player.name}",
+    "tables.settingchange": lambda change: f"{change.table}, setting change #{change.pk}",
+    "tables.tablesession": lambda session: f"{session.table}, session #{session.pk}",
+    "tables.cardroom": str,
+    "auth.user": lambda user: user.get_full_name() or user.get_username(),
+}
+#: What to fetch with the object, for its name (one query per kind of object on the page).
+RELATED = {
+    "wagers.hand": ["table"],
+    "tables.seating": ["table", "player"],
+    "tables.settingchange": ["table"],
+    "tables.tablesession": ["table"],
+}
+
+
+def _named(events: list[AuditEvent]) -> list[AuditEvent]:
+    """Each event with ``object_name``: "Table 1, hand 5", not "wagers.hand 12"; an object
+    of another kind, or gone, keeps its kind and id."""
+    wanted: dict[str, set[str]] = {}
+    for event in events:
+        if event.object_type and event.object_id:
+            wanted.setdefault(event.object_type, set()).add(event.object_id)
+    found: dict[tuple[str, str], str] = {}
+    for label, ids in wanted.items():
+        name = OBJECT_NAMES.get(label)
+        if name is None:
+            continue
+        model = apps.get_model(label)
+        rows = model._default_manager.select_related(*RELATED.get(label, [])).in_bulk(
+            [int(i) for i in ids if i.isdigit()]
+        )
+        found.update({(label, str(pk)): name(row) for pk, row in rows.items()})
+    for event in events:
+        kind = event.object_type.rsplit(".", 1)[-1]
+        event.object_name = found.get(  # type: ignore[attr-defined]
+            (event.object_type, event.object_id),
+            f"{kind} {event.object_id}".strip(),
+        )
+    return events
 
 
 @require_POST
@@ -90,7 +152,7 @@ def verification(request: SignedInRequest, pk: int) -> HttpResponse:
 
 @auditors
 def report_view(request: SignedInRequest) -> HttpResponse:
-    form = ReportForm(request.GET or None, initial={"day": timezone.localdate()})
+    form = ReportForm(request.GET or None, initial={"day": _gaming_day_now()})
     context: dict[str, Any] = {"form": form, "report": None}
     if form.is_valid():
         table, day = form.cleaned_data["table"], form.cleaned_data["day"]
@@ -107,6 +169,16 @@ def report_view(request: SignedInRequest) -> HttpResponse:
             for found in (hold.hold_report(table, period) for period in periods)
         ]
     return render(request, "compliance/report.html", context)
+
+
+def _gaming_day_now() -> date:
+    """The cardroom's current gaming day (a day starts at its day-start hour, local time):
+    where the reports open."""
+    cardroom = Cardroom.objects.order_by("pk").first()
+    now = timezone.now()
+    if cardroom is None:
+        return timezone.localdate(now)
+    return table_selectors.gaming_day(cardroom, now)
 
 
 @auditors
@@ -175,26 +247,34 @@ def _days(text: str | None, default: int = 7, most: int = 3660) -> int:
 
 
 def _chart(hours: list[tuple[str, Decimal]]) -> dict:
-    """Bar geometry of a server-rendered SVG: fees per hour of the gaming day."""
+    """Bar geometry of a server-rendered SVG: fees per hour of the gaming day. Every value is
+    written above its bar and the axis is labelled (touch screens have no hover)."""
     top = max((amount for _, amount in hours), default=Decimal("0")) or Decimal("1")
-    height, bar, gap = CHART["height"], CHART["bar"], CHART["gap"]
+    height, bar, gap, left = CHART["height"], CHART["bar"], CHART["gap"], CHART["left"]
+    plot = height - 50  # room for the values above and the hours below
     bars = []
     for index, (label, amount) in enumerate(hours):
-        h = int(amount / top * (height - 30)) if amount > 0 else 0
+        h = int(amount / top * plot) if amount > 0 else 0
+        x = left + index * (bar + gap)
         bars.append(
             {
-                "x": index * (bar + gap),
+                "x": x,
                 "y": height - 20 - h,
                 "h": h,
                 "w": bar,
+                "mid": x + bar // 2,
+                "value_y": height - 24 - h,
                 "label": label,
                 "amount": amount,
             }
         )
     return {
         "bars": bars,
-        "width": 24 * (bar + gap),
+        "width": left + 24 * (bar + gap),
         "height": height,
+        "left": left,
+        "base": height - 20,
+        "top_y": height - 20 - plot,
         "top": top,
         "total": sum((a for _, a in hours), Decimal("0.00")),
     }

@@ -4,19 +4,24 @@ Seats are managed on the table's play screen (``screens.dealer``), shared with t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
-from tables import catalogue, figures, rules, selectors, services
-from tables.models import Cardroom, PaytableChange, SettingChange, Table, TableSession
+from cardroom.kernel.errors import DomainError
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
+from tables import catalogue, figures, rules, selectors, services, staff
+from tables.models import Cardroom, PaytableChange, SettingChange, Table
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
 from wagers.engine.game_math import TableFigures
@@ -24,13 +29,18 @@ from wagers.models import Hand
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import CorrectionForm
+from .forms.staff import StaffCreateForm, StaffDeactivateForm, StaffRoleForm
 from .forms.tables import (
+    AMOUNT_SETTINGS,
+    BONUS_MODES,
+    FEE_MODES,
     ChangeForm,
     OpenTableForm,
     PaytableChangeForm,
     PaytableDecisionForm,
     SettingChangeForm,
     TableCreateForm,
+    setting_label,
 )
 
 supervisor_only = role_required(FLOOR_SUPERVISOR)
@@ -38,24 +48,23 @@ supervisor_only = role_required(FLOOR_SUPERVISOR)
 
 @supervisor_only
 def table_list(request: SignedInRequest) -> HttpResponseBase:
-    """All tables with their live status: open or closed, dealer, hand in play, seated."""
-    tables = (
-        Table.objects.select_related("cardroom")
-        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
-        .order_by("cardroom__name", "name")
-    )
-    sessions = {
-        s.table_id: s for s in TableSession.objects.filter(closed_at=None).select_related("dealer")
-    }
-    hands = {h.table_id: h for h in Hand.objects.filter(status__in=Hand.IN_PROGRESS)}
-    pending = dict(
-        SettingChange.objects.filter(status=SettingChange.Status.PENDING)
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
-    rows = [(t, sessions.get(t.pk), hands.get(t.pk), pending.get(t.pk, 0)) for t in tables]
-    form = TableCreateForm(request.POST or None)
-    return render(request, "floor/tables.html", {"rows": rows, "form": form})
+    """The live floor dashboard (every table's status, polled by htmx every second) and the
+    form that creates a table."""
+    return _table_list(request, TableCreateForm())
+
+
+def _table_list(request: SignedInRequest, form: TableCreateForm, status: int = 200) -> HttpResponse:
+    """The tables page; a refused creation shows it again with the form's errors, and the
+    whole table list still there."""
+    rows = hand_selectors.floor_dashboard(now=timezone.now())
+    return render(request, "floor/tables.html", {"rows": rows, "form": form}, status=status)
+
+
+@supervisor_only
+def dashboard(request: SignedInRequest) -> HttpResponseBase:
+    """The dashboard's rows alone: the fragment htmx swaps in every second."""
+    rows = hand_selectors.floor_dashboard(now=timezone.now())
+    return render(request, "floor/_dashboard.html", {"rows": rows})
 
 
 @require_POST
@@ -82,7 +91,7 @@ def table_create(request: SignedInRequest) -> HttpResponseBase:
         form.add_error(None, "Create the cardroom first (in the administration).")
     if table is not None:
         return redirect("floor-table", pk=table.pk)
-    return render(request, "floor/tables.html", {"rows": [], "form": form}, status=422)
+    return _table_list(request, form, status=422)
 
 
 @supervisor_only
@@ -105,6 +114,12 @@ def table_detail(
         "table": table,
         "settings": current,
         "values": values,
+        "setting_rows": setting_rows(values),
+        "paytables": [
+            (setting_label(name), name, sorted(values[name].items(), key=lambda i: int(i[0])))
+            for name in ("flush_paytable", "straight_flush_paytable")
+            if isinstance(values.get(name), dict)
+        ],
         "figures": figure_rows(in_force),
         "is_house": table.banking == "house",
         "preview": preview,
@@ -118,6 +133,24 @@ def table_detail(
     }
     failed = any(form is not None and form.errors for form in forms.values())
     return render(request, "floor/table.html", context, status=422 if failed else 200)
+
+
+def setting_rows(values: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The settings in force as the floor reads them: (name, label, value in words); the
+    paytables are shown as tables of their own."""
+    words = dict(BONUS_MODES) | dict(FEE_MODES)
+    rows = []
+    for name, value in values.items():
+        if name.endswith("paytable"):
+            continue
+        if value is None:
+            shown = "no cap" if name == "max_aggregate_payout" else "—"
+        elif name in AMOUNT_SETTINGS:
+            shown = f"${value}"
+        else:
+            shown = words.get(str(value), str(value))
+        rows.append((name, setting_label(name), shown))
+    return rows
 
 
 def figure_rows(in_force: TableFigures, proposed: TableFigures | None = None) -> list[dict]:
@@ -210,33 +243,106 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
 
 @supervisor_only
 def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
-    """A hand with its settlement history; a settled hand can be corrected (never edited)."""
+    """A hand with its settlement history; a settled hand can be corrected (never edited).
+    The page shows the cards and decisions in force (a correction's, after one), and the
+    correction form starts from them."""
     hand = get_object_or_404(Hand.objects.select_related("table", "dp_seating__player"), pk=pk)
+    in_force = hand_selectors.settlement_in_force(hand)
+    round_ = in_force.round if in_force is not None else None
+    played = {s["seat"]: s for s in (round_ or {}).get("spots", [])}
     seats = [spot.seat for spot in hand.spots.all() if spot.cards]
-    form = CorrectionForm(request.POST or None, seats=seats)
+    deciders = [seat for seat, s in played.items() if "decision" in s]
+    initial = _correction_initial(round_, played)
+    form = CorrectionForm(request.POST or None, initial=initial, seats=seats, deciders=deciders)
     if request.method == "POST" and form.is_valid():
         done = call_service(
             request,
             form,
-            lambda: hand_services.hand_correct(
-                hand=hand,
-                by=request.user,
-                reason=form.cleaned_data["reason"],
-                dealer_cards=form.cleaned_data["dealer_cards"] or None,
-                spot_cards=form.spot_cards(),
+            lambda: _in_words(
+                round_,
+                lambda: hand_services.hand_correct(
+                    hand=hand,
+                    by=request.user,
+                    reason=form.cleaned_data["reason"],
+                    dealer_cards=form.dealer_cards_changed(),
+                    spot_cards=form.spot_cards(),
+                    decisions=form.decisions(),
+                ),
             ),
-            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats} | {"cards": None},
+            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats}
+            | {f"decisions.{seat}": f"decision_{seat}" for seat in deciders}
+            | {"cards": None},
         )
         if done is not None:
             return redirect("floor-hand", pk=pk)
+    spots = list(hand.spots.select_related("player").order_by("seat"))
     context = {
         "hand": hand,
-        "spots": hand.spots.select_related("player").order_by("seat"),
-        "history": hand_selectors.settlement_history(hand),
-        "in_force": hand_selectors.settlement_in_force(hand),
+        "dealer_cards": (round_ or {}).get("dealer", {}).get("cards") or hand.dealer_cards,
+        "spots": [(spot, played.get(spot.seat, {})) for spot in spots],
+        "history": [
+            (entry, _entry_lines(entry, spots)) for entry in hand_selectors.settlement_history(hand)
+        ],
+        "in_force": in_force,
+        "corrected": in_force is not None and in_force.kind == "correction",
         "form": form,
     }
     return render(request, "floor/hand.html", context, status=422 if form.errors else 200)
+
+
+def _in_words(round_: dict[str, Any] | None, call: Callable[[], Any]) -> Any:
+    """Run ``call``; a refusal that names a path of the stored round (``spots[1].cards``,
+    ``dealer.cards``) is told in words: seat 5's cards, the dealer's cards."""
+    try:
+        return call()
+    except DomainError as error:
+        seats = [spot["seat"] for spot in (round_ or {}).get("spots", [])]
+
+        def seat(found: re.Match[str]) -> str:
+            index = int(found[1])
+            name = f"seat {seats[index]}" if index < len(seats) else "a seat"
+            return f"{name}'s {found[2].replace('_', ' ')}" if found[2] else name
+
+        message = re.sub(r"spots\[(\d+)\](?:\.(\w+))?", seat, error.message)
+        message = message.replace("dealer.cards", "the dealer's cards")
+        if message == error.message:
+            raise
+        raise type(error)(message, field=error.field, code=error.code) from None
+
+
+def _correction_initial(round_: dict[str, Any] | None, played: dict[int, Any]) -> dict[str, Any]:
+    """The correction form's starting values: the cards and decisions in force."""
+    if round_ is None:
+        return {}
+    initial: dict[str, Any] = {"dealer_cards": round_["dealer"].get("cards", "")}
+    for seat, spot in played.items():
+        initial[f"cards_{seat}"] = spot.get("cards", "")
+        if "decision" in spot:
+            initial[f"decision_{seat}"] = spot["decision"]
+            initial[f"raise_{seat}"] = spot.get("raise") or ""
+    return initial
+
+
+def _entry_lines(entry: Any, spots: list[Any]) -> list[dict[str, Any]]:
+    """A settlement entry's lines per seat as the screen shows them: a reversal undoes the
+    entry it reverses, so every figure is shown negated."""
+    sign = -1 if entry.kind == "reversal" else 1
+    players = {spot.seat: spot.player for spot in spots}
+
+    def figure(value: Any) -> Decimal | None:
+        return None if value in (None, "") else sign * Decimal(str(value))
+
+    return [
+        {
+            "seat": line["seat"],
+            "player": players.get(line["seat"], ""),
+            "status": line["status"],
+            "dead_reason": (line.get("dead_reason") or "").replace("_", " "),
+            "fee": figure(line.get("rake")),
+            "net": figure(line["net"]),
+        }
+        for line in entry.result.get("spots", [])
+    ]
 
 
 def _change(form: ChangeForm, table: Table) -> SettingChange:
@@ -333,3 +439,67 @@ def _cardroom(request: SignedInRequest) -> Cardroom | None:
 def _paytable_figures(kind: str, lines: dict[str, Any]) -> dict[str, Any]:
     """A paytable's figures in both bonus modes, for the catalogue screen."""
     return {mode: figures.bonus_figures(kind, mode, lines) for mode in ("paytable", "versus_dp")}
+
+
+# --- staff accounts (issue 15) ---------------------------------------------------------------
+
+
+@supervisor_only
+def staff_list(request: SignedInRequest, forms: dict[str, Any] | None = None) -> HttpResponseBase:
+    """The staff accounts (not administrators), each with its role; create one."""
+    forms = forms or {}
+    if request.method == "POST" and not forms:
+        form = StaffCreateForm(request.POST)
+        done = form.is_valid() and call_service(
+            request, form, lambda: staff.staff_create(**form.cleaned_data, by=request.user)
+        )
+        if done:
+            return redirect("floor-staff")
+        forms = {"create": form}
+    members = (
+        User.objects.filter(groups__name__in=staff.STAFF_ROLES)
+        .prefetch_related("groups")
+        .distinct()
+        .order_by("-is_active", "last_name", "first_name", "username")
+    )
+    rows = [(member, role_of(member)) for member in members]
+    context = {
+        "rows": rows,
+        "form": forms.get("create") or StaffCreateForm(),
+        "action_form": forms.get("action"),
+        "role_form": StaffRoleForm(),
+        "deactivate_form": StaffDeactivateForm(),
+    }
+    failed = any(form is not None and form.errors for form in forms.values())
+    return render(request, "floor/staff.html", context, status=422 if failed else 200)
+
+
+@require_POST
+@supervisor_only
+def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
+    """role: give the account one role; deactivate: end its access."""
+    member = get_object_or_404(User, pk=pk, groups__name__in=staff.STAFF_ROLES)
+    form: StaffRoleForm | StaffDeactivateForm
+    if action == "role":
+        form = StaffRoleForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: staff.staff_role_set(
+                user=member, role=form.cleaned_data["role"], by=request.user
+            ),
+        )
+    elif action == "deactivate":
+        form = StaffDeactivateForm(request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: staff.staff_deactivate(
+                user=member, reason=form.cleaned_data["reason"], by=request.user
+            ),
+        )
+    else:
+        return render(request, "403.html", {"message": "No such action."}, status=404)
+    if ok:
+        return redirect("floor-staff")
+    return staff_list(request, {"action": form})

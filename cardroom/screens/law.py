@@ -111,7 +111,9 @@ def _cardroom() -> Cardroom:
 def law_home(request: SignedInRequest) -> HttpResponse:
     """A gaming day's cash reporting, flags, reviews and the exclusion lists."""
     form = DayForm(request.GET or None)
-    day = (form.cleaned_data["day"] if form.is_valid() else None) or timezone.localdate()
+    day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
+        _cardroom(), timezone.now()
+    )
     return _law_page(request, day, day_form=form)
 
 
@@ -162,7 +164,9 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
 def cash_csv(request: SignedInRequest, kind: str) -> HttpResponse:
     cardroom = _cardroom()
     form = DayForm(request.GET or None)
-    day = (form.cleaned_data["day"] if form.is_valid() else None) or timezone.localdate()
+    day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
+        cardroom, timezone.now()
+    )
     build = cash_reports.ctr_csv if kind == "ctr" else cash_reports.mtl_csv
     text = build(cardroom=cardroom, start=day, end=day, by=request.user)
     response = HttpResponse(text, content_type="text/csv")
@@ -186,7 +190,8 @@ def exclusion_import(request: SignedInRequest) -> HttpResponse:
             ),
         )
     if added is None:
-        return _law_page(request, timezone.localdate(), import_form=form)
+        today = table_selectors.gaming_day(_cardroom(), timezone.now())
+        return _law_page(request, today, import_form=form)
     return render(request, "law/imported.html", {"form": form, "added": added})
 
 

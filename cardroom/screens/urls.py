@@ -15,10 +15,13 @@ dealer_patterns = [
 floor_patterns = [
     path("", floor.table_list, name="floor-tables"),
     path("tables/new/", floor.table_create, name="floor-table-create"),
+    path("dashboard/", floor.dashboard, name="floor-dashboard"),
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
     path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
+    path("staff/", floor.staff_list, name="floor-staff"),
+    path("staff/<int:pk>/<slug:action>/", floor.staff_action, name="floor-staff-action"),
     path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
 ]
 

@@ -33,6 +33,8 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
+    # Swagger UI served from the package: /api/docs/ works with no internet (issue 15).
+    "drf_spectacular_sidecar",
     "axes",
     "django_htmx",
     "cardroom.api",
@@ -179,6 +181,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "High Card Flush tables: settings, seats, hands, settlements, audit.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -168,13 +168,17 @@ def test_the_table_report_draws_fees_per_hour_as_24_bars(compliance, settled, wo
         ).content
     )
 
-    chart = page.find("svg", **{"aria-label": "Fees per hour"})
+    chart = page.find("svg", id="fee-chart")
     bars = chart.find_all("rect")
     assert len(bars) == 24
-    assert [t.text for t in chart.find_all("text")] == [f"{(6 + h) % 24:02d}" for h in range(24)]
+    hours = [t.text for t in chart.find_all("text", class_="hour")]
+    assert hours == [f"{(6 + h) % 24:02d}" for h in range(24)]
     tall = [bar for bar in bars if int(bar.attrs["height"]) > 0]
     assert len(tall) == 1  # one hand, its fees in one hour
     assert tall[0].find("title").text.endswith(" 3.00")
+    # Readable without hover: the value above its bar, and the axis from $0 to the top.
+    assert [t.text for t in chart.find_all("text", class_="value")] == ["3"]
+    assert [t.text for t in chart.find_all("text", class_="axis")] == ["$0", "$3"]
     assert page.by_id("fees-total").text == "3.00"
     total = sum(FeeEntry.objects.filter(table=world.dp_table).values_list("amount", flat=True))
     assert f"{total:.2f}" == "3.00"
@@ -336,7 +340,9 @@ def test_the_table_report_shows_hold_against_theoretical_for_the_day_and_the_mon
     day = gaming_day(world.cardroom, settled.settled_at)
     page = _report(compliance, world.dp_table, day.isoformat())
     section = page.by_id("hold-day")
-    assert section.find("h2").text == f"Hold against theoretical · gaming day {day.isoformat()}"
+    assert section.find("h2").text.startswith(
+        f"Hold against theoretical · gaming day {day.isoformat()} ({day.isoformat()} 06:00 UTC – "
+    )
     assert "No flags" in section.text
     chart = section.find("svg")
     assert chart.attrs["aria-label"].startswith("Actual win against theoretical")
@@ -369,3 +375,22 @@ def test_a_win_outside_its_band_is_flagged_on_the_report_with_its_figures(
     )
     assert any(c.attrs["fill"] == "#a61b1b" for c in section.find("svg").find_all("circle"))
     assert section.find_all("tr", class_="flagged")
+
+
+def test_a_running_export_row_shows_where_the_build_is_and_keeps_polling(
+    compliance, auditor, settled, media, django_capture_on_commit_callbacks
+):
+    """With a worker (Celery on Redis) the build commits its progress as it writes; each poll
+    of the row shows it, so the bar moves (README, Workers and exports)."""
+    with django_capture_on_commit_callbacks(execute=False):
+        compliance.post(reverse("compliance-exports"), {"kind": "settlements"} | _day_window())
+    export = Export.objects.get()
+    shown = []
+    for progress in (5, 35, 70):
+        Export.objects.filter(pk=export.pk).update(status=Export.Status.RUNNING, progress=progress)
+        row = parse(compliance.get(reverse("compliance-export", args=[export.pk])).content).by_id(
+            f"export-{export.pk}"
+        )
+        assert row.attrs["hx-trigger"] == "every 1s"
+        shown.append(row.find("span", role="progressbar").attrs["aria-valuenow"])
+    assert shown == ["5", "35", "70"]

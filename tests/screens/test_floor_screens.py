@@ -72,11 +72,49 @@ def test_the_table_list_shows_each_tables_live_status(floor, world, started, sup
             for row in page.by_id("tables").find_all("tr")[1:]
         )
     }
+    limits = "ante $5.00–$100.00 bonus $1.00–$25.00"
     assert rows == {
-        "Table 1": ["designated player", "open", "dealer", "#1 open", "3", "1", "Seats and play"],
-        "Table 2": ["house", "open", "dealer", "", "2", "", "Seats and play"],
-        "Table 3": ["house", "closed", "", "", "0", "", "Seats and play"],
+        "Table 1 designated player": [
+            "open",
+            "Dee Lee",
+            "#1 open",
+            "3",
+            limits,
+            "$1.00 every spot and the DP",
+            "0",
+            "1",
+            "Seats and play",
+        ],
+        "Table 2 house": [
+            "open",
+            "Dee Lee",
+            "",
+            "2",
+            limits,
+            "no fee",
+            "0",
+            "",
+            "Seats and play",
+        ],
+        "Table 3 house": [
+            "closed",
+            "",
+            "",
+            "0",
+            limits,
+            "no fee",
+            "0",
+            "",
+            "Seats and play",
+        ],
     }
+
+
+def test_the_dashboard_counts_the_hands_settled_in_the_last_hour(floor, world, settled):
+    page = parse(floor.get(reverse("floor-dashboard")).content)
+    row = page.by_id(f"table-{world.dp_table.pk}")
+    assert row.find("td", class_="hands-per-hour").text == "1"
+    assert row.find("td", class_="hand").text == ""  # settled: no hand in play
 
 
 def test_a_supervisor_creates_a_table_and_lands_on_it(floor, world):
@@ -204,8 +242,8 @@ def test_another_supervisor_approves_a_proposed_change(
     settings = {
         row.find("th").text: row.find("td").text for row in page.by_id("settings").find_all("tr")
     }
-    assert settings["ante_min"] == "10.00"
-    status = page.by_id("changes").find_all("tr")[1].find_all("td")[5].text
+    assert settings["Minimum ante ($)"] == "$10.00"
+    status = page.by_id("changes").find_all("tr")[1].find_all("td")[4].text
     assert status.startswith("approved by supervisor2") and status.endswith("→ v2")
 
 
@@ -300,9 +338,12 @@ def test_a_settled_hand_shows_its_settlement(floor, settled):
     page = parse(floor.get(reverse("floor-hand", args=[settled.pk])).content)
     [entry] = page.find_all("div", class_="panel")[:1]
     assert "Entry 1 · original" in entry.text
-    assert "House rake 3.00 · dealer net -21.00" in entry.text
+    assert "House fee +3.00 · dealer net -21.00" in entry.text
     rows = [[td.text for td in tr.find_all("td")] for tr in entry.find("table").find_all("tr")]
-    assert rows == [["Seat 1", "played", "29.00"], ["Seat 5", "folded", "-11.00"]]
+    assert rows[1:] == [
+        ["Seat 1", "Avery", "played", "1.00", "+29.00"],
+        ["Seat 5", "Casey", "folded", "1.00", "-11.00"],
+    ]
 
 
 def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor, settled):
@@ -314,7 +355,7 @@ def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor
     assert response.status_code == 422
     form = parse(response.content).find("main").find("form", method="post")
     assert field_errors(form, "cards_5") == [
-        "Ks is already in dealer.cards: a card is dealt once (R1)."
+        "Ks is already in the dealer's cards: a card is dealt once (R1)."
     ]
     assert field_errors(form, "cards_1") == []
     assert settled.settlements.count() == 1

@@ -42,6 +42,10 @@ SCREENS = [
     ("dealer-step", {"pk": "table", "step": "deal"}, "post", {}, STAFF, 422),
     ("floor-tables", {}, "get", None, FLOOR, 200),
     ("floor-table-create", {}, "post", {}, FLOOR, 422),
+    ("floor-dashboard", {}, "get", None, FLOOR, 200),
+    ("floor-staff", {}, "get", None, FLOOR, 200),
+    ("floor-staff", {}, "post", {}, FLOOR, 422),
+    ("floor-staff-action", {"pk": "dealer_user", "action": "role"}, "post", {}, FLOOR, 422),
     ("floor-table", {"pk": "table"}, "get", None, FLOOR, 200),
     ("floor-table-action", {"pk": "table", "action": "propose"}, "post", {}, FLOOR, 422),
     ("floor-hand", {"pk": "hand"}, "get", None, FLOOR, 200),
@@ -86,7 +90,7 @@ SCREENS = [
     ("law-identity", {}, "get", None, COMPLIANCE, 200),
     ("law-game-restart", {"pk": "table"}, "post", {}, FLOOR, 422),
 ]
-IDS = [screen[0] for screen in SCREENS]
+IDS = [f"{screen[0]}-{screen[2]}" for screen in SCREENS]
 
 
 @pytest.fixture
@@ -108,6 +112,7 @@ def objects(
         "export": export.pk,
         "verification": compliance_services.verification_request(kind="books", by=auditor).pk,
         "house_table": world.house_table.pk,
+        "dealer_user": world.dp_table.sessions.get().dealer_id,
         "fill_slip": cage_services.slip_request(
             table=world.house_table, kind="fill", chips={"100": 1}, by=supervisor
         ).pk,

@@ -9,10 +9,10 @@ DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})
 
 
 class EventSearchForm(forms.Form):
-    actor = forms.CharField(required=False, label="Actor (username)")
+    actor = forms.CharField(required=False, label="Actor (name or username)")
     action = forms.CharField(required=False, label="Action starts with")
-    start = forms.DateTimeField(required=False, label="From", widget=DATETIME)
-    end = forms.DateTimeField(required=False, label="To", widget=DATETIME)
+    start = forms.DateTimeField(required=False, label="From (local time)", widget=DATETIME)
+    end = forms.DateTimeField(required=False, label="To (local time)", widget=DATETIME)
 
 
 class ReportForm(forms.Form):
@@ -22,5 +22,5 @@ class ReportForm(forms.Form):
 
 class ExportForm(forms.Form):
     kind = forms.ChoiceField(choices=Export.Kind.choices)
-    start = forms.DateTimeField(label="From", widget=DATETIME)
-    end = forms.DateTimeField(label="To", widget=DATETIME)
+    start = forms.DateTimeField(label="From (local time)", widget=DATETIME)
+    end = forms.DateTimeField(label="To (local time)", widget=DATETIME)

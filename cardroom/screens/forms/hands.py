@@ -278,17 +278,67 @@ class MisdealForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
+    """A settled hand's correction: prefilled with the cards and decisions in force; only
+    what differs is sent to the service. Fields speak of seats."""
+
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
     dealer_cards = forms.CharField(required=False, label="Dealer's cards")
 
-    def __init__(self, *args: Any, seats: Iterable[int] = (), **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        seats: Iterable[int] = (),
+        deciders: Iterable[int] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         for seat in seats:
-            self.fields[f"cards_{seat}"] = forms.CharField(required=False, label=f"Seat {seat}")
+            self.fields[f"cards_{seat}"] = forms.CharField(
+                required=False, label=f"Seat {seat}'s cards"
+            )
+        for seat in deciders:
+            self.fields[f"decision_{seat}"] = forms.ChoiceField(
+                required=False,
+                label=f"Seat {seat}'s decision",
+                choices=[(d.value, d.value.replace("_", " ")) for d in Decision],
+            )
+            self.fields[f"raise_{seat}"] = forms.CharField(
+                required=False,
+                label=f"Seat {seat}'s raise ($)",
+                widget=forms.TextInput(attrs=AMOUNT),
+            )
+        self.order_fields([name for name in self.fields if name != "reason"] + ["reason"])
+
+    def _changed(self, name: str) -> bool:
+        """A field differs from what is in force (the prefilled value); one not sent at all
+        is left as it is."""
+        if name not in self.data:
+            return False
+        given = str(self.cleaned_data.get(name) or "").split()
+        return given != str(self.initial.get(name) or "").split()
+
+    def dealer_cards_changed(self) -> str | None:
+        value = self.cleaned_data.get("dealer_cards") or ""
+        return value if value and self._changed("dealer_cards") else None
 
     def spot_cards(self) -> dict[int, str]:
         return {
             int(name.removeprefix("cards_")): value
             for name, value in self.cleaned_data.items()
-            if name.startswith("cards_") and value
+            if name.startswith("cards_") and value and self._changed(name)
         }
+
+    def decisions(self) -> dict[int, dict[str, Any]]:
+        """The corrected decisions, by seat: those whose decision or raise differs."""
+        found: dict[int, dict[str, Any]] = {}
+        for name in self.fields:
+            if not name.startswith("decision_"):
+                continue
+            seat = int(name.removeprefix("decision_"))
+            if self._changed(name) or self._changed(f"raise_{seat}"):
+                decision = self.cleaned_data.get(name) or ""
+                given: dict[str, Any] = {"decision": decision}
+                if decision == "raise" or self.cleaned_data.get(f"raise_{seat}"):
+                    given["raise_amount"] = self.cleaned_data.get(f"raise_{seat}") or None
+                found[seat] = given
+        return found

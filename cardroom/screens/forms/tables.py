@@ -3,6 +3,7 @@ parse money and name the field at fault."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -103,24 +104,42 @@ class TableCreateForm(forms.Form):
     banking = forms.ChoiceField(
         choices=[("designated_player", "designated player"), ("house", "house banked")]
     )
-    seat_count = forms.IntegerField(min_value=1, max_value=7, initial=7)
+    seat_count = forms.IntegerField(min_value=1, max_value=7, initial=7, label="Seats")
     # Blank: the table's default for its banking (a house-banked table takes no fee, R12).
-    ante_min = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
-    ante_max = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
-    bonus_min = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
-    bonus_max = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
-    chip_unit = forms.CharField(required=False, widget=forms.TextInput(attrs=AMOUNT))
+    ante_min = forms.CharField(
+        required=False, label="Minimum ante ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    ante_max = forms.CharField(
+        required=False, label="Maximum ante ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    bonus_min = forms.CharField(
+        required=False, label="Minimum bonus ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    bonus_max = forms.CharField(
+        required=False, label="Maximum bonus ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
+    chip_unit = forms.CharField(
+        required=False, label="Smallest chip ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
     bonus_mode = forms.ChoiceField(
         required=False,
-        choices=[("", "default"), ("versus_dp", "versus DP"), ("paytable", "paytable")],
+        label="Bonuses pay",
+        choices=[("", "the default"), ("versus_dp", "against the DP"), ("paytable", "paytable")],
     )
     rake_mode = forms.ChoiceField(
         required=False,
-        label="Fee mode",
-        choices=[("", "default")]
-        + [(m, m.replace("_", " ")) for m in ("all_players", "players_not_dp", "dp_only", "none")],
+        label="Fee from",
+        choices=[
+            ("", "the default"),
+            ("all_players", "every spot and the DP"),
+            ("players_not_dp", "every spot but the DP"),
+            ("dp_only", "the DP only"),
+            ("none", "no fee"),
+        ],
     )
-    rake_amount = forms.CharField(required=False, label="Fee", widget=forms.TextInput(attrs=AMOUNT))
+    rake_amount = forms.CharField(
+        required=False, label="Fee per hand ($)", widget=forms.TextInput(attrs=AMOUNT)
+    )
 
     SETTINGS = (
         "ante_min",
@@ -133,13 +152,99 @@ class TableCreateForm(forms.Form):
         "rake_amount",
     )
 
+    def clean(self) -> dict[str, Any]:
+        """A house-banked table takes no collection fee (R12): a fee given is refused next
+        to its field, before the service would refuse it too."""
+        data = super().clean() or {}
+        if data.get("banking") == "house":
+            if data.get("rake_mode") not in (None, "", "none"):
+                self.add_error("rake_mode", "A house-banked table takes no collection fee (R12).")
+            if (data.get("rake_amount") or "").strip() not in ("", "0", "0.0", "0.00"):
+                self.add_error("rake_amount", "A house-banked table takes no collection fee (R12).")
+        return data
+
     def settings(self) -> dict[str, Any]:
         """The settings given; the rest take the table's defaults."""
         return {name: self.cleaned_data[name] for name in self.SETTINGS if self.cleaned_data[name]}
 
 
+#: Each setting as the floor reads it: its label, and a word of help where the name is not
+#: enough. The forms and the settings table of the table screen use the same words.
+SETTING_LABELS: dict[str, tuple[str, str]] = {
+    "ante_min": ("Minimum ante ($)", "R5"),
+    "ante_max": ("Maximum ante ($)", "R5"),
+    "bonus_min": ("Minimum bonus wager ($)", "R5"),
+    "bonus_max": ("Maximum bonus wager ($)", "R5"),
+    "chip_unit": ("Smallest chip ($)", "wagers are multiples of it"),
+    "bonus_mode": ("Bonuses pay", "R10"),
+    "flush_paytable": ("Flush Bonus paytable", "flush size : odds to 1, e.g. 4:2, 5:10"),
+    "straight_flush_paytable": ("Straight Flush Bonus paytable", "size : odds to 1"),
+    "max_aggregate_payout": ("Most a hand's bonuses pay ($)", "R11; blank: no cap"),
+    "rake_mode": ("Collection fee from", "R12"),
+    "rake_amount": ("Collection fee per hand ($)", "R12"),
+    "dp_min_bank": ("Smallest DP bank ($)", "R16"),
+    "dp_max_consecutive": ("Most hands in a row as DP", "R16"),
+    "draw_suit_order": ("Suit order for the draw", "lowest first, e.g. cdhs"),
+    "dp_rotation_window": ("DP rotation window (minutes)", "R16"),
+}
+BONUS_MODES = [("versus_dp", "against the DP's hand"), ("paytable", "by the paytable alone")]
+FEE_MODES = [
+    ("all_players", "every spot and the DP"),
+    ("players_not_dp", "every spot but the DP"),
+    ("dp_only", "the DP only"),
+    ("none", "no fee"),
+]
+
+
+def paytable_text(lines: Any) -> str:
+    """``{"4": 2, "5": 10}`` as a supervisor types it: ``4:2, 5:10``."""
+    if not isinstance(lines, dict):
+        return "" if lines is None else str(lines)
+    ordered = sorted(lines.items(), key=lambda item: int(item[0]))
+    return ", ".join(f"{size}:{odds}" for size, odds in ordered)
+
+
+def parse_paytable(text: str) -> dict[str, int]:
+    """A paytable typed as ``size:odds`` lines, comma-separated (JSON is read too)."""
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            found = json.loads(text)
+        except ValueError as error:
+            raise forms.ValidationError("Write the paytable like 4:2, 5:10, 6:50.") from error
+        if not isinstance(found, dict):
+            raise forms.ValidationError("Write the paytable like 4:2, 5:10, 6:50.")
+        return found
+    lines: dict[str, int] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        # ASCII digits only: "٥".isdigit() is true, and int() would read it as 5.
+        found_line = re.fullmatch(r"([0-9]{1,2})\s*:\s*([0-9]{1,9})", item)
+        if found_line is None:
+            raise forms.ValidationError(
+                f"{item!r} is not size:odds; write the lines like 4:2, 5:10, 6:50."
+            )
+        lines[str(int(found_line[1]))] = int(found_line[2])
+    return lines
+
+
+class PaytableField(forms.CharField):
+    """A paytable typed as ``4:2, 5:10, …``; cleaned to ``{"4": 2, "5": 10}``."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return paytable_text(value) if isinstance(value, dict) else value
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        return parse_paytable(text) if text else None
+
+
+def setting_label(name: str) -> str:
+    return SETTING_LABELS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
+
+
 class SettingChangeForm(forms.Form):
-    """Every setting, prefilled with the current value; only those changed are proposed."""
+    """Every setting, prefilled with the current value and labelled as the floor reads it;
+    only those changed are proposed."""
 
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
 
@@ -148,12 +253,28 @@ class SettingChangeForm(forms.Form):
         self.current = current or {}
         for name in SETTINGS:
             value = self.current.get(name)
+            label, help_text = SETTING_LABELS.get(name, (name, ""))
             field: forms.Field
             if name.endswith("paytable"):
-                field = forms.JSONField(required=False, initial=value)
+                field = PaytableField(
+                    required=False,
+                    initial=value,
+                    widget=forms.TextInput(attrs={"class": "paytable", "size": 30}),
+                )
+            elif name in ("bonus_mode", "rake_mode"):
+                choices = BONUS_MODES if name == "bonus_mode" else FEE_MODES
+                field = forms.ChoiceField(required=False, choices=choices, initial=value)
+            elif name in AMOUNT_SETTINGS:
+                field = forms.CharField(
+                    required=False,
+                    initial="" if value is None else value,
+                    widget=forms.TextInput(attrs=AMOUNT),
+                )
             else:
                 field = forms.CharField(required=False, initial="" if value is None else value)
+            field.label, field.help_text = label, help_text
             self.fields[name] = field
+        self.order_fields([*SETTINGS, "reason"])
 
     def changed_values(self) -> dict[str, Any]:
         changed = {}
@@ -161,9 +282,25 @@ class SettingChangeForm(forms.Form):
             value = self.cleaned_data.get(name)
             if value in (None, "") and name != "max_aggregate_payout":
                 continue
-            if str(value) != str(self.initial.get(name, self.fields[name].initial)):
+            before = self.initial.get(name, self.fields[name].initial)
+            if isinstance(value, dict):  # a paytable
+                if {str(k): v for k, v in value.items()} != before:
+                    changed[name] = value
+            elif str(value) != str(before):
                 changed[name] = _typed(name, value)
         return changed
+
+
+AMOUNT_SETTINGS = (
+    "ante_min",
+    "ante_max",
+    "bonus_min",
+    "bonus_max",
+    "chip_unit",
+    "max_aggregate_payout",
+    "rake_amount",
+    "dp_min_bank",
+)
 
 
 def _typed(name: str, value: Any) -> Any:

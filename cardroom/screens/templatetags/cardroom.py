@@ -1,10 +1,12 @@
 """Template filters for money, settlement lines and game-math figures."""
 
+from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.utils import dateformat, timezone
 
 from cardroom.kernel.money import money_text
 from wagers.engine.game_math import format_figure
@@ -106,3 +108,44 @@ def signed_dollars(value: Decimal | str | int) -> str:
     except (InvalidOperation, TypeError):
         return str(value)
     return f"+${money_text(number)}" if number > 0 else dollars(number)
+
+
+@register.filter
+def local(value: datetime | None, fmt: str = "Y-m-d H:i") -> str:
+    """A moment in the active time zone (the cardroom's, on every screen), labelled with the
+    zone's abbreviation: ``2026-03-07 14:05 PST``; ``|local:"H:i"`` → ``14:05 PST``. Empty
+    for None."""
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, datetime):
+        return str(value)
+    moment = timezone.localtime(value) if timezone.is_aware(value) else value
+    return f"{dateformat.format(moment, fmt)} {moment.tzname() or ''}".strip()
+
+
+@register.simple_tag
+def zone_name() -> str:
+    """The active time zone's name, e.g. ``America/Los_Angeles``."""
+    return timezone.get_current_timezone_name()
+
+
+@register.filter
+def local_day(value: date | None) -> str:
+    """A gaming day as ``Sat 2026-03-07``."""
+    return "" if value is None else dateformat.format(value, "D Y-m-d")
+
+
+@register.filter
+def setting_changes(change: Any) -> list[tuple[str, str, str]]:
+    """A setting change as the floor reads it: (label, old, new) per setting, paytables as
+    ``4:2, 5:10``; the old value is the one in force when the change was proposed or decided."""
+    from cardroom.screens.forms.tables import paytable_text, setting_label
+
+    old, new = change.old_values or {}, change.new_values or {}
+
+    def shown(value: Any) -> str:
+        if isinstance(value, dict):
+            return paytable_text(value)
+        return "no cap" if value is None else str(value).replace("_", " ")
+
+    return [(setting_label(name), shown(old.get(name, "")), shown(new[name])) for name in new]

@@ -1,0 +1,129 @@
+"""Screenshots of the floor and compliance screens at three sizes — a laptop (1366×768), a
+tablet in landscape (1024×768) and in portrait (768×1024) — into artifacts/screenshots/
+(issue 15), with a check that nothing runs off the side of the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from tables import services
+from tables.selectors import gaming_day
+from tests.conftest import an_administrator
+from tests.screens.support import DEALER_CARDS, DRAW_SEAT_3, STRONG, WEAK
+from wagers import services as hands
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"1366x768": (1366, 768), "1024x768": (1024, 768), "768x1024": (768, 1024)}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture
+def played(make_user):
+    """A cardroom on Pacific time with two tables, a settled and corrected hand, a pending
+    change, and staff."""
+    supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
+    second = make_user("gus", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+    dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
+    make_user("cora", role=COMPLIANCE_AUDITOR, first_name="Cora", last_name="Diaz")
+    cardroom = services.cardroom_create(
+        name="Riverside", time_zone="America/Los_Angeles", by=an_administrator()
+    )
+    table = services.table_create(
+        cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
+    )
+    house = services.table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
+    for t in (table, house):
+        services.table_open(table=t, dealer=dealer, by=supervisor)
+    seats = {}
+    for seat, name in ((1, "Avery"), (3, "Blake"), (5, "Casey")):
+        player = services.player_create(cardroom=cardroom, name=name, by=dealer)
+        seats[seat] = services.seat_player(
+            table=table, seat=seat, player=player, buy_in="500", by=dealer
+        )
+    hand = hands.hand_start(table=table, by=dealer, draw_cards=DRAW_SEAT_3)
+    for seat in (1, 5):
+        hands.wager_place(
+            hand=hand,
+            seating=seats[seat],
+            ante="10",
+            flush_bonus="5" if seat == 1 else "0",
+            by=dealer,
+        )
+    hands.hand_cards_enter(
+        hand=hand, dealer_cards=DEALER_CARDS, spot_cards={1: STRONG, 5: WEAK}, by=dealer
+    )
+    hands.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="10", by=dealer)
+    hands.spot_decide(hand=hand, seat=5, decision="fold", by=dealer)
+    hands.hand_settle(hand=hand, by=dealer)
+    hands.hand_correct(
+        hand=hand,
+        by=supervisor,
+        reason="Dealer's hand misread",
+        dealer_cards="8s 7s 4s 2c 7h 8c 3c",
+    )
+    services.setting_change_propose(
+        table=table, values={"ante_min": "10"}, reason="Weekend", by=second
+    )
+    return {"table": table, "hand": hand}
+
+
+def _log_in(page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+
+
+def test_screenshots_of_the_floor_and_compliance_screens_at_three_sizes(
+    live_server, browser: Browser, played, password, screenshots
+):
+    base = live_server.url
+    table, hand = played["table"], played["hand"]
+    hand.refresh_from_db()
+    day = gaming_day(table.cardroom, hand.settled_at).isoformat()
+    screens = {
+        "floor": (
+            "floor",
+            [
+                ("floor_dashboard", "/floor/"),
+                ("floor_table", f"/floor/tables/{table.pk}/"),
+                ("floor_hand_correction", f"/floor/hands/{hand.pk}/"),
+                ("floor_staff", "/floor/staff/"),
+            ],
+        ),
+        "compliance": (
+            "cora",
+            [
+                ("compliance_audit", "/compliance/audit/"),
+                ("compliance_report", f"/compliance/reports/?table={table.pk}&day={day}"),
+            ],
+        ),
+    }
+    taken = []
+    for size, (width, height) in SIZES.items():
+        for username, pages in screens.values():
+            context = browser.new_context(viewport={"width": width, "height": height})
+            page = context.new_page()
+            try:
+                _log_in(page, base, username, password)
+                for name, path in pages:
+                    page.goto(base + path)
+                    expect(page.locator("main h1").first).to_be_visible()
+                    # Nothing runs off the page sideways (a table too wide, a long hash).
+                    overflow = page.evaluate(
+                        "document.documentElement.scrollWidth - window.innerWidth"
+                    )
+                    assert overflow <= 1, f"{name} at {size} is {overflow}px too wide"
+                    shot = screenshots / f"{name}_{size}.png"
+                    page.screenshot(path=str(shot), full_page=True)
+                    assert shot.read_bytes()[:8] == PNG_SIGNATURE
+                    taken.append(shot.name)
+            finally:
+                context.close()
+    assert len(taken) == 3 * 6

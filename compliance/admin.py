@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from cardroom.kernel.admin import ReadOnlyAdmin
 
-from .models import Export
+from .models import Export, VerificationRun
 
 
 @admin.register(Export)
@@ -21,6 +21,23 @@ class ExportAdmin(ReadOnlyAdmin):
         "finished_at",
     ]
     list_filter = ["kind", "status"]
+    list_select_related = ["requested_by"]
+    search_fields = ["requested_by__username"]
+    date_hierarchy = "requested_at"
+
+
+@admin.register(VerificationRun)
+class VerificationRunAdmin(ReadOnlyAdmin):
+    list_display = [
+        "kind",
+        "requested_by",
+        "requested_at",
+        "status",
+        "progress",
+        "ok",
+        "finished_at",
+    ]
+    list_filter = ["kind", "status", "ok"]
     list_select_related = ["requested_by"]
     search_fields = ["requested_by__username"]
     date_hierarchy = "requested_at"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg import sql
 
@@ -148,7 +149,13 @@ def append_only_tables(connection: BaseDatabaseWrapper) -> set[str]:
 def grant_runtime(connection: BaseDatabaseWrapper, owner: str, runtime: str, say: Say) -> None:
     """The runtime role's privileges on every table and sequence there is, and by default on
     those the owner makes later (SELECT, INSERT: the next grant adds UPDATE, DELETE where a
-    table is not append-only)."""
+    table is not append-only). In one transaction: the running application never meets a
+    table between its REVOKE and its GRANT."""
+    with transaction.atomic(using=connection.alias):
+        _grant_runtime(connection, owner, runtime, say)
+
+
+def _grant_runtime(connection: BaseDatabaseWrapper, owner: str, runtime: str, say: Say) -> None:
     tables = [
         name
         for (name,) in _rows(

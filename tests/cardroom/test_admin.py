@@ -24,7 +24,7 @@ from cage.models import (
     SlipVoid,
     VarianceSignOff,
 )
-from compliance.models import Export
+from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
 from tables import selectors, services
 from tables.models import (
@@ -69,7 +69,7 @@ APPEND_ONLY = [
     DayClose,
 ]
 # Changed only through the services, so that each change is checked and audited.
-THROUGH_SERVICES = [SettingChange, TableSession, Seating, Hand, Spot, Export]
+THROUGH_SERVICES = [SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun]
 
 
 def model_id(model) -> str:
@@ -186,6 +186,9 @@ def one_of_each(supervisor, dealer, make_user):
     )
     Export.objects.create(
         kind=Export.Kind.AUDIT_LOG, start=now, end=now, requested_by=supervisor, requested_at=now
+    )
+    VerificationRun.objects.create(
+        kind=VerificationRun.Kind.BOOKS, requested_by=supervisor, requested_at=now
     )
     return {model: model.objects.order_by("pk").first() for model in MODELS}
 

@@ -105,7 +105,7 @@ def test_every_stack_raised_at_once_names_the_first(day):
 
 
 def test_a_settlements_rake_changed_by_a_superuser_is_found_against_the_engine(day):
-    settlement = Settlement.objects.filter(kind="original", house_rake__gt=0).order_by("pk")[3]
+    settlement = Settlement.objects.filter(kind="original", house_rake__gt=0).order_by("pk").last()
     with past_append_only():
         raw(
             "UPDATE wagers_settlement SET house_rake = house_rake + 5 WHERE id = %s",

@@ -286,6 +286,7 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
             [
                 "floor-tables",
                 "floor-paytables",
+                "floor-staff",
                 "dealer-home",
                 "compliance-home",
                 "cage-overview",

@@ -11,6 +11,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.test import override_settings
 from hypothesis import settings
 
 from cardroom.kernel.errors import DomainError
@@ -40,12 +41,12 @@ def examples(full: int) -> int:
 
 
 @pytest.fixture(autouse=True)
-def checkpoint_sink(tmp_path_factory, request):
+def checkpoint_sink(tmp_path_factory):
     """Each test its own audit checkpoint sink (a file outside the database, issue 11): the
     database is rolled back after each test, the sink must be too."""
     path = tmp_path_factory.mktemp("sink") / "checkpoints.jsonl"
-    request.getfixturevalue("settings").AUDIT_CHECKPOINT_SINK = str(path)  # pytest-django's
-    return path
+    with override_settings(AUDIT_CHECKPOINT_SINK=str(path)):
+        yield path
 
 
 @pytest.fixture

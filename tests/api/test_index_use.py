@@ -82,6 +82,7 @@ def history(world):
         EVENTS,
         {
             "seq": "t.seq + i",
+            "chain_seq": "t.chain_seq + i",  # unique in its chain
             "occurred_at": "t.occurred_at + i * interval '1 second'",
             "actor_id": (
                 f"CASE WHEN i %% 200 = 0 THEN {world.dealer.pk} ELSE {world.supervisor.pk} END"

@@ -55,8 +55,10 @@ def test_the_audit_log_lists_the_newest_events_first(compliance, settled):
     seqs = [int(row.find_all("td")[0].text) for row in rows]
     assert seqs[0] == last_seq()
     assert seqs == sorted(seqs, reverse=True)
-    assert len(rows) == min(50, last_seq())  # 50 a page
-    assert f"page 1 of {(last_seq() + 49) // 50}" in page.find("main").text
+    # Event numbers are unique, not gapless (a PostgreSQL sequence): count the events.
+    events = AuditEvent.objects.count()
+    assert len(rows) == min(50, events)  # 50 a page
+    assert f"page 1 of {(events + 49) // 50}" in page.find("main").text
 
 
 def test_the_audit_log_is_searched_by_actor_and_action(compliance, settled):
@@ -108,8 +110,8 @@ def test_verifying_the_chain_says_it_holds_with_its_head(
     assert panel.find("p", class_="notice").text == "The chain holds."
     heads = [list(h) for h in ChainHead.objects.values_list("chain", "seq", "hash")]
     assert (
-        f"{head.seq} events verified in {len(heads)} chains. Newest event: #{head.seq}; "
-        f"hash over the chains' heads: {heads_hash(heads)}"
+        f"{AuditEvent.objects.count()} events verified in {len(heads)} chains. "
+        f"Newest event: #{head.seq}; hash over the chains' heads: {heads_hash(heads)}"
     ) in panel.text
     assert last_seq() == head.seq  # verifying writes nothing
 

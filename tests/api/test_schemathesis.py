@@ -81,6 +81,8 @@ IDS = [
     (r"^/api/v1/ctrs/\{id\}/", ["ctr"]),
     (r"^/api/v1/exclusions/\{id\}/", ["exclusion"]),
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
+    (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
+    (r"^/api/v1/books/verify/\{id\}/", ["books_run"]),
 ]
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(

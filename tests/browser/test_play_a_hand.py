@@ -11,7 +11,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from audit.models import AuditEvent
+from audit.chain import heads_hash
+from audit.models import AuditEvent, ChainHead
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
@@ -216,6 +217,11 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     verdict = audit.locator("#verification")
     expect(verdict).to_have_attribute("data-ok", "true")
     expect(verdict).to_contain_text("The chain holds.")
-    head = AuditEvent.objects.order_by("-seq").first()
-    expect(verdict).to_contain_text(f"Head: #{head.seq} {head.hash}")
+    # Chains per table (issue 16): the newest event, and the hash over every chain's head.
+    heads = [list(h) for h in ChainHead.objects.values_list("chain", "seq", "hash")]
+    newest = AuditEvent.objects.order_by("-seq").first()
+    expect(verdict).to_contain_text(
+        f"{AuditEvent.objects.count()} events verified in {len(heads)} chains. "
+        f"Newest event: #{newest.seq}; hash over the chains' heads: {heads_hash(heads)}"
+    )
     assert time.monotonic() - began < 60

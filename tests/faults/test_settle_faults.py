@@ -83,7 +83,7 @@ def books() -> dict[str, object]:
         "fees": FeeEntry.objects.count(),
         "stack_entries": StackEntry.objects.count(),
         "events": AuditEvent.objects.count(),
-        "head": ChainHead.objects.get(pk=1).seq,
+        "heads": sorted(ChainHead.objects.values_list("chain", "seq")),  # every chain's
         "stacks": sorted(Seating.objects.values_list("pk", "stack")),
     }
 
@@ -259,7 +259,9 @@ def test_a_settle_whose_connection_is_killed_at_any_step_settles_nothing_and_a_r
         assert list(hand.settlements.values_list("kind", flat=True)) == ["original"], step
         after = books()
         assert after["settlements"] == before["settlements"] + 1
-        assert after["head"] == before["head"] + 1  # one hand.settled event
+        assert after["events"] == before["events"] + 1  # one hand.settled event,
+        moved_heads = set(after["heads"]) - set(before["heads"])  # on the table's chain alone
+        assert [chain for chain, _ in moved_heads] == [f"table:{hand.table_id}"]
         # The chips back onto the stacks: every stake, less the house's net and its fees (R15).
         moved = sum(s for _, s in after["stacks"]) - sum(s for _, s in before["stacks"])
         staked = sum(

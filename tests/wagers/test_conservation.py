@@ -318,7 +318,10 @@ def correct(world: World, hand: Hand, supervisor) -> None:
     except DomainError as error:
         # A stack that would go negative, a correction that changes nothing, or a raise the
         # corrected (smaller) flush does not allow (R8): the engine refuses that round.
-        raise_over_cap = error.field.endswith("].raise") and "(R8)" in error.message
+        # (named by the seat's decision to correct with it: ``decisions.<seat>``).
+        raise_over_cap = "(R8)" in error.message and (
+            error.field.endswith("].raise") or error.field.startswith("decisions.")
+        )
         assert error.field in ("stack", "cards") or raise_over_cap, error.message
         assert Books.now() == books
         world.seen[f"correction refused ({'raise' if raise_over_cap else error.field})"] += 1

@@ -6,7 +6,8 @@ from cardroom.kernel.db import AppendOnly
 
 
 def create_head(apps, schema_editor):
-    apps.get_model("audit", "ChainHead").objects.get_or_create(pk=1)
+    db = schema_editor.connection.alias  # migrate's connection, never the app's
+    apps.get_model("audit", "ChainHead").objects.using(db).get_or_create(pk=1)
 
 
 class Migration(migrations.Migration):

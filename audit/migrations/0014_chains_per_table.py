@@ -35,7 +35,8 @@ def drop_sequence(apps, schema_editor):
 def name_legacy_head(apps, schema_editor):
     """The head row of the single chain (made by 0002) is the legacy chain's head."""
     ChainHead = apps.get_model("audit", "ChainHead")
-    ChainHead.objects.filter(pk=1).update(chain="legacy")
+    db = schema_editor.connection.alias  # migrate's connection: the app's would wait on it
+    ChainHead.objects.using(db).filter(pk=1).update(chain="legacy")
 
 
 class Migration(migrations.Migration):

@@ -30,13 +30,16 @@ def seed_catalogues(apps, schema_editor):
     Cardroom = apps.get_model("tables", "Cardroom")
     PaytableChange = apps.get_model("tables", "PaytableChange")
     PaytableDecision = apps.get_model("tables", "PaytableDecision")
+    # The connection migrate runs on (MIGRATION_DATABASE_URL's owner, when set), never the
+    # app's: a second connection would wait on this one's locks.
+    db = schema_editor.connection.alias
     now = timezone.now()
-    for cardroom in Cardroom.objects.order_by("pk"):
-        if PaytableChange.objects.filter(cardroom=cardroom).exists():
+    for cardroom in Cardroom.objects.using(db).order_by("pk"):
+        if PaytableChange.objects.using(db).filter(cardroom=cardroom).exists():
             continue  # seeded already
         seeded = []
-        for (kind, _), (origin, lines) in sorted(_entries(apps, cardroom).items()):
-            change = PaytableChange.objects.create(
+        for (kind, _), (origin, lines) in sorted(_entries(apps, cardroom, db).items()):
+            change = PaytableChange.objects.using(db).create(
                 cardroom=cardroom,
                 kind=kind,
                 lines=lines,
@@ -50,18 +53,18 @@ def seed_catalogues(apps, schema_editor):
                     else "A new table's default when the catalogue of approved paytables began."
                 ),
             )
-            PaytableDecision.objects.create(change=change, outcome="approved", decided_at=now)
+            PaytableDecision.objects.using(db).create(change=change, outcome="approved", decided_at=now)
             seeded.append({"change": change.pk, "kind": kind, "lines": lines, "origin": origin})
-        _audit(apps, cardroom, seeded, now)
+        _audit(apps, cardroom, seeded, now, db)
 
 
-def _entries(apps, cardroom):
+def _entries(apps, cardroom, db):
     """(kind, lines) → (origin, lines): the paytables of each table's newest settings version
     (the one in force), then the defaults not among them."""
     TableSettings = apps.get_model("tables", "TableSettings")
     entries = {}
     seen = set()
-    for settings_ in TableSettings.objects.filter(table__cardroom=cardroom).order_by(
+    for settings_ in TableSettings.objects.using(db).filter(table__cardroom=cardroom).order_by(
         "table_id", "-version"
     ):
         if settings_.table_id in seen:
@@ -75,17 +78,17 @@ def _entries(apps, cardroom):
     return entries
 
 
-def _audit(apps, cardroom, seeded, now):
+def _audit(apps, cardroom, seeded, now, db):
     """One event on the chain, written as ``audit.services.audit_record`` writes it (no actor:
     the migration acted)."""
     AuditEvent = apps.get_model("audit", "AuditEvent")
     ChainHead = apps.get_model("audit", "ChainHead")
     # Once chains are per table (audit 0014), the single chain is the closed "legacy" one.
     legacy = {"chain": "legacy"} if hasattr(AuditEvent, "chain_seq") else {}
-    head = ChainHead.objects.select_for_update().filter(pk=1).first()
+    head = ChainHead.objects.using(db).select_for_update().filter(pk=1).first()
     if head is None:
-        last = AuditEvent.objects.order_by("-seq").first()
-        head = ChainHead.objects.create(
+        last = AuditEvent.objects.using(db).order_by("-seq").first()
+        head = ChainHead.objects.using(db).create(
             pk=1, seq=last.seq if last else 0, hash=last.hash if last else GENESIS_HASH, **legacy
         )
     fields = {
@@ -99,8 +102,8 @@ def _audit(apps, cardroom, seeded, now):
         "payload": canonical_json({"by": "migration tables.0005", "entries": seeded}),
         "prev_hash": head.hash,
     }
-    event = AuditEvent.objects.create(**fields, **legacy, hash=event_hash(**fields))
-    ChainHead.objects.filter(pk=1).update(seq=event.seq, hash=event.hash)
+    event = AuditEvent.objects.using(db).create(**fields, **legacy, hash=event_hash(**fields))
+    ChainHead.objects.using(db).filter(pk=1).update(seq=event.seq, hash=event.hash)
 
 
 class Migration(migrations.Migration):

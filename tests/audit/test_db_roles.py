@@ -138,9 +138,9 @@ def test_the_owner_owns_every_table_and_the_runtime_role_nothing(migrated):
 
 
 INSERT_EVENT = (
-    "INSERT INTO audit_auditevent (seq, occurred_at, actor_name, action, object_type, "
-    "object_id, payload, prev_hash, hash) VALUES "
-    "(1000001, now(), 'attacker', 'auth.login', '', '', '{}', %s, %s)"
+    "INSERT INTO audit_auditevent (seq, chain, chain_seq, occurred_at, actor_name, action, "
+    "object_type, object_id, payload, prev_hash, hash) VALUES "
+    "(1000001, 'global', 1000001, now(), 'attacker', 'auth.login', '', '', '{}', %s, %s)"
 )
 
 REFUSED = [

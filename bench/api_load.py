@@ -115,6 +115,9 @@ def start_server(workers: int) -> tuple[subprocess.Popen, int]:
 
     key = settings.FIELD_ENCRYPTION_KEYS[0]
     env.setdefault("FIELD_ENCRYPTION_KEY", key if isinstance(key, str) else key.decode())
+    # production requires these too; the bench's are the local settings' (key files under var/)
+    env.setdefault("ID_LOOKUP_KEY", settings.ID_LOOKUP_KEY or "bench-id-lookup-key")
+    env.setdefault("AUDIT_CHECKPOINT_KEY", ",".join(settings.AUDIT_CHECKPOINT_KEYS))
     command = [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")]
     command += ["-w", str(workers), "-b", f"127.0.0.1:{port}", "cardroom.wsgi"]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)

@@ -34,3 +34,6 @@ AUDIT_CHECKPOINT_KEYS = audit_checkpoint_keys(
     None, environ={"AUDIT_CHECKPOINT_KEY": "never-use-this-test-key-for-audit-checkpoints"}
 )
 AUDIT_CHECKPOINT_SINK = ""
+# A fixed ID lookup key too (production requires its own), which the servers the tests start
+# under the production settings are given.
+ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", ["never-use-this-test-id-lookup-key"])[0]

@@ -61,6 +61,9 @@ def server_env() -> dict[str, str]:
         "FIELD_ENCRYPTION_KEY": settings.FIELD_ENCRYPTION_KEYS[0]
         if isinstance(settings.FIELD_ENCRYPTION_KEYS[0], str)
         else settings.FIELD_ENCRYPTION_KEYS[0].decode(),
+        # the test process's keys, which production requires from the environment
+        "ID_LOOKUP_KEY": settings.ID_LOOKUP_KEY,
+        "AUDIT_CHECKPOINT_KEY": ",".join(settings.AUDIT_CHECKPOINT_KEYS),
     }
 
 

@@ -166,7 +166,8 @@ STEPS = {
     "settlement rows": "LOCK TABLE wagers_settlement IN SHARE MODE",
     "wager lines": "LOCK TABLE wagers_wagersettlement IN SHARE MODE",
     "stack entries": "LOCK TABLE tables_stackentry IN SHARE MODE",
-    "audit chain": "SELECT 1 FROM audit_chainhead WHERE id = 1 FOR UPDATE",
+    # the head of the table's own chain (chains per table, issue 16)
+    "audit chain": "SELECT 1 FROM audit_chainhead WHERE chain = 'table:{table}' FOR UPDATE",
 }
 
 
@@ -245,7 +246,7 @@ def test_a_settle_whose_connection_is_killed_at_any_step_settles_nothing_and_a_r
         hand = ready_hand(table, dealer)
         before = books()
 
-        kill_mid_settle(hand, dealer, lock, _terminate)
+        kill_mid_settle(hand, dealer, lock.format(table=hand.table_id), _terminate)
 
         hand.refresh_from_db()
         assert hand.status == Hand.Status.DECISIONS, step  # rolled back whole: not settled

@@ -53,7 +53,9 @@ def seed_catalogues(apps, schema_editor):
                     else "A new table's default when the catalogue of approved paytables began."
                 ),
             )
-            PaytableDecision.objects.using(db).create(change=change, outcome="approved", decided_at=now)
+            PaytableDecision.objects.using(db).create(
+                change=change, outcome="approved", decided_at=now
+            )
             seeded.append({"change": change.pk, "kind": kind, "lines": lines, "origin": origin})
         _audit(apps, cardroom, seeded, now, db)
 
@@ -64,8 +66,10 @@ def _entries(apps, cardroom, db):
     TableSettings = apps.get_model("tables", "TableSettings")
     entries = {}
     seen = set()
-    for settings_ in TableSettings.objects.using(db).filter(table__cardroom=cardroom).order_by(
-        "table_id", "-version"
+    for settings_ in (
+        TableSettings.objects.using(db)
+        .filter(table__cardroom=cardroom)
+        .order_by("table_id", "-version")
     ):
         if settings_.table_id in seen:
             continue

@@ -4,10 +4,11 @@ row is ever edited: a decision is a row of its own."""
 
 import importlib
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 
 from audit.models import AuditEvent
 from audit.verification import verify_chain
@@ -19,6 +20,9 @@ from tables.rules import defaults_for
 from .support import audit_actions, last_seq
 
 pytestmark = pytest.mark.django_db
+
+#: What the data migration reads of its schema editor: the connection it runs on.
+EDITOR = SimpleNamespace(connection=connection)
 
 HOUSE_FLUSH = {"4": 1, "5": 10, "6": 100, "7": 300}
 DP_FLUSH = {"4": 2, "5": 10, "6": 50, "7": 200}
@@ -313,7 +317,7 @@ def test_the_migration_seeds_each_existing_cardroom_with_the_paytables_its_table
     TableSettings.objects.create(table=table, version=2, **old)
     versions = list(TableSettings.objects.values_list("pk", "flush_paytable"))
 
-    migration.seed_catalogues(apps, None)
+    migration.seed_catalogues(apps, EDITOR)
 
     assert held(room) == [
         ("flush_paytable", HOUSE_FLUSH),
@@ -331,5 +335,5 @@ def test_the_migration_seeds_each_existing_cardroom_with_the_paytables_its_table
     assert verify_chain().ok
     assert list(TableSettings.objects.values_list("pk", "flush_paytable")) == versions
 
-    migration.seed_catalogues(apps, None)  # again: a seeded cardroom is left alone
+    migration.seed_catalogues(apps, EDITOR)  # again: a seeded cardroom is left alone
     assert PaytableChange.objects.filter(cardroom=room).count() == 3

@@ -4,6 +4,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from cardroom.kernel.db import AppendOnly
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -24,4 +26,6 @@ class Migration(migrations.Migration):
                 to=settings.AUTH_USER_MODEL,
             ),
         ),
+        # SQLite rebuilds the table to alter the column, dropping its triggers: installed again.
+        AppendOnly("auditevent", after_rebuild=True),
     ]

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from cardroom.kernel.errors import Conflict, DomainError, NotFound, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.kernel.roles import ADMINISTRATOR, DEALER, TABLE_STAFF
@@ -516,7 +516,10 @@ def table_lock_open(table: Table, *, by: User, action: str) -> tuple[Table, Tabl
     time while other tables go on; ``by`` must be a floor supervisor or the table's dealer on
     duty, and the table must be open.
     """
-    table = Table.objects.select_for_update().select_related("cardroom").get(pk=table.pk)
+    try:
+        table = Table.objects.select_for_update().select_related("cardroom").get(pk=table.pk)
+    except Table.DoesNotExist:
+        raise NotFound(f"There is no table {table.pk}.") from None
     session = selectors.open_session(table)
     require_table_staff(by, session, action=action)
     if session is None:

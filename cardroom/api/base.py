@@ -63,14 +63,23 @@ class StepView(ServiceView, Generic[Row]):
 
     model: ClassVar[type[Model]]
     write_roles: ClassVar[tuple[str, ...]] = TABLE_STAFF
+    #: The step's services read the row themselves, locked, and refuse a missing one
+    #: (``NotFound``): the view names it by its key and reads nothing first.
+    service_reads_row: ClassVar[bool] = False
 
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        row: Row = get_object_or_404(self.model, pk=pk)  # type: ignore[assignment]
-        self.run(row, self.parse(request), actor(request))
-        return Response(self.answer(row))
+        row: Row = (
+            self.model(pk=pk)  # type: ignore[assignment]
+            if self.service_reads_row
+            else get_object_or_404(self.model, pk=pk)
+        )
+        changed = self.run(row, self.parse(request), actor(request))
+        return Response(self.answer(row if changed is None else changed))
 
-    def run(self, row: Row, data: dict[str, Any], by: User) -> None:
+    def run(self, row: Row, data: dict[str, Any], by: User) -> Row | None:
+        """Call the step's service; return the row as the service left it, if it gives it
+        (then ``answer`` need not read it again)."""
         raise NotImplementedError
 
     def answer(self, row: Row) -> Any:

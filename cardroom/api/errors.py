@@ -18,6 +18,7 @@ from cardroom.kernel import errors
 _DOMAIN_STATUS = {
     errors.PermissionDenied: status.HTTP_403_FORBIDDEN,
     errors.Conflict: status.HTTP_409_CONFLICT,
+    errors.NotFound: status.HTTP_404_NOT_FOUND,
     errors.DomainError: status.HTTP_422_UNPROCESSABLE_ENTITY,
 }
 

@@ -14,7 +14,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 from knox.models import AuthToken
 
-from .tokens import forget_roles, forget_roles_of
+from .tokens import CACHED_USER_FIELDS, forget_roles, forget_roles_of
 
 _WAS = "_cardroom_credentials_were"
 
@@ -23,7 +23,7 @@ _WAS = "_cardroom_credentials_were"
 def _remember_credentials(sender: type[User], instance: User, **kwargs: Any) -> None:
     if instance.pk is None or kwargs.get("raw"):
         return
-    before = User.objects.filter(pk=instance.pk).values("password", "is_active").first()
+    before = User.objects.filter(pk=instance.pk).values("password", *CACHED_USER_FIELDS).first()
     setattr(instance, _WAS, before)
 
 
@@ -39,6 +39,8 @@ def _revoke_on_password_change_or_deactivation(
     deactivated = before["is_active"] and not instance.is_active
     if changed or deactivated:
         revoke_everything(instance)
+    elif any(before[name] != getattr(instance, name) for name in CACHED_USER_FIELDS):
+        forget_roles_of([instance.pk])  # renamed, or its flags changed: not as cached
 
 
 def revoke_everything(user: User) -> None:

@@ -1,15 +1,19 @@
-"""Token authentication in one query, and the role without one (issue 16: authentication and
-roles in at most 2 queries a request).
+"""Token authentication without a query, and the role with it (issue 16: authentication and
+roles in at most 2 queries a request; in none once the token is known).
 
 Knox reads the token with its user, then the user's other tokens (to drop expired ones), and
-the role check reads the user's groups: three queries on every request. Here the token and its
-user are one query; the token's own expiry is still checked (an expired token is deleted and
-refused; the others are dropped when their user logs in again, ``auth._make_room_for_a_token``).
-The role is kept in Django's cache (Redis in production), keyed by the token's digest, for
-``settings.ROLE_CACHE_SECONDS`` (only with Redis: the cache every worker shares; without it
-the role is read each request); it is forgotten when the user's groups change, a role group
-is renamed or deleted, and when the token is deleted (revoked, expired, the password changed): see
-``signals``. Without the cache (Redis down) the role is read from the database, as before.
+the role check reads the user's groups: three queries on every request. Here a token's first
+request reads the token and its user in one query (its own expiry checked: an expired token is
+deleted and refused; the others are dropped when their user logs in again,
+``auth._make_room_for_a_token``) and the role in another; then all three are kept in Django's
+cache (Redis in production), keyed by the token's digest — which only the token itself can
+name — for ``settings.ROLE_CACHE_SECONDS`` (only with Redis: the cache every worker shares;
+without it every request reads the database). The next requests read the cache alone: the
+user comes back with the fields authentication needs (``CACHED_USER_FIELDS``; any other is
+read from the database when first used) and the token's expiry is checked again each time.
+The entry is forgotten when the token is deleted (revoked, expired, the password changed, the
+user deactivated), when the user's groups, name or flags change, and when a role group is
+renamed or deleted: see ``signals``. With the cache down, the database answers, as before.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth
@@ -35,8 +40,6 @@ from rest_framework import exceptions
 from cardroom.kernel.roles import role_known, role_of
 
 log = logging.getLogger(__name__)
-
-_NONE = "-"  # a user in no role group, as cached
 
 
 def role_key(digest: str) -> str:
@@ -70,6 +73,9 @@ class TokenAuthentication(auth.TokenAuthentication):
             digest = hash_token(text)
         except (TypeError, binascii.Error, ValueError):
             raise refused from None
+        remembered = _remembered(digest)
+        if remembered is not None:
+            return remembered
         found = AuthToken.objects.select_related("user").filter(
             token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH]
         )
@@ -82,27 +88,64 @@ class TokenAuthentication(auth.TokenAuthentication):
                 token_expired.send(sender=self.__class__, username=username, source="auth_token")
                 raise refused
             user, _ = self.validate_user(auth_token)
-            _known_role(user, digest)
+            _remember(user, auth_token, digest)
             return user, auth_token
         raise refused
 
 
-def _known_role(user: User, digest: str) -> None:
+#: What a request needs of its user without a query: who (the audit log's actor and name),
+#: whether active, and the flags Django's permission checks read.
+CACHED_USER_FIELDS = ("id", "username", "is_active", "is_superuser", "is_staff")
+_CACHED_TOKEN_FIELDS = ("digest", "token_key", "user_id", "created", "expiry")
+_ENTRY = 2  # the shape of a cached entry; another (an older release's role string) is a miss
+
+
+def _fields(model: type[Any], names: tuple[str, ...]) -> list[str]:
+    """``names`` in the model's own field order, the order ``Model.from_db`` expects."""
+    return [f.attname for f in model._meta.concrete_fields if f.attname in names]
+
+
+def _remembered(digest: str) -> tuple[User, AuthToken] | None:
+    """The user and the token this digest was seen with, from the cache, or None (not cached,
+    expired, inactive, the cache down): then the database decides."""
+    if not settings.ROLE_CACHE_SECONDS:
+        return None
+    try:
+        entry: Any = cache.get(role_key(digest))
+    except Exception:  # noqa: BLE001 - the cache is down: the database answers
+        log.warning("role cache unavailable", exc_info=True)
+        return None
+    if not isinstance(entry, dict) or entry.get("shape") != _ENTRY:
+        return None
+    expiry = entry["expiry"]
+    if expiry is not None and expiry < timezone.now():
+        return None  # the database path deletes the token and refuses it
+    user = User.from_db(DEFAULT_DB_ALIAS, _fields(User, CACHED_USER_FIELDS), entry["user"])
+    if not user.is_active:
+        return None
+    role_known(user, entry["role"])
+    token = AuthToken.from_db(
+        DEFAULT_DB_ALIAS, _fields(AuthToken, _CACHED_TOKEN_FIELDS), entry["token"]
+    )
+    token.user = user
+    return user, token
+
+
+def _remember(user: User, auth_token: AuthToken, digest: str) -> None:
+    """Find the user's role (a query) and keep it with the user and the token."""
+    role = role_of(user)
     seconds = settings.ROLE_CACHE_SECONDS
     if not seconds:
         return
-    key = role_key(digest)
+    entry = {
+        "shape": _ENTRY,
+        "role": role,
+        "expiry": auth_token.expiry,
+        "user": [getattr(user, name) for name in _fields(User, CACHED_USER_FIELDS)],
+        "token": [getattr(auth_token, name) for name in _fields(AuthToken, _CACHED_TOKEN_FIELDS)],
+    }
     try:
-        cached: Any = cache.get(key)
-    except Exception:  # noqa: BLE001 - the cache is down: the database answers
-        log.warning("role cache unavailable", exc_info=True)
-        return
-    if cached is not None:
-        role_known(user, None if cached == _NONE else cached)
-        return
-    role = role_of(user)
-    try:
-        cache.set(key, role or _NONE, seconds)
+        cache.set(role_key(digest), entry, seconds)
     except Exception:  # noqa: BLE001
         log.warning("role cache unavailable", exc_info=True)
 

@@ -30,3 +30,10 @@ class Conflict(DomainError):
     """The action does not fit the current state: a closed table, a taken seat (HTTP 409)."""
 
     code = "conflict"
+
+
+class NotFound(DomainError):
+    """The row the action names does not exist (HTTP 404): a service that reads its row itself,
+    locked, tells so instead of the view reading it first."""
+
+    code = "not_found"

@@ -9,6 +9,7 @@ rerun ``manage.py settle_round`` on an entry and compare.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -84,7 +85,11 @@ def _book(
 
     when = when or booked_now(hand.table)
     now = timezone.now()
-    entry = (hand.settlements.order_by("-entry").values_list("entry", flat=True).first() or 0) + 1
+    if kind == Settlement.Kind.ORIGINAL:
+        entry = 1  # a hand's first settlement (settling a settled hand books nothing)
+    else:
+        last = hand.settlements.order_by("-entry").values_list("entry", flat=True).first()
+        entry = (last or 0) + 1
     settlement = Settlement.objects.create(
         hand=hand,
         entry=entry,
@@ -162,17 +167,25 @@ def _check_books(
 
 
 def _move_stacks(
-    moves: dict[int, Decimal], reason: StackEntry.Reason, by: User, span: ShiftSpan
+    moves: dict[int, Decimal],
+    reason: StackEntry.Reason,
+    by: User,
+    span: ShiftSpan,
+    *,
+    locked: Mapping[int, Seating] | None = None,
 ) -> None:
     """All stacks of a settlement in one locked read (ascending id, the project's lock order),
     one UPDATE and one INSERT, on the gaming day and shift ``span``; every stack stays within
-    its bounds or nothing moves."""
+    its bounds or nothing moves. ``locked``: the caller has these seatings locked already, as
+    they are in the database (their stacks not yet moved): they are not read again."""
     moves = {pk: amount for pk, amount in moves.items() if amount}
     if not moves:
         return
-    locked = {
-        s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=moves).order_by("pk")
-    }
+    if locked is None or not moves.keys() <= locked.keys():
+        locked = {
+            s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=moves).order_by("pk")
+        }
+    locked = {pk: locked[pk] for pk in sorted(moves) if pk in locked}
     stack_bounds_check(
         ((seating, moves[pk]) for pk, seating in locked.items()),
         field="stack",

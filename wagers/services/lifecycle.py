@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
+from cardroom.kernel.errors import Conflict, DomainError, NotFound
 from cardroom.kernel.money import money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
 from tables import selectors as table_selectors
@@ -226,18 +226,29 @@ def _locked_hand(
     seatings by id, then the audit chain), and the actor's role for ``action`` — a floor
     supervisor or the dealer on duty at the table, or with ``supervisor_only`` a floor
     supervisor alone (R17). Unless ``settled_ok``, the hand must be in progress."""
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__cardroom", "settings", "session", "dp_seating")
-        .get(pk=hand.pk)
-    )
+    try:
+        hand = (
+            Hand.objects.select_for_update(of=("self",))
+            .select_related("table__cardroom", "settings", "session", "dp_seating")
+            .get(pk=hand.pk)
+        )
+    except Hand.DoesNotExist:
+        raise NotFound(f"There is no hand {hand.pk}.") from None
     if supervisor_only:
         require_supervisor(by, action=action)
     else:
-        require_table_staff(by, table_selectors.open_session(hand.table), action=action)
+        require_table_staff(by, _open_session(hand), action=action)
     if not settled_ok and hand.status not in Hand.IN_PROGRESS:
         raise Conflict(f"Hand {hand.number} is {hand.status}.", field="status")
     return hand
+
+
+def _open_session(hand: Hand) -> TableSession | None:
+    """The table's open session: the hand's own while it is open (a table has one open session
+    at most), without another query; else whichever is open now."""
+    if hand.session.closed_at is None:
+        return hand.session
+    return table_selectors.open_session(hand.table)
 
 
 def _dp_fee(settings: TableSettings) -> Decimal:

@@ -437,7 +437,8 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
             moves[seating.pk] = moves.get(seating.pk, ZERO) - stakes
     Spot.objects.bulk_create(spots)
     hand.save(update_fields=["status"])
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
+    span = booked_now(hand.table).span
+    _move_stacks(moves, StackEntry.Reason.WAGER, by, span, locked=_by_pk(seatings))
     audit_record(
         actor=by,
         action=AuditAction.HAND_WAGER_PLACED,
@@ -445,6 +446,10 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
         payload={"spots": [_wager_payload(spot) for spot in spots]},
     )
     return spots
+
+
+def _by_pk(seatings: Mapping[object, Seating]) -> dict[int, Seating]:
+    return {seating.pk: seating for seating in seatings.values()}
 
 
 def _locked_seatings(
@@ -513,7 +518,7 @@ def decisions_record_many(
             moves[seating.pk] = moves.get(seating.pk, ZERO) - amount
     Spot.objects.bulk_update(decided, ["decision", "raise_amount"])
     hand.save(update_fields=["status"])
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
+    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
     audit_record(
         actor=by,
         action=AuditAction.HAND_DECISION,

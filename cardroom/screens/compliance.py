@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.apps import apps
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.http import FileResponse, HttpResponse
@@ -28,6 +26,7 @@ from tables import selectors as table_selectors
 from tables.models import Cardroom, Player
 from wagers import selectors as wagers_selectors
 
+from .audit_names import named
 from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import EventSearchForm, ExportForm, ReportForm
 
@@ -58,7 +57,7 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
             events = events.filter(occurred_at__lt=data["end"])
     page = Paginator(events, 50).get_page(request.GET.get("page"))
     viewer = table_selectors.viewer(request.user)
-    page.object_list = _named(wagers_selectors.hide_live_cards(page.object_list, viewer))
+    page.object_list = named(wagers_selectors.hide_live_cards(page.object_list, viewer))
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -79,52 +78,6 @@ def _actor_matches(text: str) -> Q:
             | Q(actor__last_name__icontains=word)
         )
     return found
-
-
-#: How an object is named on the audit log, by its model: as people read it.
-OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
-    "wagers.hand": lambda hand: f"{hand.table}, hand {hand.number}",
-    "tables.table": str,
-    "tables.seating": lambda s: f"{s.table}, seat {s.seat} ({s.player})",
-    "tables.player": lambda player: f"player {player.name}",
-    "tables.settingchange": lambda change: f"{change.table}, setting change #{change.pk}",
-    "tables.tablesession": lambda session: f"{session.table}, session #{session.pk}",
-    "tables.cardroom": str,
-    "auth.user": lambda user: user.get_full_name() or user.get_username(),
-}
-#: What to fetch with the object, for its name (one query per kind of object on the page).
-RELATED = {
-    "wagers.hand": ["table"],
-    "tables.seating": ["table", "player"],
-    "tables.settingchange": ["table"],
-    "tables.tablesession": ["table"],
-}
-
-
-def _named(events: list[AuditEvent]) -> list[AuditEvent]:
-    """Each event with ``object_name``: "Table 1, hand 5", not "wagers.hand 12"; an object
-    of another kind, or gone, keeps its kind and id."""
-    wanted: dict[str, set[str]] = {}
-    for event in events:
-        if event.object_type and event.object_id:
-            wanted.setdefault(event.object_type, set()).add(event.object_id)
-    found: dict[tuple[str, str], str] = {}
-    for label, ids in wanted.items():
-        name = OBJECT_NAMES.get(label)
-        if name is None:
-            continue
-        model = apps.get_model(label)
-        rows = model._default_manager.select_related(*RELATED.get(label, [])).in_bulk(
-            [int(i) for i in ids if i.isdigit()]
-        )
-        found.update({(label, str(pk)): name(row) for pk, row in rows.items()})
-    for event in events:
-        kind = event.object_type.rsplit(".", 1)[-1]
-        event.object_name = found.get(  # type: ignore[attr-defined]
-            (event.object_type, event.object_id),
-            f"{kind} {event.object_id}".strip(),
-        )
-    return events
 
 
 @require_POST

@@ -245,7 +245,8 @@ def _fields(count: int) -> str:
 
 def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     """Every spot's decision in one post; with ``settle``, the hand settles in the same
-    transaction (the dealer's one tap after the decisions, confirmed)."""
+    transaction (the dealer's one tap after the decisions, confirmed): one service call,
+    ``hand_decide_and_settle``."""
     seats = (
         [s.seat for s in hand.spots.filter(dead_reason="", decision="").order_by("seat")]
         if hand
@@ -272,18 +273,18 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
             )
             for seat, d in form.decisions().items()
         ]
-        with transaction.atomic():
-            if batch:
-                _batch_or_every_error(
-                    lambda: services.decisions_record_many(
-                        hand=_require(hand), decisions=batch, by=request.user
-                    ),
-                    form,
-                    calls,
-                    "No decision was recorded",
+
+        def record() -> Any:
+            if cleaned.get("settle"):  # the decisions and the settlement: all or none
+                return services.hand_decide_and_settle(
+                    hand=_require(hand), decisions=batch, by=request.user
                 )
-            if cleaned.get("settle"):
-                services.hand_settle(hand=_require(hand), by=request.user)
+            return services.decisions_record_many(
+                hand=_require(hand), decisions=batch, by=request.user
+            )
+
+        if batch or cleaned.get("settle"):
+            _batch_or_every_error(record, form, calls, "No decision was recorded")
         return True
 
     return form, run

@@ -116,7 +116,7 @@ def table_detail(
         "values": values,
         "setting_rows": setting_rows(values),
         "paytables": [
-            (setting_label(name), name, sorted(values[name].items(), key=lambda i: int(i[0])))
+            (setting_label(name), name, values[name])
             for name in ("flush_paytable", "straight_flush_paytable")
             if isinstance(values.get(name), dict)
         ],

@@ -111,22 +111,24 @@ def _cardroom() -> Cardroom:
 def law_home(request: SignedInRequest) -> HttpResponse:
     """A gaming day's cash reporting, flags, reviews and the exclusion lists."""
     form = DayForm(request.GET or None)
+    cardroom = _cardroom()
     day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
-        _cardroom(), timezone.now()
+        cardroom, timezone.now()
     )
-    return _law_page(request, day, day_form=form)
+    return _law_page(request, cardroom, day, day_form=form)
 
 
 def _law_page(
     request: SignedInRequest,
+    cardroom: Cardroom,
     day: date,
     *,
     day_form: Any = None,
     file_form: Any = None,
     import_form: Any = None,
 ) -> HttpResponse:
-    """The compliance page; with a refused form (its errors shown), answered 422."""
-    cardroom = _cardroom()
+    """The compliance page of ``cardroom`` (looked up once, by the caller); with a refused
+    form (its errors shown), answered 422."""
     refused = file_form is not None or import_form is not None
     context: dict[str, Any] = {
         "cardroom": cardroom,
@@ -157,7 +159,7 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
         ),
     ):
         return redirect(f"/compliance/law/?day={report.gaming_day}")
-    return _law_page(request, report.gaming_day, file_form=form)
+    return _law_page(request, _cardroom(), report.gaming_day, file_form=form)
 
 
 @compliance_only
@@ -190,8 +192,9 @@ def exclusion_import(request: SignedInRequest) -> HttpResponse:
             ),
         )
     if added is None:
-        today = table_selectors.gaming_day(_cardroom(), timezone.now())
-        return _law_page(request, today, import_form=form)
+        cardroom = _cardroom()
+        today = table_selectors.gaming_day(cardroom, timezone.now())
+        return _law_page(request, cardroom, today, import_form=form)
     return render(request, "law/imported.html", {"form": form, "added": added})
 
 

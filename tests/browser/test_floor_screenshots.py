@@ -25,7 +25,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture
 def played(make_user):
     """A cardroom on Pacific time with two tables, a settled and corrected hand, a pending
-    change, and staff."""
+    change (a paytable among its settings), and staff."""
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     second = make_user("gus", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
@@ -67,7 +67,10 @@ def played(make_user):
         dealer_cards="8s 7s 4s 2c 7h 8c 3c",
     )
     services.setting_change_propose(
-        table=table, values={"ante_min": "10"}, reason="Weekend", by=second
+        table=table,
+        values={"ante_min": "10", "flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
+        reason="Weekend",
+        by=second,
     )
     return {"table": table, "hand": hand}
 
@@ -95,6 +98,7 @@ def test_screenshots_of_the_floor_and_compliance_screens_at_three_sizes(
                 ("floor_table", f"/floor/tables/{table.pk}/"),
                 ("floor_hand_correction", f"/floor/hands/{hand.pk}/"),
                 ("floor_staff", "/floor/staff/"),
+                ("floor_paytables", "/floor/paytables/"),
             ],
         ),
         "compliance": (
@@ -115,15 +119,15 @@ def test_screenshots_of_the_floor_and_compliance_screens_at_three_sizes(
                 for name, path in pages:
                     page.goto(base + path)
                     expect(page.locator("main h1").first).to_be_visible()
+                    shot = screenshots / f"{name}_{size}.png"  # before the checks: to look at
+                    page.screenshot(path=str(shot), full_page=True)
                     # Nothing runs off the page sideways (a table too wide, a long hash).
                     overflow = page.evaluate(
                         "document.documentElement.scrollWidth - window.innerWidth"
                     )
                     assert overflow <= 1, f"{name} at {size} is {overflow}px too wide"
-                    shot = screenshots / f"{name}_{size}.png"
-                    page.screenshot(path=str(shot), full_page=True)
                     assert shot.read_bytes()[:8] == PNG_SIGNATURE
                     taken.append(shot.name)
             finally:
                 context.close()
-    assert len(taken) == 3 * 6
+    assert len(taken) == 3 * 7

@@ -118,6 +118,37 @@ def parse(html: str | bytes) -> Node:
     return builder.root
 
 
+def cells(row: Node) -> list[Node]:
+    """A table row's own cells (``th`` and ``td``), not those of a table nested in one."""
+    return [c for c in row.children if isinstance(c, Node) and c.tag in ("th", "td")]
+
+
+def table_rows(table: Node) -> list[Node]:
+    """A table's own rows, not those of a table nested in one of its cells."""
+    return [row for row in table.find_all("tr") if row.closest("table") is table]
+
+
+def paytable_cells(table: Node) -> list[list[str]]:
+    """A paytable as the screen shows it (``table.paytable``), row by row, cell by cell:
+    ``[["Flush of", "Pays"], ["4 cards", "2 to 1"], …]``."""
+    assert "paytable" in table.attrs.get("class", "").split(), table
+    return [[cell.text for cell in cells(row)] for row in table_rows(table)]
+
+
+def paytable_read(table: Node) -> str:
+    """A paytable shown as a table, read back as the floor types it: ``4:2, 5:10``. Checks
+    its header (``… of``, ``Pays``), then one data row per size: its size and what it pays."""
+    header, *lines = table_rows(table)
+    assert [c.tag for c in cells(header)] == ["th", "th"]
+    assert cells(header)[0].text.endswith(" of") and cells(header)[1].text == "Pays"
+    read = []
+    for row in lines:
+        size, pays = cells(row)
+        assert (size.tag, pays.tag) == ("td", "td")
+        read.append(f"{size.text.removesuffix(' cards')}:{pays.text.removesuffix(' to 1')}")
+    return ", ".join(read)
+
+
 def field_errors(form: Node, name: str) -> list[str]:
     """The messages shown next to the field ``name`` of ``form``: the error list in the same
     box (``<div>``) as the input. The input is marked invalid and points at that list."""

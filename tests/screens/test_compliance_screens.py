@@ -16,11 +16,12 @@ from audit.models import AuditEvent, ChainHead
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
+from tables import services as table_services
 from tables.models import Seating
 from tables.selectors import gaming_day
 from tests.audit.support import raw
 
-from .support import field_errors, form_values, last_seq, parse
+from .support import field_errors, form_values, last_seq, parse, paytable_cells, paytable_read
 
 pytestmark = pytest.mark.django_db
 
@@ -396,3 +397,24 @@ def test_a_running_export_row_shows_where_the_build_is_and_keeps_polling(
         assert row.attrs["hx-trigger"] == "every 1s"
         shown.append(row.find("span", role="progressbar").attrs["aria-valuenow"])
     assert shown == ["5", "35", "70"]
+
+
+def test_a_paytable_change_on_the_report_shows_both_paytables_as_tables(
+    compliance, world, supervisor
+):
+    table_services.setting_change_propose(
+        table=world.dp_table,
+        values={"flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
+        reason="Promo",
+        by=supervisor,
+    )
+    day = gaming_day(world.cardroom, timezone.now())
+    changes = _report(compliance, world.dp_table, day.isoformat()).by_id("setting-changes")
+    cell = changes.find("td", class_="setting-change")
+    old, new = cell.find_all("table", class_="paytable")
+    assert paytable_cells(old)[:2] == [["Flush of", "Pays"], ["4 cards", "2 to 1"]]
+    assert (paytable_read(old), paytable_read(new)) == (
+        "4:2, 5:10, 6:50, 7:200",
+        "4:1, 5:10, 6:100, 7:300",
+    )
+    assert "4:2" not in cell.text

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from cardroom.kernel.roles import DEALER
+from cardroom.screens import dealer as dealer_screen
 from tables import services as table_services
 from tables.models import RotationRecord, Seating
 from wagers import selectors
@@ -564,6 +565,35 @@ def test_all_decisions_and_the_settlement_go_in_one_post(step, world, dealt):
     dealt.refresh_from_db()
     assert dealt.status == Hand.Status.SETTLED
     assert {s.seat: s.decision for s in dealt.spots.all()} == {1: "raise", 5: "fold"}
+
+
+def test_the_decisions_and_the_settlement_are_one_service_call(step, world, dealt, monkeypatch):
+    """Views stay thin (design.md): the screen hands the decisions and the settle to one
+    service, which records both in one transaction; the audit log reads as before."""
+    called: list[str] = []
+
+    class Recording:
+        def __getattr__(self, name):
+            service = getattr(hand_services, name)
+
+            def call(*args, **kwargs):
+                called.append(name)
+                return service(*args, **kwargs)
+
+            return call
+
+    monkeypatch.setattr(dealer_screen, "services", Recording())
+    before = last_seq()
+
+    response = step(
+        "decisions",
+        {"decision_1": "raise", "raise_amount_1": "10", "decision_5": "fold", "settle": "1"},
+    )
+
+    assert response.status_code == 302
+    assert called == ["hand_decide_and_settle"]
+    actions = AuditEvent.objects.filter(seq__gt=before).order_by("seq")
+    assert list(actions.values_list("action", flat=True)) == ["hand.decision", "hand.settled"]
 
 
 # --- a whole hand ----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import SettingChange, Table
 
-from .support import field_errors, form_values, parse
+from .support import field_errors, form_values, parse, paytable_cells, paytable_read
 
 pytestmark = pytest.mark.django_db
 
@@ -42,11 +42,14 @@ def test_the_settings_in_force_are_labelled_in_words(floor, world):
 def test_a_paytable_is_shown_as_a_table(floor, world):
     table = _page(floor, world.dp_table).by_id("paytable-flush_paytable")
     assert table.find("caption").text == "Flush Bonus paytable"
-    rows = [[cell.text for cell in row.find_all("td")] for row in table.find_all("tr")]
-    assert rows == [
-        ["4 cards", "5 cards", "6 cards", "7 cards"],
-        ["2 to 1", "10 to 1", "50 to 1", "200 to 1"],
+    assert paytable_cells(table) == [
+        ["Flush of", "Pays"],
+        ["4 cards", "2 to 1"],
+        ["5 cards", "10 to 1"],
+        ["6 cards", "50 to 1"],
+        ["7 cards", "200 to 1"],
     ]
+    assert paytable_read(table) == "4:2, 5:10, 6:50, 7:200"  # a header, then data rows
 
 
 def test_the_change_form_has_labels_selects_and_paytables_as_text(floor, world):
@@ -95,6 +98,23 @@ def test_the_change_history_names_settings_in_words(floor, world, supervisor):
     assert "Minimum ante ($): 5.00 → 10.00" in cell
     assert "Collection fee from: all players → dp only" in cell
     assert table_selectors.current_settings(world.dp_table).version == 1
+
+
+def test_a_paytable_change_in_the_history_shows_both_paytables_as_tables(floor, world, supervisor):
+    table_services.setting_change_propose(
+        table=world.dp_table,
+        values={"flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
+        reason="Promo",
+        by=supervisor,
+    )
+    cell = _page(floor, world.dp_table).find("td", class_="setting-change")
+    old, new = cell.find_all("table", class_="paytable")
+    assert (paytable_read(old), paytable_read(new)) == (
+        "4:2, 5:10, 6:50, 7:200",
+        "4:1, 5:10, 6:100, 7:300",
+    )
+    assert cell.text.startswith("Flush Bonus paytable: Flush of")
+    assert "4:2" not in cell.text  # not as text
 
 
 # --- table creation --------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from patrons import cash, incidents, reviews
@@ -81,3 +83,31 @@ def test_an_import_without_a_file_is_refused_naming_it(client, auditor, world):
 
     assert response.status_code == 422
     assert "File" in _errors(response)
+
+
+# --- queries ---------------------------------------------------------------------------------
+
+
+def _cardroom_queries(client, url, query, *, post: bool = False, status: int = 200) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = (client.post if post else client.get)(url, query)
+    assert response.status_code == status
+    return [q["sql"] for q in queries.captured_queries if 'FROM "tables_cardroom"' in q["sql"]]
+
+
+@pytest.mark.parametrize("query", [{}, {"day": "2026-03-07"}])
+def test_the_law_home_looks_up_the_cardroom_once(client, auditor, world, query):
+    """The page's cardroom is read once (law_home hands it to _law_page); the other query on
+    the cardroom is the time zone every screen renders in (``role_required``)."""
+    client.force_login(auditor)
+    found = _cardroom_queries(client, reverse("law-home"), query)
+    assert len(found) == 2, "\n".join(found)
+    zone, page = found
+    assert 'SELECT "tables_cardroom"."time_zone"' in zone
+    assert 'SELECT "tables_cardroom"."id"' in page
+
+
+def test_a_refused_import_looks_up_the_cardroom_once(client, auditor, world):
+    client.force_login(auditor)
+    found = _cardroom_queries(client, reverse("law-exclusion-import"), {}, post=True, status=422)
+    assert len(found) == 2, "\n".join(found)  # the time zone, and the page's cardroom

@@ -6,6 +6,7 @@ control."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.urls import reverse
@@ -14,12 +15,22 @@ from tables import catalogue
 from tables import services as table_services
 from tables.models import PaytableChange, SettingChange
 
-from .support import field_errors, form_values, last_seq, parse
+from .support import (
+    cells,
+    field_errors,
+    form_values,
+    last_seq,
+    parse,
+    paytable_cells,
+    paytable_read,
+    table_rows,
+)
 
 pytestmark = pytest.mark.django_db
 
 OLD_FLUSH = {"4": 2, "5": 10, "6": 50, "7": 200}
 ALT_FLUSH_TEXT = "4:2, 5:10, 6:20, 7:100"
+SIZE_ODDS_TEXT = r"\d:\d+, \d+:"  # a paytable as text ("4:2, 5:10"), not a time ("19:21")
 
 
 @pytest.fixture
@@ -35,7 +46,26 @@ def table_page(client, table):
 
 
 def rows(table_node) -> list[list[str]]:
-    return [[td.text for td in tr.find_all("td")] for tr in table_node.find_all("tr")[1:]]
+    """Each row's data cells; a paytable in a cell is read back as ``4:2, 5:10``, the text
+    before it kept (``add Flush Bonus 4:2, …``), its caption (the catalogue's "Flush Bonus")
+    a cell of its own before it."""
+    return [
+        [text for td in cells(tr) if td.tag == "td" for text in _cell(td)]
+        for tr in table_rows(table_node)[1:]
+    ]
+
+
+def _cell(td) -> list[str]:
+    nested = td.find_all("table", class_="paytable")
+    if not nested:
+        return [td.text]
+    [paytable] = nested
+    before = " ".join(
+        c.strip() if isinstance(c, str) else c.text
+        for c in td.children[: td.children.index(paytable)]
+    ).strip()
+    caption = [c.text for c in paytable.find_all("caption")]
+    return [*caption, f"{before} {paytable_read(paytable)}".strip()]
 
 
 def post_change(client, table, *, preview: bool = False, **changes):
@@ -199,3 +229,53 @@ def test_only_a_floor_supervisor_opens_the_catalogue_screen(client, world, reque
     )
     assert response.status_code == 403
     assert not PaytableChange.objects.filter(origin="proposed").exists()
+
+
+def test_each_paytable_in_the_catalogue_is_a_table_with_its_header(floor, world):
+    """Issue 15: paytables read as tables, not as ``4:1, 5:10`` text (R10: flush size, or
+    straight-flush length, to what it pays)."""
+    catalogue_table = catalogue_page(floor).by_id("catalogue")
+    shown = [
+        paytable_cells(row.find("table", class_="paytable"))
+        for row in table_rows(catalogue_table)[1:]
+    ]
+    assert shown[0] == [
+        ["Flush of", "Pays"],
+        ["4 cards", "1 to 1"],
+        ["5 cards", "10 to 1"],
+        ["6 cards", "100 to 1"],
+        ["7 cards", "300 to 1"],
+    ]
+    assert shown[2][0] == ["Straight flush of", "Pays"]
+    assert shown[2][1:] == [
+        ["3 cards", "8 to 1"],
+        ["4 cards", "60 to 1"],
+        ["5 cards", "100 to 1"],
+        ["6 cards", "500 to 1"],
+        ["7 cards", "1000 to 1"],
+    ]
+    assert not re.search(SIZE_ODDS_TEXT, catalogue_table.text)
+
+
+def test_a_pending_and_a_decided_change_show_their_paytable_as_a_table(
+    client, world, supervisor, second_supervisor
+):
+    client.force_login(supervisor)
+    change = catalogue.paytable_change_propose(
+        cardroom=world.cardroom,
+        kind="flush_paytable",
+        lines={"4": 2, "5": 10, "6": 20, "7": 100},
+        reason="Promo",
+        by=supervisor,
+    )
+    pending = catalogue_page(client).by_id("pending")
+    [paytable] = pending.find_all("table", class_="paytable")
+    assert paytable_cells(paytable)[:2] == [["Flush of", "Pays"], ["4 cards", "2 to 1"]]
+    assert paytable_read(paytable) == ALT_FLUSH_TEXT
+    assert not re.search(SIZE_ODDS_TEXT, pending.text)
+
+    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    decided = catalogue_page(client).by_id("decided")
+    [paytable] = decided.find_all("table", class_="paytable")
+    assert paytable_read(paytable) == ALT_FLUSH_TEXT
+    assert not re.search(SIZE_ODDS_TEXT, decided.text)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEvent
 from cardroom.kernel.errors import Conflict, DomainError
-from wagers import services
+from wagers import selectors, services
 from wagers.models import Hand
 
 from .support import SEVEN_HANDS, seating_at, stacks
@@ -131,3 +132,68 @@ def test_a_seat_nobody_sits_at_is_refused_by_name(make_table, seat, dealer, refu
         services.wagers_place_many(
             hand=hand, wagers=[{"seat": 1, "ante": "10"}, {"seat": 5, "ante": "10"}], by=dealer
         )
+
+
+# --- the dealer's "Settle" with the decisions (issue 15: one service call from the screen) ------
+
+
+def _dealt(table, dealer) -> Hand:
+    hand = services.hand_start(table=table, by=dealer)
+    services.wagers_place_many(hand=hand, wagers=_wagers(table), by=dealer)
+    services.hand_cards_enter(
+        hand=hand,
+        dealer_cards=SEVEN_HANDS[0],
+        spot_cards={n: SEVEN_HANDS[n] for n in SEATS},
+        by=dealer,
+    )
+    return hand
+
+
+def _last_seq() -> int:
+    return AuditEvent.objects.order_by("-seq").values_list("seq", flat=True).first() or 0
+
+
+def _actions_since(seq: int) -> list[str]:
+    events = AuditEvent.objects.filter(seq__gt=seq).order_by("seq")
+    return list(events.values_list("action", flat=True))
+
+
+def test_decisions_and_settlement_in_one_call_audit_as_the_two_calls(table6, dealer):
+    hand = _dealt(table6, dealer)
+    before = _last_seq()
+    decisions = [{"seat": n, "decision": "fold"} for n in SEATS[1:]]
+    decisions.append({"seat": 1, "decision": "raise", "raise_amount": "10"})
+
+    settlement = services.hand_decide_and_settle(hand=hand, decisions=decisions, by=dealer)
+
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.SETTLED
+    assert settlement == selectors.settlement_in_force(hand)
+    assert {s.seat: s.decision for s in hand.spots.all()} == {1: "raise"} | {
+        n: "fold" for n in SEATS[1:]
+    }
+    assert _actions_since(before) == ["hand.decision", "hand.settled"]
+
+
+def test_with_every_spot_decided_the_one_call_only_settles(table6, dealer):
+    hand = _dealt(table6, dealer)
+    services.decisions_record_many(
+        hand=hand, decisions=[{"seat": n, "decision": "fold"} for n in SEATS], by=dealer
+    )
+    before = _last_seq()
+
+    services.hand_decide_and_settle(hand=hand, decisions=[], by=dealer)
+
+    assert _actions_since(before) == ["hand.settled"]
+
+
+def test_a_settlement_refused_after_the_decisions_records_none_of_them(table6, dealer, refusal):
+    """One transaction: seat 6 has neither folded nor raised (R8), so the hand cannot settle,
+    and the decisions of seats 1–5 made in the same call are not kept either."""
+    hand = _dealt(table6, dealer)
+    decisions = [{"seat": n, "decision": "fold"} for n in SEATS[:-1]]
+
+    with refusal(Conflict, field="status", says="waiting for the decision of seat 6"):
+        services.hand_decide_and_settle(hand=hand, decisions=decisions, by=dealer)
+
+    assert not hand.spots.exclude(decision="").exists()

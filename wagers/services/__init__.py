@@ -20,7 +20,7 @@ from .play import (
     wager_place,
     wagers_place_many,
 )
-from .settlement import hand_declare_misdeal, hand_settle
+from .settlement import hand_decide_and_settle, hand_declare_misdeal, hand_settle
 
 __all__ = [
     "decisions_record_many",
@@ -29,6 +29,7 @@ __all__ = [
     "hand_cards_enter",
     "hand_correct",
     "hand_deal",
+    "hand_decide_and_settle",
     "hand_declare_misdeal",
     "hand_settle",
     "hand_start",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +20,7 @@ from wagers.models import Hand, Settlement
 
 from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+from .play import decisions_record_many
 
 
 def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:
@@ -31,6 +35,20 @@ def hand_settle(*, hand: Hand, by: User) -> Settlement:
     """Settle through the engine (R9–R15) and book it: the settlement, the chips, the fees.
     Idempotent: settling a settled hand returns the settlement in force and moves nothing."""
     return _settle(hand, by, misdeal=None)
+
+
+@transaction.atomic
+def hand_decide_and_settle(
+    *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
+) -> Settlement:
+    """The dealer's "Settle" with the decisions still to record: every decision given (as
+    ``decisions_record_many``, R8), then the settlement (as ``hand_settle``, R9–R15), in one
+    transaction: if either is refused, nothing is recorded. ``decisions`` may be empty when
+    every spot has decided already. The audit log reads as the two calls: ``hand.decision``
+    (when there were decisions), then ``hand.settled``."""
+    if decisions:
+        decisions_record_many(hand=hand, decisions=decisions, by=by)
+    return hand_settle(hand=hand, by=by)
 
 
 @transaction.atomic

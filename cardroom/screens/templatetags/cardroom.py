@@ -6,9 +6,12 @@ from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
+from django.utils.safestring import SafeString
 
 from cardroom.kernel.money import money_text
+from tables.figures import paytable_lines
 from wagers.engine.game_math import format_figure
 
 register = template.Library()
@@ -135,17 +138,42 @@ def local_day(value: date | None) -> str:
     return "" if value is None else dateformat.format(value, "D Y-m-d")
 
 
+#: The header of a paytable's first row, by the setting (or catalogue kind) that holds it (R10).
+PAYTABLE_HEADINGS = {"flush_paytable": "Flush of", "straight_flush_paytable": "Straight flush of"}
+
+
+@register.simple_tag
+def paytable(lines: Any, kind: str, caption: str = "", id: str = "") -> SafeString:
+    """A paytable as a small table under its header: a row per flush size (or straight-flush
+    length), smallest first, with what it pays, ``N to 1`` (R10). Two columns, so that it
+    fits in another table's cell on a tablet.
+    ``{% paytable values.flush_paytable "flush_paytable" caption="Flush Bonus paytable" %}``."""
+    return render_to_string(
+        "floor/_paytable.html",
+        {
+            "lines": sorted(paytable_lines(lines).items()),
+            "heading": PAYTABLE_HEADINGS.get(str(kind), "Size"),
+            "caption": caption,
+            "id": id,
+        },
+    )
+
+
 @register.filter
 def setting_changes(change: Any) -> list[tuple[str, str, str]]:
     """A setting change as the floor reads it: (label, old, new) per setting, paytables as
-    ``4:2, 5:10``; the old value is the one in force when the change was proposed or decided."""
-    from cardroom.screens.forms.tables import paytable_text, setting_label
+    tables (``paytable``); the old value is the one in force when the change was proposed or
+    decided."""
+    from cardroom.screens.forms.tables import setting_label
 
     old, new = change.old_values or {}, change.new_values or {}
 
-    def shown(value: Any) -> str:
+    def shown(name: str, value: Any) -> str:
         if isinstance(value, dict):
-            return paytable_text(value)
+            return paytable(value, name)
         return "no cap" if value is None else str(value).replace("_", " ")
 
-    return [(setting_label(name), shown(old.get(name, "")), shown(new[name])) for name in new]
+    return [
+        (setting_label(name), shown(name, old.get(name, "")), shown(name, new[name]))
+        for name in new
+    ]

@@ -4,7 +4,14 @@
 the screens and ``manage.py settle_round`` all go through it.
 """
 
-from .contract import round_from_json, settle_json, settlement_to_json, table_from_json
+from .contract import (
+    round_from_json,
+    settle_json,
+    settle_json_text,
+    settlement_to_json,
+    settlement_to_json_text,
+    table_from_json,
+)
 from .errors import ConservationError, RoundError
 from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
 from .settlement import Outcome, Settlement, SpotStatus, settle
@@ -28,6 +35,8 @@ __all__ = [
     "round_from_json",
     "settle",
     "settle_json",
+    "settle_json_text",
     "settlement_to_json",
+    "settlement_to_json_text",
     "table_from_json",
 ]

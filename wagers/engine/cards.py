@@ -25,6 +25,9 @@ _CARD_BY_NAME = {name: card for card, name in enumerate(CARD_NAMES)}
 _CARD_BY_NAME.update(
     {"10" + name[1]: card for name, card in _CARD_BY_NAME.items() if name[0] == "T"}
 )
+# Each card's bit in a hand, by its usual names (plain_hand).
+_BIT_BY_NAME = {name: 1 << card for name, card in _CARD_BY_NAME.items()}
+_bit_of = _BIT_BY_NAME.__getitem__
 
 
 def parse_card(text: str, *, field: str) -> int:
@@ -45,6 +48,9 @@ def parse_hand(value: object, *, field: str) -> int:
     Refuses bad notation and a card written twice; the count is checked with the round (R1),
     so that a dealer who was dealt the wrong number gets the rule's own message.
     """
+    hand = plain_hand(value)
+    if hand is not None:
+        return hand
     if isinstance(value, str):
         texts: Iterable[object] = value.replace(",", " ").split()
     elif isinstance(value, list):
@@ -60,6 +66,23 @@ def parse_hand(value: object, *, field: str) -> int:
             raise RoundError(field, f"{card_name(bit.bit_length() - 1)} is entered twice (R1).")
         hand |= bit
     return hand
+
+
+def plain_hand(value: object) -> int | None:
+    """The hand of a string of cards written the usual way (``"As Td 9h"``, ``10h`` too), each
+    once; None for anything else, which ``parse_hand`` reads or refuses with its reason.
+
+    The fast path of ``parse_hand`` and of settle-json's spots (issue 16: settle_round --jsonl).
+    """
+    if type(value) is not str:
+        return None
+    texts = value.split()
+    try:
+        hand = sum(map(_bit_of, texts))
+    except KeyError:  # commas, another letter case, or not a card
+        return None
+    # Distinct bits add up to as many set bits as there are cards; a card written twice carries.
+    return hand if hand.bit_count() == len(texts) else None
 
 
 def hand_from_cards(cards: Iterable[int]) -> int:

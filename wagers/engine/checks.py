@@ -61,6 +61,9 @@ def check_raise(table: TableRules, ante: Cents, amount: Cents, size: int, *, fie
     check_multiple(table, amount, field=field, what="The raise")
 
 
+_RAISE_CAP = tuple(raise_cap_multiple(size) for size in range(HAND_SIZE + 1))  # by flush size
+
+
 def check_hand_size(hand: int, *, field: str) -> None:
     """R1: a hand is exactly 7 distinct cards."""
     if hand.bit_count() != HAND_SIZE:
@@ -81,24 +84,48 @@ def check_round(rnd: Round) -> list[int]:
     table, dealer_seat, misdeal = rnd.table, rnd.dealer.seat, rnd.misdeal
     if not 1 <= len(rnd.spots) <= MAX_SPOTS:
         raise RoundError("spots", f"A round has between 1 and {MAX_SPOTS} spots (R1).")
+    seats, unit = table.seats, table.chip_unit
+    ante_min, ante_max, bonus_min, bonus_max = (
+        table.ante_min,
+        table.ante_max,
+        table.bonus_min,
+        table.bonus_max,
+    )
     taken_seats: set[int] = set()
     dealt = rnd.dealer.hand or 0  # every card in a hand so far (R1)
     flushes: list[int] = []
     for index, spot in enumerate(rnd.spots):
-        # The common case is one test per rule; a fault goes to the step that explains it.
-        seat, hand, decision = spot.seat, spot.hand, spot.decision
-        if not 1 <= seat <= table.seats or seat == dealer_seat or seat in taken_seats:
+        # The common case is one test per rule, inline (issue 16: this runs for every spot
+        # settled); a fault goes to the step that explains it.
+        seat, ante, _, flush_bonus, straight_bonus, hand, decision, raised, dead = spot
+        if not 1 <= seat <= seats or seat == dealer_seat or seat in taken_seats:
             _refuse_seat(rnd, index)
         taken_seats.add(seat)
-        _check_wagers(table, index, spot)
-        if spot.dead is not None or misdeal is not None or hand is None or decision is None:
+        if (  # R5: within the limits, in whole chips; a bonus only when placed
+            not ante_min <= ante <= ante_max
+            or ante % unit
+            or (flush_bonus and (not bonus_min <= flush_bonus <= bonus_max or flush_bonus % unit))
+            or (
+                straight_bonus
+                and (not bonus_min <= straight_bonus <= bonus_max or straight_bonus % unit)
+            )
+        ):
+            _check_wagers(table, index, spot)
+        if dead is not None or misdeal is not None or hand is None or decision is None:
             _check_dead_or_incomplete(rnd, index)
-        if (decision is _RAISE) != bool(spot.raise_amount):  # R8: a raise, and only a raise
+        if (decision is _RAISE) != bool(raised):  # R8: a raise, and only a raise
             _refuse_raise_amount(index, decision)
         if hand is None:
             flushes.append(0)
             continue
-        flushes.append(_check_hand(rnd, index, hand, dealt))
+        if hand.bit_count() != HAND_SIZE or dealt & hand:  # R1: 7 cards, each dealt once
+            _check_hand(rnd, index, hand, dealt)
+        flush = flush_key(hand)
+        if decision is _RAISE and (  # R8: within the multiple the hand's flush allows
+            not ante <= raised <= ante * _RAISE_CAP[flush_size(flush)] or raised % unit
+        ):
+            _check_hand(rnd, index, hand, dealt)
+        flushes.append(flush)
         dealt |= hand
     _check_players(rnd)
     return flushes
@@ -150,7 +177,7 @@ def _refuse_seat(rnd: Round, index: int) -> None:
 
 def _check_wagers(table: TableRules, index: int, spot: Spot) -> None:
     """R5: the ante and each bonus placed (non-zero) lie within the table's limits, in whole
-    chips. The common case is a few comparisons; the public check explains a fault."""
+    chips; the public check explains a fault."""
     ante, flush_bonus, straight_bonus = spot.ante, spot.flush_bonus, spot.straight_flush_bonus
     unit, bonus_min, bonus_max = table.chip_unit, table.bonus_min, table.bonus_max
     if not table.ante_min <= ante <= table.ante_max or ante % unit:
@@ -175,7 +202,7 @@ def _refuse_raise_amount(index: int, decision: Decision | None) -> None:
 
 def _check_hand(rnd: Round, index: int, hand: int, dealt: int) -> int:
     """R1: 7 cards, none already in another hand (``dealt``); R8: a raise within the multiple
-    the hand's flush allows. Returns the hand's flush key (R2)."""
+    the hand's flush allows; the fault explained. Returns the hand's flush key (R2)."""
     if hand.bit_count() != HAND_SIZE:
         check_hand_size(hand, field=f"spots[{index}].cards")
     if dealt & hand:

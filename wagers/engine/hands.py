@@ -15,9 +15,10 @@ place they are defined; read them only through the functions below:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
-from .cards import RANKS, RANKS_PER_SUIT, SUIT_MASK, SUITS, card_name, suit_ranks
+from .cards import RANKS, RANKS_PER_SUIT, SUIT_MASK, SUITS, card_name
 
 #: Flush key: the size sits above the suit's rank mask.
 FLUSH_SIZE_SHIFT = RANKS_PER_SUIT
@@ -117,8 +118,26 @@ class StraightFlush(NamedTuple):
 def describe_flush(hand: int, flush: int) -> Flush:
     """The flush's cards, high to low. Where two suits tie exactly the spec allows either; we
     name the higher suit in c < d < h < s order, so the answer never depends on card order."""
+    return flush_of_suit(flush_suit(hand, flush), flush)
+
+
+def flush_suit(hand: int, flush: int) -> int:
+    """The suit (0..3 for c d h s) of the hand's flush ``flush``; of two that tie, the higher."""
+    # Unrolled from the top suit down, as flush_key is: output asks it of every hand.
+    keys = FLUSH_KEYS
+    if keys[hand >> _SPADES_AT] == flush:
+        return 3
+    if keys[hand >> _HEARTS_AT & SUIT_MASK] == flush:
+        return 2
+    if keys[hand >> _DIAMONDS_AT & SUIT_MASK] == flush:
+        return 1
+    return 0  # flush_key is the best of the four suits: clubs, when no other suit has it
+
+
+@cache  # at most 4 suits × 8,192 rank sets; output names the same flushes over and over
+def flush_of_suit(suit: int, flush: int) -> Flush:
+    """The flush ``flush`` in ``suit``: its size and its cards, high to low."""
     ranks = flush_ranks(flush)
-    suit = next(s for s in (3, 2, 1, 0) if FLUSH_KEYS[suit_ranks(hand, s)] == flush)
     cards = tuple(
         card_name(suit * RANKS_PER_SUIT + rank)
         for rank in reversed(range(RANKS_PER_SUIT))

@@ -8,7 +8,9 @@ the database stores. Floats are refused everywhere.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any
 
 from .errors import RoundError
 
@@ -24,6 +26,10 @@ _CENT = Decimal("0.01")
 _MEMO = 1 << 16
 _PARSED: dict[str, Cents] = {}
 _FORMATTED: dict[Cents, str] = {}
+#: The amount texts parsed so far and their cents: a caller's fast path reads them without naming
+#: the field that only a refusal needs (settle-json's spots). Any hashable value may be looked
+#: up: all but a known text miss.
+PARSED_AMOUNTS: Mapping[Any, Cents] = _PARSED
 
 
 def parse_amount(value: object, *, field: str) -> Cents:

@@ -7,7 +7,6 @@ from typing import Any
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection, models, transaction
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from . import signing
@@ -101,28 +100,47 @@ def _append(event: AuditEvent, head: ChainHead) -> None:
     event._state.db = connection.alias
 
 
-def _next_seq() -> RawSQL:
+def _head_sql() -> str:
+    """The chain's head, locked, with the next event number: one fixed statement (written out,
+    not built by the ORM: every write of the room runs it)."""
+    heads, events = ChainHead._meta.db_table, AuditEvent._meta.db_table
     if connection.vendor == "postgresql":
-        return RawSQL("nextval('audit_event_seq')", ())
-    # SQLite serialises writers: the highest number plus one is free.
-    return RawSQL("SELECT COALESCE(MAX(seq), 0) + 1 FROM audit_auditevent", ())
+        return (
+            f"SELECT id, chain, seq, hash, nextval('audit_event_seq') FROM {heads} "
+            "WHERE chain = %s FOR UPDATE"
+        )
+    # SQLite serialises writers (no row locks): the highest number plus one is free.
+    return (
+        f"SELECT id, chain, seq, hash, (SELECT COALESCE(MAX(seq), 0) + 1 FROM {events}) "
+        f"FROM {heads} WHERE chain = %s"
+    )
 
 
 def _locked_head(key: str) -> tuple[ChainHead, int]:
     """The chain's head, locked, with the next event number, in one query. A chain's head row
     is made by its first event, or rebuilt from its last event if missing (a restore of the
     events alone), so that the chain carries on instead of starting again."""
-    locked = ChainHead.objects.select_for_update().filter(chain=key).annotate(next_seq=_next_seq())
-    head = locked.first()
-    if head is None:
+    found = _read_head(key)
+    if found is None:
         last = AuditEvent.objects.filter(chain=key).order_by("-chain_seq").first()
         start = (last.chain_seq or 0, last.hash) if last else (0, chain_genesis(key))
         # Two first appends at once: one inserts, the other waits for it, then inserts nothing.
         ChainHead.objects.bulk_create(
             [ChainHead(chain=key, seq=start[0], hash=start[1])], ignore_conflicts=True
         )
-        head = locked.get()
-    return head, head.next_seq
+        found = _read_head(key)
+        assert found is not None
+    return found
+
+
+def _read_head(key: str) -> tuple[ChainHead, int] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_head_sql(), [key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    head = ChainHead.from_db(connection.alias, ["id", "chain", "seq", "hash"], row[:4])
+    return head, int(row[4])
 
 
 def chain_heads() -> list[list[Any]]:

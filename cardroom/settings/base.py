@@ -274,7 +274,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "cardroom.kernel.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }

@@ -14,10 +14,10 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
-from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from cardroom.kernel.money import ZERO
+from cardroom.kernel.updates import add_by_pk
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
@@ -191,9 +191,7 @@ def _move_stacks(
         field="stack",
         remedy="Settle the difference at the cage first.",
     )
-    Seating.objects.filter(pk__in=moves).update(
-        stack=Case(*(When(pk=pk, then=F("stack") + Value(a)) for pk, a in moves.items()))
-    )
+    add_by_pk(Seating, "stack", moves)
     now = timezone.now()
     StackEntry.objects.bulk_create(
         StackEntry(

@@ -18,6 +18,7 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO, cents, money, money_text
+from cardroom.kernel.updates import set_by_pk
 from tables import rules as table_rules
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
@@ -248,7 +249,7 @@ def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: Use
     hand_transition(hand, S.DEALT)
     hand.card_source = source
     hand.save(update_fields=["status", "card_source", "dealer_cards"])
-    Spot.objects.bulk_update(spots, ["cards"])
+    set_by_pk(Spot, ["cards"], {spot.pk: [spot.cards] for spot in spots})
     audit_record(
         actor=by,
         action=AuditAction.HAND_DEALT,
@@ -516,7 +517,11 @@ def decisions_record_many(
             )
             decided.append(spot)
             moves[seating.pk] = moves.get(seating.pk, ZERO) - amount
-    Spot.objects.bulk_update(decided, ["decision", "raise_amount"])
+    set_by_pk(
+        Spot,
+        ["decision", "raise_amount"],
+        {spot.pk: [spot.decision, spot.raise_amount] for spot in decided},
+    )
     hand.save(update_fields=["status"])
     _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
     audit_record(

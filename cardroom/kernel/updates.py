@@ -21,13 +21,13 @@ def set_by_pk(model: type[Model], fields: Sequence[str], rows: Mapping[Any, Sequ
     if not rows:
         return 0
     connection = connections[router.db_for_write(model)]
-    targets = [model._meta.get_field(name) for name in fields]
+    targets = [_concrete(model, name) for name in fields]
     assignments, params = [], []
     for index, field in enumerate(targets):
         case, case_params = _case(
             connection, model, {pk: values[index] for pk, values in rows.items()}, field
         )
-        assignments.append(f"{_q(connection, field.column)} = {case}")  # type: ignore[attr-defined]
+        assignments.append(f"{_q(connection, field.column)} = {case}")
         params += case_params
     return _update(connection, model, ", ".join(assignments), params, rows)
 
@@ -38,8 +38,8 @@ def add_by_pk(model: type[Model], field_name: str, amounts: Mapping[Any, Any]) -
     if not amounts:
         return 0
     connection = connections[router.db_for_write(model)]
-    field = model._meta.get_field(field_name)
-    column = _q(connection, field.column)  # type: ignore[attr-defined]
+    field = _concrete(model, field_name)
+    column = _q(connection, field.column)
     case, params = _case(connection, model, dict(amounts), field)
     return _update(connection, model, f"{column} = {column} + {case}", params, amounts)
 
@@ -67,7 +67,8 @@ def _update(
     params: list[Any],
     keys: Mapping[Any, Any],
 ) -> int:
-    pk: Field = model._meta.pk  # type: ignore[assignment]
+    pk = model._meta.pk
+    assert pk is not None
     ids = [pk.get_db_prep_value(key, connection) for key in keys]
     sql = (
         f"UPDATE {_q(connection, model._meta.db_table)} SET {assignments} "
@@ -76,6 +77,13 @@ def _update(
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, *ids])
         return int(cursor.rowcount)
+
+
+def _concrete(model: type[Model], name: str) -> Field[Any, Any]:
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.concrete or field.column is None:
+        raise ValueError(f"{model.__name__}.{name} is not a column")
+    return field
 
 
 def _q(connection: Any, name: str) -> str:

@@ -2,16 +2,18 @@
 the same PostgreSQL in the same run (issue 16).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME REDIS_URL=redis://127.0.0.1:6379/N \\
-        .venv/bin/python -m bench.api_load [--seconds 10] [--workers 4]
+        .venv/bin/python -m bench.api_load [--seconds 10] [--workers 4] [--runs 3]
 
 It migrates the database, builds a cardroom with 8 house-banked tables (a dealer on duty at
 each, six players seated), starts gunicorn with the production settings and the project's
 ``gunicorn.conf.py`` (``--workers``, default 2 per core), and then for 1 and 6 spots and 1, 4
 and 8 tables at once plays complete hands for ``--seconds``: one thread per table, each hand
 in five requests (start, all wagers, the system's deal, all decisions, settle), each thread
-with its table's dealer token. It prints hands/s and the p50/p95/p99 of a request, then runs
-``pgbench -i`` and ``pgbench -T 10`` (8 clients, 2 threads) on the same PostgreSQL server
-and prints the 6-spot hands/s at 8 tables ÷ pgbench's tps.
+with its table's dealer token. Each row runs ``--runs`` times and prints the run with the
+median hands/s (and that run's p50/p95/p99 of a request). ``pgbench -i`` and ``pgbench -T 10``
+(8 clients, 2 threads) run on the same PostgreSQL server as many times — before the rows and
+between them, since a shared machine's speed drifts — and the 6-spot hands/s at 8 tables is
+divided by the median tps.
 """
 
 from __future__ import annotations
@@ -250,12 +252,21 @@ def pgbench_tps(url: str) -> float:
     return float(match.group(1))
 
 
+def median_row(rows: list[dict]) -> dict:
+    """The run with the median hands/s (its request percentiles are that run's)."""
+    ordered = sorted(rows, key=lambda row: row["hands_per_s"])
+    return {**ordered[len(ordered) // 2], "runs": [row["hands_per_s"] for row in rows]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--workers", type=int, default=2 * multiprocessing.cpu_count())
     parser.add_argument("--spots", default="1,6")
     parser.add_argument("--tables", default="1,4,8")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="runs of each row and of pgbench; the median counts"
+    )
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -265,26 +276,43 @@ def main() -> None:
     from django.db import connections
 
     connections.close_all()
+    # pgbench runs between the rows too: the machine's speed drifts, and the ratio compares
+    # like with like.
+    tps_runs = [pgbench_tps(url)]
     proc, port = start_server(args.workers)
     results = []
     try:
         for spots in (int(s) for s in args.spots.split(",")):
             for concurrency in (int(c) for c in args.tables.split(",")):
                 run(port, tables, spots, concurrency, 1.0)  # warm the workers
-                row = run(port, tables, spots, concurrency, args.seconds)
+                runs = [run(port, tables, spots, concurrency, args.seconds)]
+                runs += [
+                    run(port, tables, spots, concurrency, args.seconds)
+                    for _ in range(args.runs - 1)
+                ]
+                row = median_row(runs)
                 results.append(row)
+                errors = [e for r in runs for e in r["errors"]]
                 print(
-                    f"{spots} spot(s), {concurrency} table(s): {row['hands_per_s']:.2f} hands/s, "
+                    f"{spots} spot(s), {concurrency} table(s): {row['hands_per_s']:.2f} hands/s "
+                    f"(runs: {', '.join(f'{x:.2f}' for x in row['runs'])}), "
                     f"request p50 {row['p50']:.1f} ms, p95 {row['p95']:.1f} ms, "
                     f"p99 {row['p99']:.1f} ms ({row['requests']} requests)"
-                    + (f", errors: {row['errors'][:2]}" if row["errors"] else ""),
+                    + (f", errors: {errors[:2]}" if errors else ""),
                     flush=True,
                 )
+            if len(tps_runs) < args.runs:
+                tps_runs.append(pgbench_tps(url))
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    tps = pgbench_tps(url)
-    print(f"pgbench TPC-B (-c 8 -j 2 -T 10): {tps:.0f} tps")
+    while len(tps_runs) < args.runs:
+        tps_runs.append(pgbench_tps(url))
+    tps = sorted(tps_runs)[len(tps_runs) // 2]
+    print(
+        f"pgbench TPC-B (-c 8 -j 2 -T 10): {tps:.0f} tps, the median of "
+        f"{', '.join(f'{x:.0f}' for x in tps_runs)}"
+    )
     six_at_8 = [r for r in results if r["spots"] == 6 and r["tables"] == 8]
     if six_at_8:
         ratio = six_at_8[0]["hands_per_s"] / tps

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from cardroom.kernel import days
 from cardroom.kernel.errors import DomainError
+from cardroom.kernel.prepared import PreparedRead
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 
 from .models import (
@@ -85,7 +86,7 @@ def _offset(at: time, day_start: time) -> int:
 def shift_starts(cardroom: Cardroom) -> list[tuple[str, time]]:
     """The cardroom's shifts as ``(name, start)`` in the order of its gaming day; one ``day``
     shift from the day start when it defines none."""
-    starts = [(s.name, s.starts_at) for s in Shift.objects.filter(cardroom=cardroom)]
+    starts = [(s.name, s.starts_at) for s in _SHIFTS_OF.all(cardroom.pk)]
     day_start = cardroom.gaming_day_starts_at
     if not starts:
         return [(WHOLE_DAY, day_start)]
@@ -122,11 +123,24 @@ def shift_of(cardroom: Cardroom, at: datetime) -> ShiftSpan:
 
 def current_settings(table: Table) -> TableSettings:
     """The newest settings version: the one the next hand starts under (R17)."""
-    return TableSettings.objects.filter(table=table).latest("version")
+    found = _NEWEST_SETTINGS.first(table.pk)
+    if found is None:
+        raise TableSettings.DoesNotExist(f"{table} has no settings")
+    return found
 
 
 def open_session(table: Table) -> TableSession | None:
-    return TableSession.objects.filter(table=table, closed_at=None).first()
+    return _OPEN_SESSION.first(table.pk)
+
+
+# The reads every hand makes, compiled once per process (cardroom.kernel.prepared).
+_SHIFTS_OF = PreparedRead(lambda key: Shift.objects.filter(cardroom_id=key))
+_NEWEST_SETTINGS = PreparedRead(
+    lambda key: TableSettings.objects.filter(table_id=key).order_by("-version")
+)
+_OPEN_SESSION = PreparedRead(
+    lambda key: TableSession.objects.filter(table_id=key, closed_at=None).order_by("pk")
+)
 
 
 def seated(table: Table) -> QuerySet[Seating]:
@@ -179,7 +193,12 @@ class RotationFlag:
 
 def game_stop_open(table: Table) -> GameStop | None:
     """The table's stopped game not yet restarted (R16, 2026), if any."""
-    return GameStop.objects.filter(table=table, restarted_at__isnull=True).first()
+    return _GAME_STOPPED.first(table.pk)
+
+
+_GAME_STOPPED = PreparedRead(
+    lambda key: GameStop.objects.filter(table_id=key, restarted_at__isnull=True)
+)
 
 
 def play_started(table: Table, session: TableSession) -> datetime:

@@ -23,6 +23,7 @@ from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, NotFound, PermissionDenied
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
+from cardroom.kernel.prepared import PreparedRead
 from cardroom.kernel.roles import ADMINISTRATOR, DEALER, TABLE_STAFF
 from patrons.cash import cash_transaction_record
 from patrons.exclusions import alerting, exclusion_screen, player_screen
@@ -509,6 +510,12 @@ def table_close(*, table: Table, by: User) -> TableSession:
     return session
 
 
+#: The first read of every change at an open table (compiled once: cardroom.kernel.prepared).
+_LOCKED_TABLE = PreparedRead(
+    lambda key: Table.objects.select_for_update().select_related("cardroom").filter(pk=key)
+)
+
+
 def table_lock_open(table: Table, *, by: User, action: str) -> tuple[Table, TableSession]:
     """The table's row, locked, for a change at an open table (a hand, a seat, the rotation).
 
@@ -516,10 +523,10 @@ def table_lock_open(table: Table, *, by: User, action: str) -> tuple[Table, Tabl
     time while other tables go on; ``by`` must be a floor supervisor or the table's dealer on
     duty, and the table must be open.
     """
-    try:
-        table = Table.objects.select_for_update().select_related("cardroom").get(pk=table.pk)
-    except Table.DoesNotExist:
-        raise NotFound(f"There is no table {table.pk}.") from None
+    locked = _LOCKED_TABLE.first(table.pk)
+    if locked is None:
+        raise NotFound(f"There is no table {table.pk}.")
+    table = locked
     session = selectors.open_session(table)
     require_table_staff(by, session, action=action)
     if session is None:

@@ -22,6 +22,7 @@ from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, NotFound
 from cardroom.kernel.money import money, money_text
 from cardroom.kernel.permissions import require_supervisor, require_table_staff
+from cardroom.kernel.prepared import PreparedRead
 from tables import selectors as table_selectors
 from tables.models import (
     GameStop,
@@ -214,6 +215,16 @@ def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
     return hand
 
 
+#: Every hand service's first read (compiled once: cardroom.kernel.prepared).
+_LOCKED_HAND = PreparedRead(
+    lambda key: (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table__cardroom", "settings", "session", "dp_seating")
+        .filter(pk=key)
+    )
+)
+
+
 def _locked_hand(
     hand: Hand,
     by: User,
@@ -226,14 +237,10 @@ def _locked_hand(
     seatings by id, then the audit chain), and the actor's role for ``action`` — a floor
     supervisor or the dealer on duty at the table, or with ``supervisor_only`` a floor
     supervisor alone (R17). Unless ``settled_ok``, the hand must be in progress."""
-    try:
-        hand = (
-            Hand.objects.select_for_update(of=("self",))
-            .select_related("table__cardroom", "settings", "session", "dp_seating")
-            .get(pk=hand.pk)
-        )
-    except Hand.DoesNotExist:
-        raise NotFound(f"There is no hand {hand.pk}.") from None
+    locked = _LOCKED_HAND.first(hand.pk)
+    if locked is None:
+        raise NotFound(f"There is no hand {hand.pk}.")
+    hand = locked
     if supervisor_only:
         require_supervisor(by, action=action)
     else:

@@ -87,9 +87,11 @@ class _Wagering:
         self.spent: dict[int, Decimal] = {}  # chips already taken from a stack in this batch
 
     @classmethod
-    def of(cls, hand: Hand) -> _Wagering:
-        seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
-        sitters = {s.seat: s for s in seated.select_related("player")}
+    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None) -> _Wagering:
+        """``sitters``: who sits where, when the caller has read them already."""
+        if sitters is None:
+            seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
+            sitters = {s.seat: s for s in seated.select_related("player")}
         return cls(hand, list(hand.spots.all()), sitters)
 
     def spot(
@@ -413,7 +415,7 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     _batch(wagers, "wager")
     seatings, sitting = _locked_seatings(hand, wagers)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand)
+    play = _Wagering.of(hand, sitting)
     spots: list[Spot] = []
     moves: dict[int, Decimal] = {}
     for index, wager in enumerate(wagers):
@@ -456,22 +458,19 @@ def _by_pk(seatings: Mapping[object, Seating]) -> dict[int, Seating]:
 def _locked_seatings(
     hand: Hand, wagers: Sequence[Mapping[str, Any]]
 ) -> tuple[dict[object, Seating], dict[int, Seating]]:
-    """The seatings a batch of wagers names, by id, or by seat for a wager that names only its
-    seat; locked in one query, in id order (the project's lock order)."""
-    ids, seats = [], []
+    """The seatings a batch of wagers names by id, and everybody seated at the hand's table (by
+    seat: a wager may name only its seat, and R6 looks at who sits where); locked in one
+    query, in id order (the project's lock order)."""
+    ids = []
     for wager in wagers:
         ref = _pk(wager.get("seating"))
-        if ref is None:
-            seats.append(wager.get("seat"))
-        elif isinstance(ref, int) and not isinstance(ref, bool):
+        if isinstance(ref, int) and not isinstance(ref, bool):
             ids.append(ref)
-    named = Q(pk__in=ids) | Q(table_id=hand.table_id, left_at=None, seat__in=seats)
+    named = Q(pk__in=ids) | Q(table_id=hand.table_id, left_at=None)
     locked = Seating.objects.select_for_update().select_related("player").filter(named)
     seatings: dict[object, Seating] = {s.pk: s for s in locked.order_by("pk")}
     sitting = {
-        s.seat: s
-        for s in seatings.values()
-        if s.table_id == hand.table_id and s.left_at is None and s.seat in seats
+        s.seat: s for s in seatings.values() if s.table_id == hand.table_id and s.left_at is None
     }
     return seatings, sitting
 

@@ -1,0 +1,90 @@
+"""A read that every request makes, compiled to SQL once per process instead of every time
+(issue 16).
+
+Django builds a query's SQL anew each time it runs: for the hand every step locks (the hand
+with its table, cardroom, settings, session and DP seating: 63 columns) that compiling cost
+more CPU than anything else in a step. ``PreparedRead`` compiles its queryset once per
+database, with a marker in place of the key, and then runs that SQL with each call's key and
+turns the rows into model instances exactly as Django's own iterator does (converters,
+``Model.from_db``, the related objects of ``select_related``). A queryset whose SQL does not
+carry the key as a single parameter is simply run through the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from django.db import connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+
+M = TypeVar("M", bound=Model)
+
+_MARKER = -1_730_199_142  # a key no row has (within any integer key's range): its place
+
+
+class PreparedRead(Generic[M]):
+    """``read = PreparedRead(lambda key: Hand.objects.select_related(...).filter(pk=key))``,
+    then ``read.first(key)`` (as ``QuerySet.first``: ordered by the model's ordering, else by
+    primary key; or None) or ``read.all(key)`` (every row, as the queryset orders them)."""
+
+    def __init__(self, build: Callable[[Any], QuerySet[M]]) -> None:
+        self._build = build
+        self._compiled: dict[tuple[str, bool], _Compiled | None] = {}
+
+    def first(self, key: Any, *, using: str = "default") -> M | None:
+        compiled = self._compiled_for(using, first=True)
+        if compiled is None:
+            return self._build(key).using(using).first()
+        rows = compiled.rows(key, limit=1)
+        return rows[0] if rows else None  # type: ignore[return-value]
+
+    def all(self, key: Any, *, using: str = "default") -> list[M]:
+        compiled = self._compiled_for(using, first=False)
+        if compiled is None:
+            return list(self._build(key).using(using))
+        return compiled.rows(key)  # type: ignore[return-value]
+
+    def _compiled_for(self, using: str, *, first: bool) -> _Compiled | None:
+        if (using, first) not in self._compiled:
+            queryset = self._build(_MARKER)
+            if first and not queryset.ordered:
+                queryset = queryset.order_by("pk")  # as QuerySet.first()
+            self._compiled[using, first] = _Compiled.of(queryset, using)
+        return self._compiled[using, first]
+
+
+class _Compiled:
+    def __init__(self, compiler: Any, sql: str, params: tuple[Any, ...], place: int) -> None:
+        self.compiler, self.sql, self.params, self.place = compiler, sql, list(params), place
+        self.db = compiler.using
+        info = compiler.klass_info
+        self.model = info["model"]
+        start, end = info["select_fields"][0], info["select_fields"][-1] + 1
+        self.own = slice(start, end)
+        self.names = [column[0].target.attname for column in compiler.select[start:end]]
+        self.related = get_related_populators(info, compiler.select, self.db)
+
+    @classmethod
+    def of(cls, queryset: QuerySet[Any], using: str) -> _Compiled | None:
+        compiler = queryset.query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        places = [i for i, value in enumerate(params) if value == _MARKER]
+        if len(places) != 1 or compiler.annotation_col_map or not compiler.klass_info:
+            return None
+        return cls(compiler, sql, params, places[0])
+
+    def rows(self, key: Any, *, limit: int | None = None) -> list[Model]:
+        params = list(self.params)
+        params[self.place] = key
+        with connections[self.db].cursor() as cursor:
+            cursor.execute(self.sql, params)
+            fetched = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
+        found = []
+        for row in self.compiler.results_iter([fetched]):
+            instance = self.model.from_db(self.db, self.names, row[self.own])
+            for populator in self.related:
+                populator.populate(row, instance)
+            found.append(instance)
+        return found

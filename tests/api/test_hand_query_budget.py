@@ -24,7 +24,7 @@ V = "/api/v1"
 AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 2
 BUDGET = {
     name: count + AUDIT_APPEND
-    for name, count in {"start": 8, "wagers": 10, "cards": 6, "decisions": 10, "settle": 12}.items()
+    for name, count in {"start": 7, "wagers": 10, "cards": 6, "decisions": 10, "settle": 12}.items()
 }
 AUTH_BUDGET = 2
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")

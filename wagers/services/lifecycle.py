@@ -40,7 +40,6 @@ from tables.rotation import (
     rotation_window_check,
 )
 from tables.services import stack_entry_add, table_lock_open
-from wagers import selectors
 from wagers.engine import RoundError
 from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.models import Hand
@@ -87,8 +86,12 @@ def hand_start(
         table, session = table_lock_open(table, by=by, action="start a hand")
         if (stopped := table_selectors.game_stop_open(table)) is not None:
             raise game_stopped(stopped)
-        if selectors.hands_in_progress(table=table).exists():
+        # A hand starts only when none is in progress, and numbers grow: a hand in progress is
+        # the table's latest (one read gives both the check and the next number).
+        latest = _LATEST_HAND.first(table.pk)
+        if latest is not None and latest.status in Hand.IN_PROGRESS:
             raise Conflict(f"{table} has a hand in progress: settle it first.")
+        number = (latest.number if latest is not None else 0) + 1
         record = None
         if table.banking == "designated_player":
             settings = table_selectors.current_settings(table)
@@ -100,7 +103,7 @@ def hand_start(
         elif refusals or draw_cards:
             raise DomainError("A house-banked table has no designated player.", field="refusals")
         if stop is None and (record is None or record.designated_player is not None):
-            return _create_hand(table, session, record, dp_bank, by)
+            return _create_hand(table, session, record, dp_bank, by, number=number)
     # The stop, or the offers nobody accepted, were committed above; no hand starts (R16).
     if stop is not None:
         raise game_stopped(stop)
@@ -114,13 +117,14 @@ def _create_hand(
     record: RotationRecord | None,
     dp_bank: object,
     by: User,
+    *,
+    number: int,
 ) -> Hand:
     settings = table_selectors.current_settings(table)
-    last = Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True)
     hand = Hand(
         table=table,
         session=session,
-        number=(last.first() or 0) + 1,
+        number=number,
         settings=settings,
         rotation=record,
         started_by=by,
@@ -215,6 +219,10 @@ def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
     return hand
 
 
+#: The table's latest hand: its number, and whether it is still in progress.
+_LATEST_HAND = PreparedRead(
+    lambda key: Hand.objects.filter(table_id=key).only("number", "status").order_by("-number")
+)
 #: Every hand service's first read (compiled once: cardroom.kernel.prepared).
 _LOCKED_HAND = PreparedRead(
     lambda key: (

@@ -57,6 +57,8 @@ def build() -> list[dict]:
     from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables import services
     from tables.models import Cardroom, Seating, Table
+    from wagers import services as hands
+    from wagers.models import Hand
 
     call_command("migrate", verbosity=0)
 
@@ -79,9 +81,17 @@ def build() -> list[dict]:
                 cardroom=room, name=f"Bench {n}", banking="house", by=floor
             )
             services.table_open(table=table, dealer=dealer, by=floor)
+        # A hand an earlier run left unfinished (its thread stopped on an error) ends first.
+        for unfinished in Hand.objects.filter(table=table, status__in=Hand.IN_PROGRESS):
+            if unfinished.status == Hand.Status.OPEN:
+                hands.hand_cancel(hand=unfinished, by=floor)
+            else:
+                hands.hand_declare_misdeal(hand=unfinished, reason="shuffler_fault", by=floor)
         for seat in SEATS:
             sat = Seating.objects.filter(table=table, seat=seat, left_at=None).first()
-            if sat is not None and sat.stack < 1000:  # a short stack from earlier runs
+            # A stack earlier runs have worn down buys in again: a whole run (three of each row)
+            # moves a seat's stack by a thousand or two, and a seat that runs dry stops its table.
+            if sat is not None and sat.stack < int(BUY_IN) * 4 // 5:
                 services.seating_leave(seating=sat, by=floor)
                 sat = None
             if sat is None:

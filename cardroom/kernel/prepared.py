@@ -65,6 +65,8 @@ class _Compiled:
         self.own = slice(start, end)
         self.names = [column[0].target.attname for column in compiler.select[start:end]]
         self.related = get_related_populators(info, compiler.select, self.db)
+        columns = [column[0] for column in compiler.select[0 : compiler.col_count]]
+        self.converters = compiler.get_converters(columns)
 
     @classmethod
     def of(cls, queryset: QuerySet[Any], using: str) -> _Compiled | None:
@@ -82,7 +84,10 @@ class _Compiled:
             cursor.execute(self.sql, params)
             fetched = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
         found = []
-        for row in self.compiler.results_iter([fetched]):
+        converted = (
+            self.compiler.apply_converters(fetched, self.converters) if self.converters else fetched
+        )
+        for row in converted:
             instance = self.model.from_db(self.db, self.names, row[self.own])
             for populator in self.related:
                 populator.populate(row, instance)

@@ -13,7 +13,9 @@ user comes back with the fields authentication needs (``CACHED_USER_FIELDS``; an
 read from the database when first used) and the token's expiry is checked again each time.
 The entry is forgotten when the token is deleted (revoked, expired, the password changed, the
 user deactivated), when the user's groups, name or flags change, and when a role group is
-renamed or deleted: see ``signals``. With the cache down, the database answers, as before.
+renamed or deleted: see ``signals`` — at once and again when that change commits. A first
+request checks, after caching, that its token still exists, so a revocation racing it cannot
+leave the token cached. With the cache down, the database answers, as before.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth
@@ -37,7 +40,7 @@ from knox.settings import CONSTANTS
 from knox.signals import token_expired
 from rest_framework import exceptions
 
-from cardroom.kernel.roles import role_known, role_of
+from cardroom.kernel.roles import ROLES, role_known, role_of
 
 log = logging.getLogger(__name__)
 
@@ -47,10 +50,18 @@ def role_key(digest: str) -> str:
 
 
 def forget_roles(digests: Iterable[str]) -> None:
-    """Drop the cached roles of these tokens (their user's groups changed, or they are gone)."""
+    """Drop the cached entries of these tokens (their user changed, or they are gone): now, and
+    again once the change commits — a request that read the database before the commit may
+    have cached what it saw in between."""
     keys = [role_key(digest) for digest in digests]
     if not keys:
         return
+    _forget(keys)
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(lambda: _forget(keys))
+
+
+def _forget(keys: list[str]) -> None:
     try:
         cache.delete_many(keys)
     except Exception:  # noqa: BLE001 - the cache is down: nothing is served from it either
@@ -76,8 +87,10 @@ class TokenAuthentication(auth.TokenAuthentication):
         remembered = _remembered(digest)
         if remembered is not None:
             return remembered
-        found = AuthToken.objects.select_related("user").filter(
-            token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH]
+        found = (
+            AuthToken.objects.select_related("user")
+            .filter(token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH])
+            .annotate(**_HOLDS)
         )
         for auth_token in found:
             if not compare_digest(digest, auth_token.digest):
@@ -88,7 +101,9 @@ class TokenAuthentication(auth.TokenAuthentication):
                 token_expired.send(sender=self.__class__, username=username, source="auth_token")
                 raise refused
             user, _ = self.validate_user(auth_token)
-            _remember(user, auth_token, digest)
+            role_known(user, next((r for r in ROLES if getattr(auth_token, _held(r))), None))
+            if _remember(user, auth_token, digest) and not _still_there(digest):
+                raise refused  # revoked while this request read it: forgotten again
             return user, auth_token
         raise refused
 
@@ -131,15 +146,38 @@ def _remembered(digest: str) -> tuple[User, AuthToken] | None:
     return user, token
 
 
-def _remember(user: User, auth_token: AuthToken, digest: str) -> None:
-    """Find the user's role (a query) and keep it with the user and the token."""
-    role = role_of(user)
+def _held(role: str) -> str:
+    return f"_holds_{ROLES.index(role)}"
+
+
+#: Whether the token's user is in each role group, read with the token (role_of's precedence
+#: is applied to them): the token, its user and the role in one query.
+_HOLDS = {
+    _held(role): Exists(
+        User.groups.through.objects.filter(user_id=OuterRef("user_id"), group__name=role)
+    )
+    for role in ROLES
+}
+
+
+def _still_there(digest: str) -> bool:
+    """After caching: the token still exists. A revocation that committed after this request
+    read the token but before it cached it would otherwise leave it cached; one that commits
+    after this check forgets the entry on its commit (``forget_roles``)."""
+    if AuthToken.objects.filter(digest=digest).exists():
+        return True
+    forget_roles([digest])
+    return False
+
+
+def _remember(user: User, auth_token: AuthToken, digest: str) -> bool:
+    """Keep the user, its role and the token in the cache; whether they were cached."""
     seconds = settings.ROLE_CACHE_SECONDS
     if not seconds:
-        return
+        return False
     entry = {
         "shape": _ENTRY,
-        "role": role,
+        "role": role_of(user),  # known already: no query
         "expiry": auth_token.expiry,
         "user": [getattr(user, name) for name in _fields(User, CACHED_USER_FIELDS)],
         "token": [getattr(auth_token, name) for name in _fields(AuthToken, _CACHED_TOKEN_FIELDS)],
@@ -148,6 +186,8 @@ def _remember(user: User, auth_token: AuthToken, digest: str) -> None:
         cache.set(role_key(digest), entry, seconds)
     except Exception:  # noqa: BLE001
         log.warning("role cache unavailable", exc_info=True)
+        return False
+    return True
 
 
 class TokenScheme(KnoxTokenScheme):

@@ -10,12 +10,13 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from knox.crypto import hash_token
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from cardroom.api.tokens import _remembered, role_key
-from cardroom.kernel.roles import DEALER
+from cardroom.api.tokens import _remembered, forget_roles, role_key
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +98,44 @@ def test_a_superuser_flag_taken_away_is_seen_on_the_next_request(api, world):
     assert client.get(f"{V}/auth/me/").status_code == 200
     user, _ = _remembered(digest)
     assert user.is_superuser is False
+
+
+def test_a_token_revoked_while_its_first_request_reads_it_is_refused_and_not_cached(
+    world, monkeypatch
+):
+    token = AuthToken.objects.create(world.dealer)[1]
+    digest = hash_token(token)
+    caching = cache.set
+
+    def revoked_meanwhile(key, value, timeout=None):
+        AuthToken.objects.filter(digest=digest).delete()  # another request's revocation
+        caching(key, value, timeout)
+
+    monkeypatch.setattr(cache, "set", revoked_meanwhile)
+
+    assert client_with(token).get(f"{V}/auth/me/").status_code == 401
+    assert cache.get(role_key(digest)) is None
+
+
+def test_a_first_request_reads_the_token_its_user_and_role_in_one_query_then_checks_it(world):
+    token = AuthToken.objects.create(world.supervisor)[1]
+    with CaptureQueriesContext(connection) as queries:
+        me = client_with(token).get(f"{V}/auth/me/")
+
+    assert me.json()["role"] == FLOOR_SUPERVISOR
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert len(statements) == 2  # the token with its user and role; still there after caching
+    assert "auth_user_groups" in statements[0] and "knox_authtoken" in statements[1]
+
+
+def test_a_forgotten_entry_is_forgotten_again_when_the_change_commits(
+    world, django_capture_on_commit_callbacks
+):
+    key = role_key("a" * 128)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        forget_roles(["a" * 128])
+        cache.set(key, {"stale": True}, 60)  # cached by a request that read before the commit
+        assert cache.get(key) == {"stale": True}
+
+    assert len(callbacks) == 1
+    assert cache.get(key) is None

@@ -11,11 +11,28 @@ from django.db.models import Count, Q, QuerySet
 from audit.actions import AuditAction
 from audit.models import AuditEvent
 from cardroom.kernel.money import money_text
+from cardroom.kernel.prepared import PreparedRead
 from tables.models import Seating, SettingChange, Table, TableSession, TableSettings
 from tables.rules import as_json, settings_values
 from tables.selectors import Viewer
 
 from .models import Hand, Settlement, Spot
+
+
+def spots_of(hand: Hand, *, with_seatings: bool = False) -> list[Spot]:
+    """The hand's spots by seat, each with ``hand`` as its hand (as ``hand.spots`` gives
+    them); with their seatings if asked. Every step of a hand reads them: compiled once."""
+    read = _SPOTS_WITH_SEATINGS if with_seatings else _SPOTS
+    spots = read.all(hand.pk)
+    for spot in spots:
+        spot.hand = hand
+    return spots
+
+
+_SPOTS = PreparedRead(lambda key: Spot.objects.filter(hand_id=key).order_by("seat"))
+_SPOTS_WITH_SEATINGS = PreparedRead(
+    lambda key: Spot.objects.filter(hand_id=key).select_related("seating").order_by("seat")
+)
 
 
 def hands_in_progress(*, table: Table, seating: Seating | None = None) -> QuerySet[Hand]:

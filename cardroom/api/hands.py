@@ -28,10 +28,10 @@ from cardroom.api.fields import (
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.prepared import PreparedRead
 from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
+from wagers import selectors as wagers_selectors
 from wagers import services
 from wagers.engine import settle_json
 from wagers.engine.table import MAX_SPOTS
@@ -423,16 +423,12 @@ def _hand_answer(hand: Hand, *, spots: list[Spot] | None = None) -> dict:
     the step (or ``spots``, known), and its settlements — none while it is in progress. The
     same as reading the hand again (``HandDetailOut``), at one query instead of three."""
     if spots is None:
-        spots = _SPOTS_OF_HAND.all(hand.pk)
+        spots = wagers_selectors.spots_of(hand)
     data = _bound(HandOut).to_representation(hand)
     data["spots"] = [_bound(SpotOut).to_representation(spot) for spot in spots]
     settlements = [] if hand.status in Hand.IN_PROGRESS else Settlement.objects.filter(hand=hand)
     data["settlements"] = [_bound(SettlementOut).to_representation(s) for s in settlements]
     return data
-
-
-#: The spots of a hand, as every step answers them (compiled once: cardroom.kernel.prepared).
-_SPOTS_OF_HAND = PreparedRead(lambda key: Spot.objects.filter(hand_id=key))
 
 
 def _new_hand_answer(hand: Hand) -> dict:

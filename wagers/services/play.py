@@ -18,11 +18,11 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO, cents, money, money_text
-from cardroom.kernel.prepared import PreparedRead
 from cardroom.kernel.updates import set_by_pk
 from tables import rules as table_rules
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
+from wagers import selectors
 from wagers.engine import Decision, TableRules
 from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
@@ -76,17 +76,6 @@ def _wager_payload(spot: Spot) -> dict[str, Any]:
     }
 
 
-#: A hand's spots by seat, as every step reads them (compiled once: cardroom.kernel.prepared).
-_SPOTS = PreparedRead(lambda key: Spot.objects.filter(hand_id=key).order_by("seat"))
-
-
-def _of_hand(hand: Hand, spots: list[Spot]) -> list[Spot]:
-    """The spots with their hand set to ``hand`` (as ``hand.spots`` would give them)."""
-    for spot in spots:
-        spot.hand = hand
-    return spots
-
-
 class _Wagering:
     """What a wager is checked against (R5–R7, R16): the hand's rules and fee, its spots so
     far and who sits where; read once, so that a whole hand's wagers are checked in memory
@@ -104,7 +93,7 @@ class _Wagering:
         if sitters is None:
             seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
             sitters = {s.seat: s for s in seated.select_related("player")}
-        return cls(hand, _of_hand(hand, _SPOTS.all(hand.pk)), sitters)
+        return cls(hand, selectors.spots_of(hand), sitters)
 
     def spot(
         self,
@@ -256,7 +245,7 @@ def _live_spots_for_cards(hand: Hand) -> list[Spot]:
             f"Hand {hand.number} is {hand.status}: cards are dealt once, after the wagers.",
             field="status",
         )
-    return _of_hand(hand, [spot for spot in _SPOTS.all(hand.pk) if not spot.dead_reason])
+    return [spot for spot in selectors.spots_of(hand) if not spot.dead_reason]
 
 
 def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: User) -> Hand:
@@ -497,7 +486,7 @@ def decisions_record_many(
     A fixed number of queries whatever the number of spots."""
     hand = _locked_hand(hand, by, "record a decision")
     _batch(decisions, "decision")
-    spots = {spot.seat: spot for spot in _of_hand(hand, _SPOTS.all(hand.pk))}
+    spots = {spot.seat: spot for spot in selectors.spots_of(hand)}
     ids = {spot.seating_id for spot in spots.values()}
     seatings = {
         s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=ids).order_by("pk")

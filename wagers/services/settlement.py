@@ -12,21 +12,15 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.prepared import PreparedRead
 from tables.models import StackEntry
 from wagers import selectors
 from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
 from wagers.engine.money import format_amount
-from wagers.models import Hand, Settlement, Spot
+from wagers.models import Hand, Settlement
 
 from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
 from .play import decisions_record_many
-
-#: A hand's spots with their seatings, as settling reads them (compiled once).
-_SPOTS_WITH_SEATINGS = PreparedRead(
-    lambda key: Spot.objects.filter(hand_id=key).select_related("seating").order_by("seat")
-)
 
 
 def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:
@@ -62,9 +56,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
     hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
     if hand.status in (S.SETTLED, S.DEAD):
         return _settled_already(hand, misdeal)
-    spots = _SPOTS_WITH_SEATINGS.all(hand.pk)
-    for spot in spots:
-        spot.hand = hand  # as hand.spots would give them
+    spots = selectors.spots_of(hand, with_seatings=True)
     if misdeal:
         hand_transition(hand, S.DEAD)
         hand.misdeal = misdeal

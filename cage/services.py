@@ -373,7 +373,10 @@ def slip_print(*, slip: Slip, by: User) -> SlipPrint:
     """Record a printing of the slip: the first is the original, every later one is marked
     as a reprint on the paper."""
     require_role(by, FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR, action="print a slip")
-    slip = Slip.objects.select_for_update().get(pk=slip.pk)
+    # The slip is append-only: its table's row is the lock, as for a delivery or a void, so
+    # that two printings at once cannot both be the original.
+    _locked_table(slip.table)
+    slip = Slip.objects.get(pk=slip.pk)
     printed = SlipPrint.objects.create(
         slip=slip,
         reprint=SlipPrint.objects.filter(slip=slip).exists(),

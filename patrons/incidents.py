@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
+from cardroom.kernel.db import lock_until_commit
 from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
@@ -90,7 +91,10 @@ def incident_follow_up(*, incident: Incident, kind: str, text: str, by: User) ->
     """A note, a surveillance review request, surveillance's findings, or the closure; a
     closed incident takes no more entries, and findings answer a request."""
     require_role(by, *REVIEWERS, action="follow up an incident")
-    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    # The incident is append-only (no row lock for the runtime role): follow-ups of one
+    # incident queue on a lock of their own, so that two closures cannot both pass the check.
+    lock_until_commit("patrons.incident", incident.pk)
+    incident = Incident.objects.get(pk=incident.pk)
     if kind not in IncidentEntry.Kind.values:
         names = ", ".join(IncidentEntry.Kind.values)
         raise DomainError(f"The follow-up is one of: {names}.", field="kind")

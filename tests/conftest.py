@@ -18,6 +18,7 @@ from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
+from tests import runtime_role
 
 PASSWORD = "a-test-password"
 
@@ -44,6 +45,22 @@ def examples(full: int) -> int:
     """A test's number of examples under the loaded profile: ``full`` in ``ci``, the same share
     of it as the profile's in ``dev`` (at least one)."""
     return max(1, full * settings.default.max_examples // FULL_EXAMPLES)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """On PostgreSQL the run connects as the runtime role once the test database is migrated
+    (tests/runtime_role.py), and as the superuser again to drop it."""
+    if not runtime_role.POSTGRES:
+        yield
+        return
+    with django_db_blocker.unblock():
+        roles = runtime_role.install()
+        runtime_role.connect_as(roles.runtime)
+    yield
+    with django_db_blocker.unblock():
+        runtime_role.connect_as(runtime_role.ADMIN)
+        runtime_role.remove(roles)
 
 
 @pytest.fixture(autouse=True)
@@ -343,19 +360,21 @@ def refusal(nothing_written):
 
 def _execute_sql_flush_past_append_only(execute_sql_flush):
     """Transactional tests empty every table between tests; append-only tables refuse that
-    (cardroom.kernel.db). PostgreSQL: as superuser, switch triggers off for the flush
-    (``session_replication_role``). SQLite has no such switch: drop and re-create them."""
+    (cardroom.kernel.db). PostgreSQL: as a superuser (the runtime role the run connects as
+    switches to one), switch triggers off for the flush (``session_replication_role``).
+    SQLite has no such switch: drop and re-create them."""
 
     def flush(self, sql_list):
         connection = self.connection
         if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET session_replication_role = replica")
-            try:
-                execute_sql_flush(self, sql_list)
-            finally:
+            with runtime_role.as_superuser(connection):
                 with connection.cursor() as cursor:
-                    cursor.execute("SET session_replication_role = DEFAULT")
+                    cursor.execute("SET session_replication_role = replica")
+                try:
+                    execute_sql_flush(self, sql_list)
+                finally:
+                    with connection.cursor() as cursor:
+                        cursor.execute("SET session_replication_role = DEFAULT")
             return
         with connection.cursor() as cursor:
             cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")

@@ -14,9 +14,10 @@ migration with ``AppendOnly(model, after_rebuild=True)``, which installs them ag
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from django.db import migrations
+from django.db import connection, migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import ProjectState
 
@@ -28,6 +29,21 @@ BEGIN
 END
 $$ LANGUAGE plpgsql;
 """
+
+
+def lock_until_commit(label: str, pk: int) -> None:
+    """Serialise the writers that add to one row until the transaction ends, where that row
+    cannot be locked itself: ``select_for_update`` needs the UPDATE privilege, which the
+    runtime role lacks on an append-only table. PostgreSQL: an advisory lock on a 64-bit key
+    made from the label and the key (two rows sharing one only wait on each other). SQLite
+    runs one writing transaction at a time already."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"{label}:{pk}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
+        )
 
 
 def append_only_sql(vendor: str, table: str) -> tuple[list[str], list[str]]:

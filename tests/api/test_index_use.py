@@ -18,6 +18,7 @@ from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
 from compliance.reports import table_day_report
+from tests import runtime_role
 from wagers.models import Hand, Settlement
 
 pytestmark = [
@@ -45,6 +46,7 @@ def copy_rows(model: type[Model], template_pk: int, n: int, overrides: dict[str,
             f'FROM "{table}" t CROSS JOIN generate_series(1, %s) AS i WHERE t.id = %s',
             [n, template_pk],
         )
+    with runtime_role.as_owner(), connection.cursor() as cursor:  # autovacuum's, as the owner
         cursor.execute(f'ANALYZE "{table}"')
 
 
@@ -117,6 +119,7 @@ def history(world):
             "ON h.table_id = %s AND h.number > %s WHERE t.id = %s",
             [hand.table_id, hand.number, settlement.pk],
         )
+    with runtime_role.as_owner(), connection.cursor() as cursor:  # autovacuum's, as the owner
         cursor.execute(f'ANALYZE "{table}"')
     assert AuditEvent.objects.count() > EVENTS
     return hand

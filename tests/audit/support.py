@@ -20,6 +20,7 @@ from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
 from tables.rotation import game_restart
+from tests import runtime_role
 from wagers import services
 from wagers.models import Hand, Settlement
 
@@ -61,16 +62,18 @@ def new_york_gaming_day(at: datetime, starts: int = 6) -> date:
 def past_append_only() -> Iterator[None]:
     """Switch the append-only triggers (cardroom.kernel.db) off on this connection, and back on.
 
-    PostgreSQL: triggers do not fire under ``session_replication_role = replica`` (the test
-    role is a superuser). SQLite has no such switch: drop the triggers and re-create them."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+    PostgreSQL: triggers do not fire under ``session_replication_role = replica``, which a
+    superuser sets (the run's runtime role switches to one: tests/runtime_role.py). SQLite has
+    no such switch: drop the triggers and re-create them."""
+    if connection.vendor == "postgresql":
+        with runtime_role.as_superuser(), connection.cursor() as cursor:
             cursor.execute("SET session_replication_role = replica")
             try:
                 yield
             finally:
                 cursor.execute("SET session_replication_role = DEFAULT")
-            return
+        return
+    with connection.cursor() as cursor:
         cursor.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
         triggers = cursor.fetchall()
         assert triggers, "the append-only triggers are installed"

@@ -33,6 +33,7 @@ from audit.verification import verify_chain, verify_chains
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import RotationRecord, Table
+from tests import runtime_role
 from wagers import services
 from wagers.models import Hand
 
@@ -592,8 +593,8 @@ def write_legacy_events(count: int) -> list[AuditEvent]:
             previous = event_hash(**fields)
             events.append(AuditEvent.objects.create(chain=LEGACY, hash=previous, **fields))
     ChainHead.objects.update_or_create(chain=LEGACY, defaults={"seq": count, "hash": previous})
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
+    if connection.vendor == "postgresql":  # moving a sequence is its owner's (a restore's)
+        with runtime_role.as_owner(), connection.cursor() as cursor:
             cursor.execute("SELECT setval('audit_event_seq', %s)", [count])
     return events
 

@@ -21,6 +21,8 @@ import pytest
 from django.conf import settings
 from psycopg import errors
 
+from tests import runtime_role
+
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 
@@ -35,7 +37,7 @@ def _base() -> dict:
     return {
         "host": config.get("HOST") or "127.0.0.1",
         "port": str(config.get("PORT") or 5432),
-        "user": config.get("USER") or "postgres",
+        "user": runtime_role.ADMIN,  # the run itself connects as its runtime role
         "name": f"{name}_roles"[:50],
     }
 
@@ -205,3 +207,24 @@ def test_the_application_runs_as_the_runtime_role(migrated):
     ran = manage("shell", "-c", script, DATABASE_URL=url(RUNTIME))
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert "appended " in ran.stdout
+
+
+@pytest.mark.django_db
+def test_the_test_run_itself_is_connected_as_its_runtime_role():
+    """The whole PostgreSQL run (tests/runtime_role.py): a privilege production's runtime role
+    lacks fails the test that needs it."""
+    from django.db import connection
+
+    roles = runtime_role.current()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_user, session_user, r.rolsuper, r.rolinherit, "
+            "has_table_privilege('audit_auditevent', 'UPDATE'), "
+            "has_table_privilege('cage_slipprint', 'UPDATE'), "
+            "has_table_privilege('tables_seating', 'UPDATE'), "
+            "(SELECT count(*) FROM pg_class WHERE relowner = r.oid) "
+            "FROM pg_roles r WHERE r.rolname = current_user"
+        )
+        row = cursor.fetchone()
+    assert row == (roles.runtime, roles.runtime, False, False, False, False, True, 0)
+    assert roles.runtime != runtime_role.ADMIN

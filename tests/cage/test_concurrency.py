@@ -10,7 +10,7 @@ import os
 import pytest
 
 from cage import services
-from cage.models import SerialCounter, Slip
+from cage.models import SerialCounter, Slip, SlipPrint
 from tables import services as table_services
 
 from ..tables.test_concurrency import at_once
@@ -49,3 +49,24 @@ def test_two_fills_at_once_both_land_with_distinct_serials(
     assert sorted(serials) == list(range(1, 9))
     assert SerialCounter.objects.get(cardroom=cardroom, kind="fill").last == 8
     assert Slip.objects.filter(cardroom=cardroom).count() == 8
+
+
+def test_two_printings_of_a_slip_at_once_make_one_original_and_one_reprint(
+    cardroom, supervisor, auditor, dealer
+):
+    """A slip is append-only, so the runtime role cannot lock its row: its table's row is the
+    lock. Without one, both printings could read "never printed" and both be the original."""
+    table = table_services.table_create(
+        cardroom=cardroom, name="House 1", banking="house", by=supervisor
+    )
+    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    for attempt in range(3):
+        slip = services.slip_request(
+            table=table, kind="fill", chips={"100": 1 + attempt}, by=supervisor
+        )
+        answers = at_once(
+            lambda slip=slip: services.slip_print(slip=slip, by=supervisor),
+            lambda slip=slip: services.slip_print(slip=slip, by=auditor),
+        )
+        assert all(isinstance(a, SlipPrint) for a in answers), answers
+        assert sorted(a.reprint for a in answers) == [False, True]

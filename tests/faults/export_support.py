@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from cardroom.celery import app as celery_app
+from tests import runtime_role
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -217,5 +218,5 @@ def many_audit_events(count: int) -> None:
     ]
     AuditEvent.objects.bulk_create(events, batch_size=5000)
     if connection.vendor == "postgresql":  # the next event is numbered after these
-        with connection.cursor() as cursor:
+        with runtime_role.as_owner(), connection.cursor() as cursor:  # the sequence's owner
             cursor.execute("SELECT setval('audit_event_seq', %s)", [first + count - 1])

@@ -31,6 +31,7 @@ from compliance.models import VerificationRun
 from compliance.services import verification_request
 from rake.models import FeeEntry
 from tables.models import Seating, StackEntry
+from tests import runtime_role
 from wagers import services as wagers
 from wagers.models import Hand, Settlement
 
@@ -172,11 +173,13 @@ STEPS = {
 
 
 def _blocker() -> psycopg.Connection:
+    """A second connection, as the tables' owner: LOCK TABLE in SHARE MODE is beyond the
+    runtime role (and is only the test's way of holding the settle at a step)."""
     database = connection.settings_dict
     return psycopg.connect(
         host=database["HOST"] or "127.0.0.1",
         port=database["PORT"] or 5432,
-        user=database["USER"],
+        user=runtime_role.current().owner,
         password=database["PASSWORD"] or None,
         dbname=database["NAME"],
     )

@@ -5,12 +5,13 @@ their own setting changes."""
 from __future__ import annotations
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import connection
 
 from audit.models import AuditEvent
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services
 from tables.models import SelfApprovalChange, SelfApprovalDecision
+from tests.runtime_role import assert_append_only
 
 pytestmark = pytest.mark.django_db
 
@@ -129,10 +130,5 @@ def test_switching_self_approval_off_is_a_two_person_change_too(
 def test_self_approval_changes_and_decisions_are_never_edited(cardroom, allow_self_approval, table):
     allow_self_approval(cardroom)
     for statement in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
-        with (
-            pytest.raises(DatabaseError, match="append-only"),
-            transaction.atomic(),
-            connection.cursor() as cursor,
-        ):
-            cursor.execute(statement)
+        assert_append_only(lambda statement=statement: connection.cursor().execute(statement))
     assert SelfApprovalChange.objects.count() == SelfApprovalDecision.objects.count() == 1

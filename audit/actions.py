@@ -13,6 +13,10 @@ class AuditAction(models.TextChoices):
     AUTH_LOGOUT = "auth.logout"
     AUTH_LOGIN_FAILED = "auth.login_failed"
     PERMISSION_REFUSED = "permission.refused"
+    # The log's own alarms (audit.alarms): a checkpoint forged, changed or missing in the
+    # database, and compliance's acknowledgement of it.
+    CHECKPOINT_PROBLEM_FOUND = "audit.checkpoint_problem_found"
+    CHECKPOINT_PROBLEM_ACKNOWLEDGED = "audit.checkpoint_problem_acknowledged"
     # Configuration and its governance (R17).
     CARDROOM_CREATED = "cardroom.created"
     CARDROOM_SHIFTS_SET = "cardroom.shifts_set"

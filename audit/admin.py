@@ -4,7 +4,14 @@ from django.contrib import admin
 
 from cardroom.kernel.admin import ReadOnlyAdmin
 
-from .models import AuditEvent, ChainHead, Checkpoint
+from .models import (
+    AuditEvent,
+    ChainHead,
+    Checkpoint,
+    CheckpointProblem,
+    CheckpointProblemAcknowledgement,
+    SinkWrite,
+)
 
 
 @admin.register(AuditEvent)
@@ -34,3 +41,22 @@ class ChainHeadAdmin(ReadOnlyAdmin):
 class CheckpointAdmin(ReadOnlyAdmin):
     list_display = ["seq", "hash", "verified_at", "events", "key_id"]
     date_hierarchy = "verified_at"
+
+
+@admin.register(SinkWrite)
+class SinkWriteAdmin(ReadOnlyAdmin):
+    list_display = ["checkpoint_id", "written", "at", "error"]
+    list_filter = ["written"]
+    date_hierarchy = "at"
+
+
+@admin.register(CheckpointProblem)
+class CheckpointProblemAdmin(ReadOnlyAdmin):
+    list_display = ["id", "found_at", "text"]
+    search_fields = ["text"]
+
+
+@admin.register(CheckpointProblemAcknowledgement)
+class CheckpointProblemAcknowledgementAdmin(ReadOnlyAdmin):
+    list_display = ["problem", "by", "at", "note"]
+    search_fields = ["note"]

@@ -1,6 +1,8 @@
 """The audit log: one row per state change, hash-chained per table, cardroom or globally
 (``audit.chain``), append-only (``AppendOnly``)."""
 
+import hashlib
+
 from django.conf import settings
 from django.db import models
 
@@ -89,3 +91,55 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint #{self.seq} {self.hash[:12]} at {self.verified_at:%Y-%m-%d %H:%M}"
+
+
+class SinkWrite(models.Model):
+    """What became of a checkpoint's line in the sink (``audit.alarms``): written, or the
+    error that kept it out. The latest one failed: the sink is an alarm until one succeeds."""
+
+    # No constraint: a checkpoint removed by an attacker leaves this record standing.
+    checkpoint = models.ForeignKey(
+        Checkpoint, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
+    )
+    written = models.BooleanField()
+    error = models.TextField(blank=True, default="")
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"checkpoint {self.checkpoint_id} {'written' if self.written else 'not written'}"
+
+
+class CheckpointProblem(models.Model):
+    """A problem a verification found with the checkpoints themselves (a row forged or
+    changed in the database, one missing from it): an alarm, recorded once, until compliance
+    acknowledges it. The chains are verified past it; a day close waits for the
+    acknowledgement."""
+
+    #: SHA-256 of ``text``: the same problem found again is the same record.
+    fingerprint = models.CharField(max_length=64, unique=True)
+    text = models.TextField()
+    found_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["found_at", "id"]
+
+    def __str__(self) -> str:
+        return self.text
+
+    @staticmethod
+    def fingerprint_of(text: str) -> str:
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+class CheckpointProblemAcknowledgement(models.Model):
+    """Compliance has seen a checkpoint problem and says what was done about it."""
+
+    problem = models.OneToOneField(
+        CheckpointProblem, on_delete=models.PROTECT, related_name="acknowledgement"
+    )
+    note = models.TextField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.problem_id} acknowledged by {self.by_id}"

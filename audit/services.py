@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection, models, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from . import signing
 from .actions import AuditAction
 from .chain import LEGACY, canonical_json, chain_event_hash, chain_genesis, chain_of, heads_hash
-from .models import AuditEvent, ChainHead, Checkpoint
+from .models import AuditEvent, ChainHead, Checkpoint, CheckpointProblem, SinkWrite
 from .verification import verify_chains
+
+logger = logging.getLogger(__name__)
 
 #: Who acted: a signed-in user, or nobody (a failed login, a refused anonymous request).
 Actor = AbstractBaseUser | AnonymousUser | None
@@ -156,10 +160,12 @@ def audit_checkpoint_record(*, full: bool = False) -> Checkpoint | None:
     """Verify every chain up to its head (from the last checkpoint on, or all of it with
     ``full``); if they hold, record their heads as a checkpoint signed with the key kept outside
     the database, and append it to the sink once committed. A broken chain records nothing and
-    is reported by the caller (the periodic task logs an error; a day close refuses)."""
+    is reported by the caller (the periodic task logs an error; a day close refuses). A bad
+    checkpoint is skipped, not a block: it is recorded as an alarm (``audit.alarms``)."""
     report = verify_chains(full=full, workers=1)
-    if not report.ok:
+    if not report.chains_ok:
         return None
+    checkpoint_problems_record(report.checkpoint_problems)
     heads = [[h.chain, h.seq, h.hash] for h in report.heads]
     text = canonical_json(sorted(heads))
     verified_at = timezone.now()
@@ -178,8 +184,55 @@ def audit_checkpoint_record(*, full: bool = False) -> Checkpoint | None:
         key_id=key,
     )
     record = checkpoint_record(checkpoint)
-    transaction.on_commit(lambda: signing.sink_append(record))
+    transaction.on_commit(lambda: checkpoint_sink_write(checkpoint.pk, record), robust=True)
     return checkpoint
+
+
+def checkpoint_sink_write(checkpoint_id: int, record: dict[str, Any]) -> None:
+    """Once the checkpoint is committed: its line appended to the sink, and what became of it
+    recorded (``SinkWrite``: a failure is an alarm until a later line is written). Never
+    raises: the checkpoint stands in the database either way."""
+    if signing.sink_path() is None:
+        return
+    error = ""
+    try:
+        signing.sink_append(record)
+    except OSError as failure:
+        error = str(failure)
+        logger.error("Audit checkpoint #%s is not in the sink: %s", record.get("seq"), error)
+    try:
+        with transaction.atomic():
+            SinkWrite.objects.create(
+                checkpoint_id=checkpoint_id, written=not error, error=error, at=timezone.now()
+            )
+    except DatabaseError:
+        logger.exception("What became of checkpoint #%s's sink line is not recorded", record)
+
+
+def checkpoint_problems_record(problems: Iterable[str]) -> list[CheckpointProblem]:
+    """Each problem with the checkpoints a verification found, recorded the first time it is
+    found (an audit event with it), inside the caller's transaction: the new ones."""
+    found = []
+    for text in problems:
+        fingerprint = CheckpointProblem.fingerprint_of(text)
+        if CheckpointProblem.objects.filter(fingerprint=fingerprint).exists():
+            continue
+        try:
+            with transaction.atomic():
+                problem = CheckpointProblem.objects.create(
+                    fingerprint=fingerprint, text=text, found_at=timezone.now()
+                )
+        except IntegrityError:  # recorded by a verification running at the same moment
+            continue
+        audit_record(
+            actor=None,
+            action=AuditAction.CHECKPOINT_PROBLEM_FOUND,
+            target=problem,
+            payload={"problem": text},
+        )
+        logger.error("Audit checkpoint problem: %s", text)
+        found.append(problem)
+    return found
 
 
 def checkpoint_record(checkpoint: Checkpoint) -> dict[str, Any]:

@@ -4,14 +4,20 @@ outside the database where every checkpoint is appended as one JSON line.
 The key is ``AUDIT_CHECKPOINT_KEY`` (HMAC-SHA256; several keys separated by commas while one is
 being rotated: the first signs, every one verifies). Someone who can write the database but
 not read the key cannot make a checkpoint that verifies, so a tail cut off after the last
-checkpoint, with the checkpoints rewritten to match, is still found against the sink."""
+checkpoint, with the checkpoints rewritten to match, is still found against the sink.
+
+A checkpoint's line is written whole or not at all; a partial line (a write cut short where
+the sink could not be cut back) is reported and kept, and the next line starts after it."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import hmac
 import json
 import os
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -51,36 +57,102 @@ def sink_path() -> Path | None:
     return Path(value) if value else None
 
 
+class SinkWriteError(OSError):
+    """The checkpoint's line could not be written whole. The sink ends as it did before (cut
+    back), or, where it cannot be cut (a write-once volume), with a partial line that the next
+    append starts after, on a line of its own."""
+
+
 def sink_append(record: dict[str, Any]) -> None:
-    """Append one checkpoint to the sink and make it durable before returning."""
+    """Append one checkpoint to the sink as one whole line, durable before returning, or
+    raise SinkWriteError. Writers take turns on the file (flock), so that a line written in
+    several pieces is never interleaved with another."""
     path = sink_path()
     if path is None:
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n"
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    line = (json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n").encode()
     try:
-        os.write(descriptor, line.encode())
-        os.fsync(descriptor)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+    except OSError as error:
+        raise SinkWriteError(f"cannot open the checkpoint sink {path}: {error}") from error
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        size = os.fstat(descriptor).st_size
+        if size and os.pread(descriptor, 1, size - 1) != b"\n":
+            line = b"\n" + line  # a partial line an earlier failure could not cut
+        try:
+            _write_whole(descriptor, line)
+            os.fsync(descriptor)
+        except OSError as error:
+            _cut_back(descriptor, size)
+            raise SinkWriteError(
+                f"the checkpoint sink {path} did not take checkpoint #{record.get('seq')}: {error}"
+            ) from error
     finally:
         os.close(descriptor)
 
 
-def sink_read(path: Path | None = None) -> list[dict[str, Any]]:
-    """Every checkpoint in the sink, oldest first ([] when there is none yet). A line that is
-    not a checkpoint raises ValueError naming its number."""
+def _write_whole(descriptor: int, data: bytes) -> None:
+    """``os.write`` may write less than it was given (a full disk, a signal): write the rest
+    until all is written or it fails."""
+    view = memoryview(data)
+    while view:
+        written = os.write(descriptor, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, "the sink took no more bytes")
+        view = view[written:]
+
+
+def _cut_back(descriptor: int, size: int) -> None:
+    """Remove what a failed append wrote; where the sink refuses (write-once storage), the
+    next append starts on a fresh line instead."""
+    try:
+        os.ftruncate(descriptor, size)
+        os.fsync(descriptor)
+    except OSError:
+        pass
+
+
+@dataclass(frozen=True)
+class PartialLine:
+    """A line of the sink that is not JSON: a write cut short (kept: the sink is never
+    edited)."""
+
+    number: int
+    length: int
+
+
+@dataclass(frozen=True)
+class SinkContents:
+    records: list[dict[str, Any]] = field(default_factory=list)
+    partial: list[PartialLine] = field(default_factory=list)
+
+
+def sink_scan(path: Path | None = None) -> SinkContents:
+    """Every checkpoint in the sink, oldest first, and the partial lines between them (none
+    when there is no sink yet). A line that is JSON but not a checkpoint raises ValueError
+    naming its number: that is no write cut short."""
     path = path or sink_path()
     if path is None or not path.exists():
-        return []
-    records = []
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
+        return SinkContents()
+    contents = SinkContents()
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            text = raw.decode("utf-8", errors="replace").strip()
+            if not text:
+                continue
+            try:
+                record = json.loads(text)
+            except ValueError:
+                contents.partial.append(PartialLine(number, len(raw.rstrip(b"\n"))))
+                continue
             if not isinstance(record, dict) or "hash" not in record or "seq" not in record:
-                raise ValueError("no seq and hash")
-        except ValueError as error:
-            raise ValueError(f"{path} line {number} is not a checkpoint ({error})") from None
-        records.append(record)
-    return records
+                raise ValueError(f"{path} line {number} is not a checkpoint (no seq and hash)")
+            contents.records.append(record)
+    return contents
+
+
+def sink_read(path: Path | None = None) -> list[dict[str, Any]]:
+    """Every checkpoint in the sink, oldest first (partial lines left out: ``sink_scan``)."""
+    return sink_scan(path).records

@@ -18,19 +18,23 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from django.db import connection, connections, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, Max, Min, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils import timezone
 
 from . import signing
 from .chain import LEGACY, chain_genesis, heads_hash, legacy_record_text, record_text
 from .models import AuditEvent, ChainHead, Checkpoint
 
 CHUNK = 10_000
+#: A checkpoint is appended to the sink right after it commits: one younger than this and not
+#: there yet is on its way, not missing.
+SINK_GRACE = timedelta(seconds=10)
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,11 @@ class ChainReport:
     #: Every problem found with the checkpoints (forged, missing or changed in the database).
     checkpoint_problems: tuple[str, ...] = ()
     incremental: bool = False
+    #: Every chain holds, whatever the checkpoint or sink problems (``ok`` is all of them): a
+    #: checkpoint may be taken, skipping a bad one, but never over a broken chain.
+    chains_ok: bool = False
+    #: The sink lacks checkpoints the database has: it is not being written.
+    sink_problems: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,6 +120,7 @@ class _Anchors:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     legacy_pairs: list[tuple[int, str]] = field(default_factory=list)
+    sink_problems: list[str] = field(default_factory=list)
 
 
 def verify_chain(
@@ -177,8 +187,15 @@ def _anchors(
     for row in new_style:
         if _genuine(row, found.problems, "in the database"):
             trusted.append(row)
+    in_db = list(trusted)
     try:
-        outside = signing.sink_read(sink) + exported
+        scanned = signing.sink_scan(sink)
+        outside = scanned.records + exported
+        found.notes += [
+            f"line {line.number} of the checkpoint sink is a partial checkpoint ({line.length} "
+            "bytes: a write cut short), kept as it is"
+            for line in scanned.partial
+        ]
     except (OSError, ValueError) as error:
         found.problems.append(f"the checkpoint sink cannot be read: {error}")
         outside = list(exported)
@@ -189,7 +206,32 @@ def _anchors(
         elif _genuine(record, found.problems, "outside the database"):
             trusted.append(record)
     _trust(trusted, found)
+    if exported or (sink or signing.sink_path()) is not None:
+        _at_risk_from_outside(in_db, trusted[len(in_db) :], found)
     return found
+
+
+def _at_risk_from_outside(
+    in_db: list[dict[str, Any]], outside: list[dict[str, Any]], found: _Anchors
+) -> None:
+    """With a sink, what is at risk is what no checkpoint outside the database covers: one
+    only in the database protects nothing from whoever rewrites the database. If the sink
+    lacks the database's latest, the sink is not being written: a problem."""
+    found.signed, found.signed_at = {}, ""
+    newest = max(outside, key=lambda r: (_when(r["verified_at"]), r["seq"]), default=None)
+    if newest is not None:
+        found.signed = {chain: seq for chain, seq, _ in _heads(newest)}
+        found.signed_at = _when(newest["verified_at"]).isoformat()
+    since = _when(newest["verified_at"]) if newest is not None else None
+    missing = [r for r in in_db if since is None or _when(r["verified_at"]) > since]
+    due = [r for r in missing if _when(r["verified_at"]) < timezone.now() - SINK_GRACE]
+    if due:
+        latest = max(due, key=lambda r: _when(r["verified_at"]))
+        found.sink_problems.append(
+            f"the checkpoint sink lacks {len(missing)} checkpoint(s) of the database, the "
+            f"latest #{latest['seq']} of {_when(latest['verified_at']).isoformat()}: it is not "
+            "being written"
+        )
 
 
 def _trust(trusted: list[dict[str, Any]], found: _Anchors) -> None:
@@ -301,7 +343,25 @@ def verify_one(job: _Job) -> _Result:
     """Walk one chain from ``job.start`` to its head (one task; runs in any process), in a
     transaction: rows stream from a server-side cursor that need not outlive it."""
     with transaction.atomic():
-        return _verify_one(job)
+        result = _verify_one(job)
+        _count_at_risk_before_start(job, result)
+        return result
+
+
+def _count_at_risk_before_start(job: _Job, result: _Result) -> None:
+    """Events before where the walk started but after the last checkpoint on the sink (the
+    walk started from one only in the database) are at risk too."""
+    if job.start <= job.risk_after:
+        return
+    place = "seq" if job.chain == LEGACY else "chain_seq"
+    unwalked = AuditEvent.objects.filter(
+        chain=job.chain, **{f"{place}__gt": job.risk_after, f"{place}__lte": job.start}
+    ).aggregate(count=Count("id"), first=Min("seq"), last=Max("seq"))
+    if not unwalked["count"]:
+        return
+    result.at_risk += unwalked["count"]
+    result.risk_first = min(x for x in (result.risk_first, unwalked["first"]) if x is not None)
+    result.risk_last = max(x for x in (result.risk_last, unwalked["last"]) if x is not None)
 
 
 def _verify_one(job: _Job) -> _Result:
@@ -425,6 +485,7 @@ def _report(
         "signed_checkpoint": anchors.signed_at,
         "notes": tuple(anchors.notes),
         "checkpoint_problems": tuple(anchors.problems),
+        "sink_problems": tuple(anchors.sink_problems),
     }
     broken = [r for r in results if not r.ok]
     if broken:
@@ -442,24 +503,32 @@ def _report(
     verified = tuple(Head(r.chain, r.seq, r.hash) for r in results if r.chain in heads or r.seq)
     digest = heads_hash([[h.chain, h.seq, h.hash] for h in verified])
     max_seq = max((r.max_seq for r in results), default=0)
-    if anchors.problems:
+    if anchors.problems or anchors.sink_problems:
         return ChainReport(
             ok=False,
             head_seq=max_seq,
             head_hash=digest,
-            problem=anchors.problems[0],
+            problem=[*anchors.problems, *anchors.sink_problems][0],
             heads=verified,
+            max_seq=max_seq,
+            chains_ok=True,
             **common,
         )
     return ChainReport(
-        ok=True, head_seq=max_seq, head_hash=digest, heads=verified, max_seq=max_seq, **common
+        ok=True,
+        head_seq=max_seq,
+        head_hash=digest,
+        heads=verified,
+        max_seq=max_seq,
+        chains_ok=True,
+        **common,
     )
 
 
 def _check_pairs(report: ChainReport, pairs: list[tuple[int, str]]) -> ChainReport:
     """Checkpoints from before per-table chains, or exported as ``(seq, hash)``: the event with
     that number must still be there with that hash."""
-    if not report.ok or not pairs:
+    if not report.chains_ok or not pairs:
         return report
     wanted = dict(pairs)
     found: dict[int, str] = {}
@@ -471,8 +540,8 @@ def _check_pairs(report: ChainReport, pairs: list[tuple[int, str]]) -> ChainRepo
     for number in numbers:
         if number not in found:
             problem = f"event #{number} of an exported checkpoint is missing"
-            return replace(report, ok=False, broken_seq=number, problem=problem)
+            return replace(report, ok=False, chains_ok=False, broken_seq=number, problem=problem)
         if found[number] != wanted[number]:
             problem = f"event #{number} differs from an exported checkpoint"
-            return replace(report, ok=False, broken_seq=number, problem=problem)
+            return replace(report, ok=False, chains_ok=False, broken_seq=number, problem=problem)
     return report

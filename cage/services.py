@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
+from audit.alarms import checkpoint_problems_outstanding
 from audit.services import audit_checkpoint_record, audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.money import ZERO, money, money_text
@@ -541,12 +542,20 @@ def shift_close(*, cardroom: Cardroom, gaming_day: date, shift: str, by: User) -
     return closed
 
 
-@transaction.atomic
 def gaming_day_close(*, cardroom: Cardroom, gaming_day: date, by: User) -> DayClose:
     """Compliance signs a gaming day off once it is over and every shift of it is closed:
     the audit chain is verified and a checkpoint of it recorded, the day's figures are kept,
     and the day is locked (a later correction of one of its hands lands on the current day,
-    naming this one)."""
+    naming this one). A checkpoint problem not yet acknowledged by compliance refuses the
+    close, after the checkpoint and the problems it found are committed, to be acknowledged."""
+    closed = _gaming_day_close(cardroom=cardroom, gaming_day=gaming_day, by=by)
+    if isinstance(closed, Conflict):
+        raise closed
+    return closed
+
+
+@transaction.atomic
+def _gaming_day_close(*, cardroom: Cardroom, gaming_day: date, by: User) -> DayClose | Conflict:
     require_role(by, COMPLIANCE_AUDITOR, action="close a gaming day")
     cardroom = _locked_cardroom(cardroom)
     _, end = table_selectors.gaming_day_bounds(cardroom, gaming_day)
@@ -569,6 +578,13 @@ def gaming_day_close(*, cardroom: Cardroom, gaming_day: date, by: User) -> DayCl
     if checkpoint is None:
         raise Conflict(
             "The audit chain does not verify: the day cannot be signed off.", field="gaming_day"
+        )
+    if outstanding := checkpoint_problems_outstanding():
+        return Conflict(
+            "The audit log has checkpoint problems that compliance has not acknowledged: "
+            + "; ".join(problem.text for problem in outstanding)
+            + ". Acknowledge each on the audit log screen, then close the day.",
+            field="gaming_day",
         )
     figures = selectors.day_statistics(cardroom, gaming_day).as_json()
     closed = DayClose.objects.create(

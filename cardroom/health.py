@@ -4,9 +4,10 @@
 - ``/health/ready/`` (and ``/health/``): the database answers — what a load balancer asks
   before sending traffic. Hands settle without Redis or a worker (the money path never waits
   on them), so neither takes a working cardroom off line;
-- ``/health/deps/``: Redis, a worker answering a ping, and beat's heartbeat (a task beat
-  schedules every minute and a worker runs, so a fresh heartbeat shows both alive). A monitor
-  pages someone on it; a load balancer must not use it.
+- ``/health/deps/``: Redis, a worker answering a ping, beat's heartbeat (a task beat
+  schedules every minute and a worker runs, so a fresh heartbeat shows both alive), and the
+  audit checkpoint sink (the latest checkpoint's line was written: ``audit.alarms``). A
+  monitor pages someone on it; a load balancer must not use it.
 
 No login, no details beyond ok/error and, for the heartbeat, its age.
 """
@@ -23,6 +24,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from audit.alarms import sink_alarm
 
 from .celery import HEARTBEAT_KEY, app
 
@@ -50,8 +53,9 @@ def ready(request: HttpRequest) -> JsonResponse:
 @require_safe
 @never_cache
 def deps(request: HttpRequest) -> JsonResponse:
-    if not settings.REDIS_URL:  # tasks run inline: nothing to depend on
-        return JsonResponse({"status": "ok", "redis": "not used", "worker": "inline"})
+    sink = _check_sink()
+    if not settings.REDIS_URL:  # tasks run inline: nothing else to depend on
+        return _answer({"redis": "not used", "worker": "inline", "checkpoint_sink": sink})
     client = redis.Redis.from_url(
         settings.REDIS_URL, socket_connect_timeout=TIMEOUT, socket_timeout=TIMEOUT
     )
@@ -61,11 +65,16 @@ def deps(request: HttpRequest) -> JsonResponse:
         checks["beat"], checks["beat_heartbeat_age"] = _check_heartbeat(client)
     else:
         checks["worker"] = checks["beat"] = "unknown"
+    checks["checkpoint_sink"] = sink
     return _answer(checks)
 
 
+#: Values that are no failure: a part not used in this set-up.
+_NOT_USED = {"ok", "not used", "inline"}
+
+
 def _answer(checks: dict[str, Any]) -> JsonResponse:
-    healthy = all(value == "ok" for key, value in checks.items() if not key.endswith("_age"))
+    healthy = all(value in _NOT_USED for key, value in checks.items() if not key.endswith("_age"))
     return JsonResponse(
         {"status": "ok" if healthy else "error", **checks}, status=200 if healthy else 503
     )
@@ -80,6 +89,23 @@ def _check_database() -> str:
         logger.exception("Health check: database unavailable")
         return "error"
     return "ok"
+
+
+def _check_sink() -> str:
+    """``error`` while the sink is not taking checkpoints (the log says why)."""
+    try:
+        alarm = sink_alarm()
+    except Exception:  # the database down: reported by /health/ready/, unknown here
+        logger.exception("Health check: the checkpoint sink's state could not be read")
+        return "unknown"
+    if alarm is not None:
+        logger.error(
+            "Health check: the checkpoint sink has taken no checkpoint since %s (%s)",
+            alarm.since.isoformat(),
+            alarm.error,
+        )
+        return "error"
+    return "ok" if settings.AUDIT_CHECKPOINT_SINK else "not used"
 
 
 def _check_redis(client: redis.Redis) -> str:

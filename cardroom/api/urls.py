@@ -10,7 +10,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import cage, paytables, tables
+from cardroom.api import alarms, cage, paytables, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
 from cardroom.api import patrons as law
@@ -90,6 +90,11 @@ urlpatterns = [
     path("books/verify/", audit.BooksVerify.as_view()),
     path("books/verify/<int:pk>/", audit.BooksVerifyDetail.as_view()),
     path("audit/checkpoints/", audit.CheckpointList.as_view()),
+    path("audit/alarms/", alarms.Alarms.as_view()),
+    path(
+        "audit/checkpoint-problems/<int:pk>/acknowledge/",
+        alarms.CheckpointProblemAcknowledge.as_view(),
+    ),
     path("reports/tables/<int:pk>/days/<str:day>/", audit.TableDayReport.as_view()),
     path("reports/players/<int:pk>/", audit.PlayerReport.as_view()),
     path("reports/hold/tables/<int:pk>/", audit.HoldReport.as_view()),

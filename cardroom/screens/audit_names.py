@@ -91,6 +91,8 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
         f"{_player(review.player)}, review #{review.pk}"
     ),
     "patrons.cashpolicy": lambda policy: f"{policy.cardroom}, cash-reporting policy",
+    # the log's own alarms
+    "audit.checkpointproblem": lambda problem: f"checkpoint problem #{problem.pk}",
 }
 #: What to fetch with the object, for its name (one query per kind of object on the page).
 RELATED: dict[str, list[str]] = {

@@ -16,7 +16,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from audit.models import AuditEvent
+from audit import alarms
+from audit.models import AuditEvent, CheckpointProblem
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import hold, reports, services
@@ -28,7 +29,7 @@ from wagers import selectors as wagers_selectors
 
 from .audit_names import named
 from .base import SignedInRequest, call_service, role_required
-from .forms.compliance import EventSearchForm, ExportForm, ReportForm
+from .forms.compliance import AcknowledgeForm, EventSearchForm, ExportForm, ReportForm
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 CHART = {"width": 780, "height": 220, "bar": 28, "gap": 4, "left": 44}
@@ -63,8 +64,49 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "compliance/audit.html",
-        {"form": form, "page": page, "query": query.urlencode(), "report": None},
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "report": None,
+            **_alarms(),
+        },
     )
+
+
+def _alarms(acknowledging: tuple[int, AcknowledgeForm] | None = None) -> dict[str, Any]:
+    """The audit log's alarms at the top of its screen: the sink not taking checkpoints, and
+    each checkpoint problem waiting for compliance, with its form."""
+    problems = [
+        (problem, acknowledging[1] if acknowledging and acknowledging[0] == problem.pk else None)
+        for problem in alarms.checkpoint_problems_outstanding()
+    ]
+    return {"sink_alarm": alarms.sink_alarm(), "checkpoint_problems": problems}
+
+
+@require_POST
+@auditors
+def checkpoint_problem_acknowledge(request: SignedInRequest, pk: int) -> HttpResponse:
+    problem = get_object_or_404(CheckpointProblem, pk=pk)
+    form = AcknowledgeForm(request.POST)
+    if form.is_valid():
+        done = call_service(
+            request,
+            form,
+            lambda: alarms.checkpoint_problem_acknowledge(
+                problem=problem, note=form.cleaned_data["note"], by=request.user
+            ),
+        )
+        if done is not None:
+            return redirect("compliance-audit")
+    context = {
+        "form": EventSearchForm(),
+        "page": Paginator(AuditEvent.objects.none(), 50).get_page(1),
+        "query": "",
+        "report": None,
+        **_alarms((problem.pk, form)),
+    }
+    return render(request, "compliance/audit.html", context, status=422)
 
 
 def _actor_matches(text: str) -> Q:

@@ -29,6 +29,11 @@ compliance_patterns = [
     path("", compliance.compliance_home, name="compliance-home"),
     path("audit/", compliance.audit_log, name="compliance-audit"),
     path("audit/verify/", compliance.verify, name="compliance-verify"),
+    path(
+        "audit/checkpoint-problems/<int:pk>/acknowledge/",
+        compliance.checkpoint_problem_acknowledge,
+        name="compliance-checkpoint-problem-acknowledge",
+    ),
     path("books/verify/", compliance.verify_books, name="compliance-verify-books"),
     path("verifications/<int:pk>/", compliance.verification, name="compliance-verification"),
     path("reports/", compliance.report_view, name="compliance-reports"),

@@ -19,6 +19,8 @@ from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
+from audit import alarms
+from audit.services import checkpoint_problems_record
 from cage import services as cage
 from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports, verifications
@@ -285,6 +287,14 @@ class World:
         return incidents.incident_report(
             cardroom=self.cardroom, kind="dispute", summary="A raise disputed", by=self.dealer
         )
+
+    @cached_property
+    def checkpoint_problem(self):
+        """A checkpoint problem (audit.alarms), acknowledged already: one outstanding would
+        hold the world's day close back."""
+        [problem] = checkpoint_problems_record(["checkpoint #1 of 2024-03-01 is refused"])
+        alarms.checkpoint_problem_acknowledge(problem=problem, note="Seen", by=self.auditor)
+        return problem
 
     @cached_property
     def stopped_table(self) -> Table:

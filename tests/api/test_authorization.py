@@ -71,6 +71,7 @@ V = "/api/v1"
 STATE_LIST = "kind,name,date_of_birth,starts_on\nbarred,Listed Person,1975-06-06,2024-01-01\n"
 DAY = "?day=2024-03-01"
 SHIFT = "?day=2024-03-01&shift=day"
+ACKNOWLEDGE = f"{V}/audit/checkpoint-problems/{{checkpoint_problem}}/acknowledge/"
 # fmt: off
 # "other_dealer" is a dealer who is not on duty at the world's tables; "dealer" is on duty at
 # every one of them. {names} are objects of the world, made on first use.
@@ -222,6 +223,11 @@ MATRIX = [
     ("POST",   f"{V}/books/verify/{{books_run}}/",                401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/audit/checkpoints/",                         401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/audit/checkpoints/",                         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/audit/alarms/",                              401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/audit/alarms/",                              401, 405, 405, 405, 405, 405),
+    # compliance's alone; the world's problem is acknowledged already (409 for compliance)
+    ("POST",   ACKNOWLEDGE,                                       401, 403, 403, 403, 409, 403),
+    ("GET",    ACKNOWLEDGE,                                       401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/reports/tables/{{dp_table}}/days/2024-03-01/", 401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reports/players/{{player}}/",                401, 200, 403, 403, 200, 403),
@@ -496,6 +502,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "summary": "A player disputes a payout",
         },
         f"{V}/incidents/{{incident}}/entries/": lambda: {"kind": "note", "text": "Spoke to both"},
+        ACKNOWLEDGE: lambda: {"note": "Reported to the DBA"},
         f"{V}/tables/{{stopped_table}}/game-stops/": lambda: {"note": "Two players now rotate"},
         f"{V}/exports/": lambda: {
             "kind": "settlements",

@@ -11,7 +11,14 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import AuditEvent, ChainHead, Checkpoint
+from audit.models import (
+    AuditEvent,
+    ChainHead,
+    Checkpoint,
+    CheckpointProblem,
+    CheckpointProblemAcknowledgement,
+    SinkWrite,
+)
 from cage.models import (
     DayClose,
     DropCount,
@@ -173,6 +180,11 @@ def one_of_each(supervisor, dealer, make_user):
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
     )
     _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now)
+    SinkWrite.objects.create(checkpoint=checkpoint, written=False, error="disk full", at=now)
+    problem = CheckpointProblem.objects.create(fingerprint="0" * 64, text="forged", found_at=now)
+    CheckpointProblemAcknowledgement.objects.create(
+        problem=problem, note="reported", by=supervisor, at=now
+    )
     GameStop.objects.create(
         table=table,
         session=session,

@@ -43,7 +43,12 @@ def test_without_redis_the_dependencies_are_inline(client, settings):
     response = client.get("/health/deps/")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "redis": "not used", "worker": "inline"}
+    assert response.json() == {
+        "status": "ok",
+        "redis": "not used",
+        "worker": "inline",
+        "checkpoint_sink": "ok",
+    }
 
 
 @pytest.mark.parametrize("path", ["/health/live/", "/health/ready/", "/health/deps/"])

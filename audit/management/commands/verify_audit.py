@@ -1,9 +1,11 @@
 """``manage.py verify_audit``: recompute the audit chains (issues 5, 11 and 16).
 
 Exit 0 and print the events verified, the heads' hash and the events at risk (after the last
-signed checkpoint) when every chain holds; exit 1 and name the chain and the first broken place
-when one does not, or when a checkpoint is forged, or is outside the database (in the sink,
-``AUDIT_CHECKPOINT_SINK``, or in ``--checkpoints FILE``) but missing or different in it.
+signed checkpoint on the sink) when every chain holds; exit 1 and name the chain and the first
+broken place when one does not, or when a checkpoint is forged, or is outside the database (in
+the sink, ``AUDIT_CHECKPOINT_SINK``, or in ``--checkpoints FILE``) but missing or different in
+it — unless compliance acknowledged that problem (``audit.alarms``) — or when the sink lacks
+the database's latest checkpoints (it is not being written).
 
 By default only what was added since the last signed checkpoint is verified (``--full``: every
 event from the start), in ``--workers`` processes, one chain per task.
@@ -17,6 +19,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from audit.alarms import acknowledgements_of
 from audit.signing import sink_path
 from audit.verification import ChainReport, verify_chains
 
@@ -57,7 +60,7 @@ class Command(BaseCommand):
             sink=options["sink"] or sink_path(),
         )
         seconds = time.perf_counter() - started
-        if report.ok:
+        if report.chains_ok:
             self.stdout.write(
                 f"OK: {report.events} events in {report.chains} chains"
                 f"{' since the last checkpoint' if report.incremental else ''}; "
@@ -69,16 +72,27 @@ class Command(BaseCommand):
                 f"Last good event #{report.head_seq} {report.head_hash}"
             )
         self.stdout.write(_at_risk(report))
+        acknowledged = acknowledgements_of(list(report.checkpoint_problems))
         for problem in report.checkpoint_problems:
-            self.stdout.write(f"Checkpoint problem: {problem}")
+            seen = acknowledged.get(problem)
+            if seen is None:
+                self.stdout.write(f"Checkpoint problem: {problem}")
+            else:
+                self.stdout.write(
+                    f"Checkpoint problem (acknowledged by {seen.by.get_username()} on "
+                    f"{seen.at.isoformat()}: {seen.note}): {problem}"
+                )
+        for problem in report.sink_problems:
+            self.stdout.write(f"Sink problem: {problem}")
         for note in report.notes:
             self.stdout.write(f"Note: {note}")
-        if not report.ok:
+        unacknowledged = set(report.checkpoint_problems) - set(acknowledged)
+        if not report.chains_ok or unacknowledged or report.sink_problems:
             raise SystemExit(1)
 
 
 def _at_risk(report: ChainReport) -> str:
-    since = report.signed_checkpoint or "the start (no signed checkpoint yet)"
+    since = report.signed_checkpoint or "the start: no signed checkpoint on the sink yet"
     if not report.at_risk:
         return f"At risk: 0 events after the last signed checkpoint ({since})."
     return (

@@ -24,3 +24,11 @@ class ExportForm(forms.Form):
     kind = forms.ChoiceField(choices=Export.Kind.choices)
     start = forms.DateTimeField(label="From (local time)", widget=DATETIME)
     end = forms.DateTimeField(label="To (local time)", widget=DATETIME)
+
+
+class AcknowledgeForm(forms.Form):
+    note = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        label="What was found and done",
+        max_length=2000,
+    )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from axes.exceptions import AxesBackendPermissionDenied
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -147,8 +149,24 @@ def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
     return _json_error(404, "not_found", "Not found.")
 
 
+#: How long a client waits before trying again while the database does not answer.
+DATABASE_RETRY_AFTER = 30  # seconds
+
+#: The screens' answer then: plain, with nothing that needs the database to render.
+DATABASE_DOWN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Cardroom: try again shortly</title></head>
+<body><h1>The cardroom's database is not answering</h1>
+<p>This request could not be completed. Try again in a minute, checking first whether what
+you entered was recorded; if this goes on, call the floor supervisor.</p></body></html>
+"""
+
+
 def handler500(request: HttpRequest) -> HttpResponse:
-    """Django has logged the error with its traceback (``django.request``) already."""
+    """Django has logged the error with its traceback (``django.request``) already. The
+    database unreachable (or gone mid-request) is no defect of the request: 503 with
+    Retry-After, for the API and for the screens."""
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return database_unavailable(request)
     if not request.path.startswith(API_PREFIX):
         return defaults.server_error(request)
     request_id = getattr(request, "request_id", "")
@@ -156,3 +174,16 @@ def handler500(request: HttpRequest) -> HttpResponse:
     if request_id:
         message += f" Quote request id {request_id}."
     return _json_error(500, "server_error", message)
+
+
+def database_unavailable(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith(API_PREFIX):
+        response: HttpResponse = _json_error(
+            503,
+            "database_unavailable",
+            f"The database is not answering: try again in {DATABASE_RETRY_AFTER} seconds.",
+        )
+    else:
+        response = HttpResponse(DATABASE_DOWN_PAGE, status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response

@@ -36,6 +36,7 @@ ERRORS = {
     "422": "The rules refuse the input, or a field is unknown (the field is named).",
     "429": "Too many failed logins: wait as Retry-After says.",
     "500": "The server failed; the error is logged under the X-Request-ID the answer carries.",
+    "503": "The database is not answering: try again after Retry-After seconds.",
 }
 
 

@@ -9,6 +9,8 @@ connection (``CONN_MAX_AGE``)."""
 import multiprocessing
 import os
 
+from cardroom.logs import GUNICORN_LOGGING
+
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY", 2 * multiprocessing.cpu_count()))
 worker_class = "sync"
@@ -17,6 +19,8 @@ graceful_timeout = 30
 max_requests = 10_000  # recycle a worker now and then (a slow leak never grows)
 max_requests_jitter = 1_000
 accesslog = None  # the app logs its own JSON lines; the proxy keeps the access log
+# gunicorn's own lines as JSON on stdout, like the app's (cardroom.logs).
+logconfig_dict = GUNICORN_LOGGING
 
 
 def post_worker_init(worker: object) -> None:

@@ -2,7 +2,8 @@
 
 ``cardroom.middleware.RequestIdMiddleware`` sets the request id while a request runs;
 ``RequestIdFilter`` puts it on every log record and ``JsonFormatter`` writes a record as one
-line of JSON. The production settings' LOGGING uses both.
+line of JSON. The production settings' LOGGING uses both; ``gunicorn.conf.py`` writes the
+application server's own lines with ``JsonFormatter`` too (``GUNICORN_LOGGING``).
 """
 
 from __future__ import annotations
@@ -31,11 +32,14 @@ def reset_request_id(token: contextvars.Token[str]) -> None:
 
 
 class RequestIdFilter(logging.Filter):
-    """Puts the current request id on every record (``-`` outside a request)."""
+    """Puts the current request id on every record (``-`` outside a request). Django logs a
+    4xx or 5xx answer (``django.request``) once the middleware has answered and the current
+    id is gone: such a record names its request, whose id it takes."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = _current.get()
+            request = getattr(record, "request", None)
+            record.request_id = getattr(request, "request_id", None) or _current.get()
         return True
 
 
@@ -57,3 +61,27 @@ class JsonFormatter(logging.Formatter):
             if key not in _STANDARD and not key.startswith("_"):
                 entry[key] = value
         return json.dumps(entry, default=str)
+
+
+#: gunicorn's ``logconfig_dict``: its own lines (the master, the workers, signals) on stdout as
+#: JSON, as the application's are; its access log stays off (the proxy keeps one). Whole, not
+#: merged with gunicorn's defaults key by key: those name handlers this replaces.
+GUNICORN_LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": RequestIdFilter}},
+    "formatters": {"json": {"()": JsonFormatter}},
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "json",
+            "filters": ["request_id"],
+        }
+    },
+    "root": {"level": "INFO", "handlers": ["stdout"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+        "gunicorn.access": {"level": "INFO", "handlers": ["stdout"], "propagate": False},
+    },
+}

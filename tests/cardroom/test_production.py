@@ -5,9 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
@@ -93,6 +100,76 @@ print("BODY", response.content.decode(), file=sys.stderr)
     assert errors[0]["logger"] == "django.request"
     assert "boom in authenticate" in errors[0]["exception"]
     assert "Traceback" in errors[0]["exception"]
+
+
+def test_a_4xx_under_production_settings_is_logged_with_its_request_id():
+    """Django logs a 4xx (``django.request``) after the middleware has answered: the line
+    still carries the request's id."""
+    code = """
+import django, sys
+django.setup()
+from django.test import Client
+client = Client(HTTP_HOST="cardroom.example")
+response = client.get("/api/v1/no-such-thing/", secure=True, HTTP_X_REQUEST_ID="req-404")
+print("STATUS", response.status_code, response["X-Request-ID"], file=sys.stderr)
+"""
+    result = _run(env={**PRODUCTION, "DATABASE_URL": "sqlite:///:memory:"}, code=code)
+
+    assert "STATUS 404 req-404" in result.stderr, result.stderr[-3000:]
+    lines = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    [warning] = [line for line in lines if line["logger"] == "django.request"]
+    assert (warning["level"], warning["request_id"]) == ("WARNING", "req-404"), warning
+
+
+def test_gunicorn_writes_its_own_lines_as_json_too(tmp_path):
+    """The application server's own lines (booting, workers, signals) are JSON objects like
+    the application's: every line it and the app write is one."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env = {
+        **environ,
+        **PRODUCTION,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "WEB_CONCURRENCY": "1",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "cardroom.wsgi"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health/live/", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not answer"
+                time.sleep(0.2)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/no-such-page/", headers={"X-Request-ID": "req-gunicorn"}
+        )
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(request, timeout=5)
+        assert missing.value.code == 404
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    lines = [line for line in output.splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line: one JSON object
+    own = [r for r in records if r["logger"] == "gunicorn.error"]
+    assert any("Booting worker" in r["message"] for r in own), output
+    assert any("Shutting down" in r["message"] for r in own), output
+    [missing_page] = [r for r in records if r["logger"] == "django.request"]
+    assert missing_page["request_id"] == "req-gunicorn"
 
 
 def test_load_demo_refuses_to_run_under_production_settings():

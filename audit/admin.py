@@ -10,6 +10,7 @@ from .models import (
     Checkpoint,
     CheckpointProblem,
     CheckpointProblemAcknowledgement,
+    RefusalTally,
     SinkWrite,
 )
 
@@ -60,3 +61,9 @@ class CheckpointProblemAdmin(ReadOnlyAdmin):
 class CheckpointProblemAcknowledgementAdmin(ReadOnlyAdmin):
     list_display = ["problem", "by", "at", "note"]
     search_fields = ["note"]
+
+
+@admin.register(RefusalTally)
+class RefusalTallyAdmin(ReadOnlyAdmin):
+    list_display = ["key", "recorded_at", "unrecorded", "last_attempted"]
+    search_fields = ["key"]

@@ -143,3 +143,22 @@ class CheckpointProblemAcknowledgement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.problem_id} acknowledged by {self.by_id}"
+
+
+class RefusalTally(models.Model):
+    """Refused permissions of one account not yet in the log one by one (``audit_refusal``):
+    at most one ``permission.refused`` event per account and minute, carrying how many
+    refusals it stands for. A working row, changed in place; the events are the record."""
+
+    #: ``user:<id>``, or ``anonymous`` for refusals of nobody signed in.
+    key = models.CharField(max_length=40, unique=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+"
+    )
+    recorded_at = models.DateTimeField(null=True)  # the account's latest refusal event
+    unrecorded = models.PositiveIntegerField(default=0)  # refusals since, not in the log yet
+    last_attempted = models.TextField(blank=True, default="")
+    last_message = models.TextField(blank=True, default="")
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.unrecorded} refusals since {self.recorded_at}"

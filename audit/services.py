@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -14,7 +15,14 @@ from django.utils import timezone
 from . import signing
 from .actions import AuditAction
 from .chain import LEGACY, canonical_json, chain_event_hash, chain_genesis, chain_of, heads_hash
-from .models import AuditEvent, ChainHead, Checkpoint, CheckpointProblem, SinkWrite
+from .models import (
+    AuditEvent,
+    ChainHead,
+    Checkpoint,
+    CheckpointProblem,
+    RefusalTally,
+    SinkWrite,
+)
 from .verification import verify_chains
 
 logger = logging.getLogger(__name__)
@@ -248,15 +256,74 @@ def checkpoint_record(checkpoint: Checkpoint) -> dict[str, Any]:
     }
 
 
+#: An account's refusals are written to the log at most this often; the event carries how
+#: many it stands for (a client looping on a refused call would otherwise fill the log).
+REFUSALS_EVERY = timedelta(minutes=1)
+
+
 def audit_refusal(
     *, actor: Actor, attempted: str, message: str, target: models.Model | None = None
-) -> AuditEvent:
+) -> AuditEvent | None:
     """Record a refused permission. Called after the refused change rolled back, in a
-    transaction of its own, so the refusal itself is kept."""
+    transaction of its own, so the refusal itself is kept. At most one event per account and
+    minute: the first refusal after a quiet minute is written, with ``count``, itself and the
+    refusals of the account since its previous event; the ones between are tallied (and
+    written by ``audit_refusals_flush`` once their minute is over). None when tallied."""
+    user = actor if actor is not None and actor.is_authenticated else None
+    now = timezone.now()
     with transaction.atomic():
-        return audit_record(
-            actor=actor,
+        tally = _locked_tally(user)
+        if tally.recorded_at is not None and now - tally.recorded_at < REFUSALS_EVERY:
+            tally.unrecorded += 1
+            tally.last_attempted, tally.last_message = attempted, message
+            tally.save(update_fields=["unrecorded", "last_attempted", "last_message"])
+            return None
+        event = audit_record(
+            actor=user,
             action=AuditAction.PERMISSION_REFUSED,
             target=target,
-            payload={"attempted": attempted, "message": message},
+            payload={"attempted": attempted, "message": message, "count": tally.unrecorded + 1},
         )
+        tally.recorded_at, tally.unrecorded = now, 0
+        tally.save(update_fields=["recorded_at", "unrecorded"])
+        return event
+
+
+def audit_refusals_flush() -> int:
+    """Periodic (beat): the refusals tallied in a minute that is over, written as one event
+    per account with their count, so that a burst that stopped is in the log within a
+    minute or two. How many events were written."""
+    written = 0
+    cutoff = timezone.now() - REFUSALS_EVERY
+    for key in RefusalTally.objects.filter(unrecorded__gt=0, recorded_at__lt=cutoff).values_list(
+        "key", flat=True
+    ):
+        with transaction.atomic():
+            tally = RefusalTally.objects.select_for_update().select_related("actor").get(key=key)
+            if not tally.unrecorded or tally.recorded_at is None or tally.recorded_at >= cutoff:
+                continue  # written meanwhile by a new refusal
+            audit_record(
+                actor=tally.actor,
+                action=AuditAction.PERMISSION_REFUSED,
+                payload={
+                    "attempted": tally.last_attempted,
+                    "message": tally.last_message,
+                    "count": tally.unrecorded,
+                },
+            )
+            tally.recorded_at, tally.unrecorded = timezone.now(), 0
+            tally.save(update_fields=["recorded_at", "unrecorded"])
+            written += 1
+    return written
+
+
+def _locked_tally(user: AbstractBaseUser | None) -> RefusalTally:
+    key = f"user:{user.pk}" if user is not None else "anonymous"
+    found = RefusalTally.objects.select_for_update().filter(key=key).first()
+    if found is None:
+        # Two first refusals at once: one inserts, the other waits for it and inserts nothing.
+        RefusalTally.objects.bulk_create(
+            [RefusalTally(key=key, actor_id=user.pk if user else None)], ignore_conflicts=True
+        )
+        found = RefusalTally.objects.select_for_update().get(key=key)
+    return found

@@ -4,7 +4,7 @@ import logging
 
 from celery import shared_task
 
-from .services import audit_checkpoint_record
+from .services import audit_checkpoint_record, audit_refusals_flush
 
 logger = logging.getLogger(__name__)
 
@@ -18,3 +18,9 @@ def verify_chain_task() -> dict:
         logger.error("The audit chain is broken: run `manage.py verify_audit` for where.")
         return {"ok": False}
     return {"ok": True, "seq": checkpoint.seq, "hash": checkpoint.hash}
+
+
+@shared_task(name="audit.flush_refusals")
+def flush_refusals_task() -> dict:
+    """Periodic (beat, every minute): refusals tallied in a minute that is over, written."""
+    return {"written": audit_refusals_flush()}

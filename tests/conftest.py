@@ -276,7 +276,7 @@ def house_players(house_table, seat) -> dict:
 # tables, settings, changes, sessions, players, seats, stacks, the rotation log, hands, spots,
 # settlements, fees, exports.
 WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance", "patrons")
-REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead")
+REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead", "audit.RefusalTally")
 
 Rows = dict[str, dict[object, tuple]]
 

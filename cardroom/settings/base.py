@@ -222,6 +222,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     # At least every minute (issue 11): the events at risk are those after the last one.
     "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=1)},
+    # Refusals are one event per account and minute: the tail of a burst is written here.
+    "flush-refusals": {"task": "audit.flush_refusals", "schedule": timedelta(minutes=1)},
     # /health/deps/ reads beat's (and a worker's) heartbeat.
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.

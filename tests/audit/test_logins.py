@@ -106,6 +106,7 @@ def test_a_refused_permission_is_recorded_although_the_refused_change_rolled_bac
     assert json.loads(stored.payload) == {
         "attempted": "create a table",
         "message": "Only a floor supervisor may create a table.",
+        "count": 1,
     }
     assert verify_audit()[0] == 0
 

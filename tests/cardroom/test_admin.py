@@ -17,6 +17,7 @@ from audit.models import (
     Checkpoint,
     CheckpointProblem,
     CheckpointProblemAcknowledgement,
+    RefusalTally,
     SinkWrite,
 )
 from cage.models import (
@@ -185,6 +186,7 @@ def one_of_each(supervisor, dealer, make_user):
     CheckpointProblemAcknowledgement.objects.create(
         problem=problem, note="reported", by=supervisor, at=now
     )
+    RefusalTally.objects.create(key=f"user:{dealer.pk}", actor=dealer, recorded_at=now)
     GameStop.objects.create(
         table=table,
         session=session,

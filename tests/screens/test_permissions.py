@@ -183,6 +183,7 @@ def test_each_role_gets_its_own_screens_and_a_403_page_elsewhere(
     assert json.loads(refusal.payload) == {
         "attempted": f"screen {url}",
         "message": "Your role does not allow this screen.",
+        "count": 1,  # the account's first refusal of the minute
     }
 
 

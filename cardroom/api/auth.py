@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 from typing import Any
 
@@ -35,7 +36,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.inputs import StrictSerializer
-from cardroom.auth_backends import login_cool_off
+from cardroom.auth_backends import login_wait
 from cardroom.kernel.roles import role_of
 
 from .base import ServiceView
@@ -102,7 +103,7 @@ def _locked_out(django_request: Any) -> Response:
     """django-axes refused (or just throttled) the login. Its middleware would replace any
     answer with its own page; the API answers in its own shape, saying when to try again."""
     setattr(django_request, "axes_locked_out", False)  # noqa: B010 - axes' own flag
-    wait = int(login_cool_off(django_request).total_seconds())
+    wait = math.ceil(login_wait(django_request).total_seconds())
     return error_response(
         429,
         "locked_out",

@@ -68,16 +68,28 @@ AUTHENTICATION_BACKENDS = [
     "cardroom.auth_backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Throttling logins (README, "Logins"): failures are counted per account and, separately, per
-# client address; at the limit that account, or that address, waits a cool-off that doubles
-# with each further failure (1 minute, 2, 4, … at most 15), never a lock an administrator must
-# lift. The address is the client's, behind the proxy (TRUSTED_PROXY_COUNT).
+# Throttling logins (README, "Logins"; cardroom.auth_backends): failures are counted per
+# account and address pair; at the limit that pair waits a cool-off that doubles with each
+# further failure (1 minute, 2, 4, … at most 15), never a lock an administrator must lift. An
+# address's failures on every account count at a quarter each (20 make it wait likewise); an
+# account failing 10 times in 15 minutes from anywhere takes one attempt per 30 seconds from
+# addresses it never logged in from. The address is the client's, behind the proxy
+# (TRUSTED_PROXY_COUNT).
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = "cardroom.auth_backends.login_cool_off"
 LOGIN_BACKOFF_FIRST = timedelta(minutes=1)
 LOGIN_BACKOFF_MOST = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "cardroom.auth_backends.LoginAttempts"
 AXES_RESET_ON_SUCCESS = True
+LOGIN_ADDRESS_FAILURE_LIMIT = 20
+LOGIN_ACCOUNT_FAILURE_LIMIT = 10
+LOGIN_ACCOUNT_WINDOW = timedelta(minutes=15)
+LOGIN_ACCOUNT_INTERVAL = timedelta(seconds=30)
+# The account's failures from every address (the throttle above) are read from axes' failure
+# log; an attempt the throttle held back is no failure.
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_WHITELIST_CALLABLE = "cardroom.auth_backends.not_counted"
 #: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
 

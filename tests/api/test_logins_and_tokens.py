@@ -9,11 +9,12 @@ import threading
 from datetime import timedelta
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessFailureLog
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.db import connections
 from django.test import Client
+from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
@@ -76,8 +77,9 @@ def test_one_address_failing_on_many_accounts_is_throttled_but_others_behind_the
 ):
     """The attack of item 13: behind the proxy every client shared one address, so failures
     counted per username + address let anyone lock any account. Now the attacker's own
-    address waits; the dealer, logging in from the floor, does not."""
-    for number in range(settings.AXES_FAILURE_LIMIT + 1):
+    address waits, once it failed on accounts as often as a pair may fail four times over;
+    the dealer, logging in from the floor, does not."""
+    for number in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
         make_user(f"victim{number}", role=DEALER)
         login(f"victim{number}", "guess", client_address="198.51.100.66")
     make_user("floor_dealer", role=DEALER)
@@ -89,7 +91,21 @@ def test_one_address_failing_on_many_accounts_is_throttled_but_others_behind_the
     assert dealer.status_code == 201
 
 
-def test_failures_on_one_account_from_many_addresses_make_that_account_wait(
+def test_failures_of_an_account_from_one_address_make_that_pair_wait_not_the_account(
+    behind_one_proxy, dealer, password
+):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        login("dealer", "guess", client_address="198.51.100.9")
+
+    guesser = login("dealer", password, client_address="198.51.100.9")
+    own_tablet = login("dealer", password, client_address="192.0.2.10")
+
+    assert guesser.status_code == 429
+    assert guesser.json()["error"]["code"] == "locked_out"
+    assert own_tablet.status_code == 201
+
+
+def test_five_bad_guesses_from_anywhere_no_longer_lock_an_account(
     behind_one_proxy, dealer, password
 ):
     for number in range(settings.AXES_FAILURE_LIMIT):
@@ -97,9 +113,33 @@ def test_failures_on_one_account_from_many_addresses_make_that_account_wait(
 
     response = login("dealer", password, client_address="192.0.2.10")
 
-    assert response.status_code == 429
-    assert response.json()["error"]["code"] == "locked_out"
-    assert not AuthToken.objects.exists()
+    assert response.status_code == 201
+
+
+def test_an_account_guessed_at_from_many_addresses_takes_one_attempt_at_a_time_from_new_ones(
+    behind_one_proxy, dealer, password
+):
+    """The slower per-account throttle: no lock, but one attempt per interval from an address
+    the account never logged in from. A held-back attempt checks no password and counts as no
+    failure; the dealer's own tablet is never held back."""
+    assert login("dealer", password, client_address="192.0.2.10").status_code == 201
+    for number in range(settings.LOGIN_ACCOUNT_FAILURE_LIMIT):
+        login("dealer", "guess", client_address=f"198.51.100.{number + 1}")
+    failures = AccessFailureLog.objects.count()
+
+    held = login("dealer", password, client_address="203.0.113.50")
+    own_tablet = login("dealer", password, client_address="192.0.2.10")
+
+    interval = int(settings.LOGIN_ACCOUNT_INTERVAL.total_seconds())
+    assert held.status_code == 429
+    assert 0 < int(held["Retry-After"]) <= interval
+    assert AccessFailureLog.objects.count() == failures  # held back: no failure counted
+    assert own_tablet.status_code == 201
+    # The interval passes: the next attempt from a new address is checked, and lets in.
+    AccessFailureLog.objects.update(
+        attempt_time=timezone.now() - settings.LOGIN_ACCOUNT_INTERVAL - timedelta(seconds=1)
+    )
+    assert login("dealer", password, client_address="203.0.113.50").status_code == 201
 
 
 def test_the_wait_doubles_with_each_failure_beyond_the_limit_up_to_the_longest(

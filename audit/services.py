@@ -299,7 +299,11 @@ def audit_refusals_flush() -> int:
         "key", flat=True
     ):
         with transaction.atomic():
-            tally = RefusalTally.objects.select_for_update().select_related("actor").get(key=key)
+            tally = (
+                RefusalTally.objects.select_for_update(of=("self",))
+                .select_related("actor")
+                .get(key=key)
+            )
             if not tally.unrecorded or tally.recorded_at is None or tally.recorded_at >= cutoff:
                 continue  # written meanwhile by a new refusal
             audit_record(

@@ -486,3 +486,11 @@ class GameStop(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} game stopped {self.stopped_at:%Y-%m-%d %H:%M}"
+
+
+# Staff accounts, signatures and two-person changes: a module of their own, registered here.
+from .staff_models import Signature as Signature  # noqa: E402
+from .staff_models import StaffLineage as StaffLineage  # noqa: E402
+from .staff_models import StaffProfile as StaffProfile  # noqa: E402
+from .staff_models import TwoPersonChange as TwoPersonChange  # noqa: E402
+from .staff_models import TwoPersonDecision as TwoPersonDecision  # noqa: E402

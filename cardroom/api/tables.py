@@ -32,6 +32,7 @@ from cardroom.api.fields import (
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.paytables import ChangeFiguresOut
+from cardroom.api.signing import ChangeDecisionIn, signature_input
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, TABLE_STAFF
 from patrons.identity import IdentityInput
@@ -391,17 +392,19 @@ class SelfApprovalDecisionView(ServiceView):
     """approve / reject, by the URL's ``decision``."""
 
     write_roles = (ADMINISTRATOR,)
-    input_serializer = ReasonIn
+    input_serializer = ChangeDecisionIn
     decision = ""
 
-    @extend_schema(request=ReasonIn, responses=SelfApprovalChangeOut)
+    @extend_schema(request=ChangeDecisionIn, responses=SelfApprovalChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SelfApprovalChange, pk=pk)
+        data = self.parse(request)
         services.self_approval_change_decide(
             change=change,
             approve=self.decision == "approve",
-            reason=self.parse(request)["reason"],
+            reason=data["reason"],
+            signature=signature_input(request, data.get("signature")),
             by=actor(request),
         )
         change = SelfApprovalChange.objects.select_related("decision").get(pk=pk)
@@ -515,16 +518,21 @@ class SettingChangeDecision(ServiceView):
     """approve / reject / withdraw, by the URL's ``decision``."""
 
     write_roles = SUPERVISOR
-    input_serializer = ReasonIn
+    input_serializer = ChangeDecisionIn
     decision = ""
 
-    @extend_schema(request=ReasonIn, responses=SettingChangeOut)
+    @extend_schema(request=ChangeDecisionIn, responses=SettingChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SettingChange, pk=pk)
-        reason = self.parse(request)["reason"]
+        data = self.parse(request)
+        reason = data["reason"]
         if self.decision == "approve":
-            services.setting_change_approve(change=change, by=actor(request))
+            services.setting_change_approve(
+                change=change,
+                signature=signature_input(request, data.get("signature")),
+                by=actor(request),
+            )
         elif self.decision == "reject":
             services.setting_change_reject(change=change, by=actor(request), reason=reason)
         else:

@@ -10,7 +10,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import cage, paytables, tables
+from cardroom.api import cage, paytables, staff, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
 from cardroom.api import patrons as law
@@ -23,6 +23,21 @@ urlpatterns = [
     path("auth/token/", auth.TokenLogin.as_view(), name="api-token"),
     path("auth/token/revoke/", auth.TokenRevoke.as_view(), name="api-token-revoke"),
     path("auth/me/", auth.Me.as_view(), name="api-me"),
+    path("auth/setup/", staff.AccountSetUp.as_view(), name="api-account-setup"),
+    path("auth/pin/", staff.OwnPin.as_view(), name="api-own-pin"),
+    # staff accounts: made alone (dealers; an administrator's any) or through a two-person change
+    path("staff/", staff.StaffList.as_view(), name="api-staff"),
+    path("staff/<int:pk>/role/", staff.StaffRole.as_view()),
+    path("staff/<int:pk>/deactivate/", staff.StaffDeactivate.as_view()),
+    path("staff/<int:pk>/setup-link/", staff.StaffSetupLink.as_view()),
+    path("staff-changes/", staff.StaffChangeList.as_view(), name="api-staff-changes"),
+    *[
+        path(
+            f"staff-changes/<int:pk>/{decision}/",
+            staff.StaffChangeDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
     path("cardrooms/", tables.CardroomList.as_view(), name="api-cardrooms"),
     path("cardrooms/<int:pk>/self-approval-changes/", tables.SelfApprovalChangeList.as_view()),
     *[

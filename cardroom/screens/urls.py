@@ -2,9 +2,16 @@
 
 from django.urls import path
 
-from . import cage, compliance, dealer, floor, home, law
+from . import account, cage, compliance, dealer, floor, home, law, staff
 
 home_patterns = [path("", home.home, name="home")]
+
+#: A person's own account; before Django's auth URLs, so that these win.
+account_patterns = [
+    path("setup/<str:uid>/<str:token>/", account.account_setup, name="account-setup"),
+    path("me/", account.account_home, name="account-home"),
+    path("password_change/", account.PasswordChange.as_view(), name="password_change"),
+]
 
 dealer_patterns = [
     path("", dealer.dealer_home, name="dealer-home"),
@@ -20,8 +27,13 @@ floor_patterns = [
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
     path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
-    path("staff/", floor.staff_list, name="floor-staff"),
-    path("staff/<int:pk>/<slug:action>/", floor.staff_action, name="floor-staff-action"),
+    path("staff/", staff.staff_list, name="floor-staff"),
+    path("staff/<int:pk>/<slug:action>/", staff.staff_action, name="floor-staff-action"),
+    path(
+        "staff/changes/<int:pk>/<slug:action>/",
+        staff.staff_change_action,
+        name="floor-staff-change",
+    ),
     path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
 ]
 

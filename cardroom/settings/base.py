@@ -57,6 +57,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A password someone else chose is changed before anything else.
+    "cardroom.screens.account.PasswordChangeDueMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
@@ -76,6 +78,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = "cardroom.auth_backends.login_cool_off"
 LOGIN_BACKOFF_FIRST = timedelta(minutes=1)
 LOGIN_BACKOFF_MOST = timedelta(minutes=15)
+#: A new account's one-time set-up link (tables.staff) works for a day.
+PASSWORD_RESET_TIMEOUT = 24 * 60 * 60
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 #: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).

@@ -20,14 +20,14 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from cage import services as cage
-from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports, verifications
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
-from tables import catalogue
+from tables import catalogue, staff
 from tables import services as tables
 from tables.models import GameStop, Seating, SettingChange, Table
 from wagers import services as wagers
@@ -67,6 +67,7 @@ class World:
         self.auditor = people["auditor"]
         self.counter = people.get("counter")
         self.second_counter = people.get("second_counter")
+        self.cashier = people.get("cashier")
         self.administrator = people["administrator"]
         self.second_administrator = people["second_administrator"]
 
@@ -165,6 +166,33 @@ class World:
         return tables.setting_change_propose(
             table=self.dp_table, values={"ante_max": "60"}, reason="Busy night", by=self.supervisor
         )
+
+    # --- staff accounts and their two-person changes ------------------------------------------
+
+    @cached_property
+    def staff_member(self) -> User:
+        """A dealer's account the supervisor made, not yet set up by its person."""
+        link = staff.staff_create(
+            username="newdealer", first_name="Nia", last_name="Wells", role=DEALER,
+            by=self.supervisor,
+        )  # fmt: skip
+        return link.user
+
+    @cached_property
+    def staff_change(self):
+        """Pending, proposed by the *second* supervisor: the supervisor may decide it."""
+        return staff.staff_account_propose(
+            username="newfloor", first_name="Noor", last_name="Haddad", role=FLOOR_SUPERVISOR,
+            reason="A third supervisor for nights", by=self.second_supervisor,
+        )  # fmt: skip
+
+    @cached_property
+    def own_staff_change(self):
+        """Pending, proposed by the supervisor: only they withdraw it; another approves."""
+        return staff.staff_role_propose(
+            user=self.staff_member, role=COUNT_TEAM, reason="Moves to the count room",
+            by=self.supervisor,
+        )  # fmt: skip
 
     # --- the catalogue of approved paytables (R17) -------------------------------------------
 
@@ -399,7 +427,14 @@ def second_counter(make_user):
 
 
 @pytest.fixture
+def cashier(make_user):
+    """The cage's cashier: no table, stack or report of its own to read yet."""
+    return make_user("cashier", role=CASHIER, first_name="Cy", last_name="Moss")
+
+
+@pytest.fixture
 def world(
+    cashier,
     supervisor,
     second_supervisor,
     dealer,
@@ -411,6 +446,7 @@ def world(
     second_administrator,
 ) -> World:
     return World(
+        cashier=cashier,
         supervisor=supervisor,
         second_supervisor=second_supervisor,
         dealer=dealer,

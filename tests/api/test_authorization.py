@@ -34,6 +34,7 @@ from rest_framework.permissions import AllowAny
 from cardroom.api import urls as api_urls
 from cardroom.api.auth import TokenLogin
 from cardroom.api.permissions import RolePermission
+from cardroom.api.staff import AccountSetUp
 from tests.conftest import PASSWORD
 
 from .conftest import CORRECTED_DEALER_CARDS, DEALER_CARDS, LOSER_CARDS, WINNER_CARDS, World
@@ -83,6 +84,34 @@ MATRIX = [
     ("GET",    f"{V}/auth/token/revoke/",                         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/auth/me/",                                   401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/auth/me/",                                   401, 405, 405, 405, 405, 405),
+    # a person's own account: the set-up link's page needs no sign-in (its token is the
+    # credential; these bodies carry a wrong one), the signing PIN is everyone's own
+    ("POST",   f"{V}/auth/setup/",                                422, 422, 422, 422, 422, 422),
+    ("GET",    f"{V}/auth/setup/",                                405, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/auth/pin/",                                  401, 204, 204, 204, 204, 204),
+    ("GET",    f"{V}/auth/pin/",                                  401, 405, 405, 405, 405, 405),
+    # staff accounts: supervisors make dealers and propose the roles that approve or sign;
+    # administrators make any; a second person, off the proposer's line, approves and signs
+    ("GET",    f"{V}/staff/",                                     401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff/",                                     401, 201, 403, 403, 403, 201),
+    ("DELETE", f"{V}/staff/",                                     401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/role/",               401, 422, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff/{{staff_member}}/role/",               401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/deactivate/",         401, 200, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff/{{staff_member}}/deactivate/",         401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/setup-link/",         401, 201, 403, 403, 403, 201),
+    ("GET",    f"{V}/staff/{{staff_member}}/setup-link/",         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/staff-changes/",                             401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff-changes/",                             401, 201, 403, 403, 403, 403),
+    ("DELETE", f"{V}/staff-changes/",                             401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/approve/",    401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff-changes/{{own_staff_change}}/approve/", 401, 403, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/approve/",    401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/reject/",     401, 200, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/reject/",     401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{own_staff_change}}/withdraw/", 401, 200, 403, 403, 403, 403),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/withdraw/",   401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/withdraw/",   401, 405, 405, 405, 405, 405),
     # cardrooms and tables: supervisors configure, everyone reads
     ("GET",    f"{V}/cardrooms/",                                 401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/",                                 401, 403, 403, 403, 403, 201),
@@ -341,6 +370,17 @@ COUNT_TEAM = {
     ("GET", f"{V}/auth/me/"): 200,
     ("GET", f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}"): 200,
     ("POST", f"{V}/tables/{{dp_table}}/drop-counts/"): 201,
+    ("POST", f"{V}/auth/setup/"): 422,
+    ("POST", f"{V}/auth/pin/"): 204,
+}
+#: The cashier: the cage's role, with nothing of the tables to read or change yet; who it is
+#: and its own PIN.
+CASHIER = {
+    ("POST", f"{V}/auth/token/"): 201,
+    ("POST", f"{V}/auth/token/revoke/"): 204,
+    ("GET", f"{V}/auth/me/"): 200,
+    ("POST", f"{V}/auth/setup/"): 422,
+    ("POST", f"{V}/auth/pin/"): 204,
 }
 
 
@@ -348,15 +388,26 @@ def count_team_status(method: str, url: str, supervisor: int) -> int:
     return COUNT_TEAM.get((method, url), 405 if supervisor == 405 else 403)
 
 
+def cashier_status(method: str, url: str, supervisor: int) -> int:
+    return CASHIER.get((method, url), 405 if supervisor == 405 else 403)
+
+
 #: Each row, one by one: (method, url, actor, expected status).
-ROWS = [
-    (method, url, actor, status)
-    for method, url, *statuses in MATRIX
-    for actor, status in zip(ACTORS, statuses, strict=True)
-] + [
-    (method, url, "counter", count_team_status(method, url, statuses[1]))
-    for method, url, *statuses in MATRIX
-]
+ROWS = (
+    [
+        (method, url, actor, status)
+        for method, url, *statuses in MATRIX
+        for actor, status in zip(ACTORS, statuses, strict=True)
+    ]
+    + [
+        (method, url, "counter", count_team_status(method, url, statuses[1]))
+        for method, url, *statuses in MATRIX
+    ]
+    + [
+        (method, url, "cashier", cashier_status(method, url, statuses[1]))
+        for method, url, *statuses in MATRIX
+    ]
+)
 
 
 def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
@@ -368,6 +419,36 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/auth/token/": lambda: {
             "username": (w.supervisor if actor == "anonymous" else getattr(w, actor)).username,
             "password": PASSWORD,
+        },
+        f"{V}/auth/setup/": lambda: {"uid": "MQ", "token": "not-a-token", "password": PASSWORD},
+        f"{V}/auth/pin/": lambda: {"password": PASSWORD, "pin": "4816"},
+        f"{V}/staff/": lambda: {"username": "hired", "first_name": "Hana", "role": "Dealer"},
+        f"{V}/staff/{{staff_member}}/role/": lambda: {"role": "Count team"},
+        f"{V}/staff/{{staff_member}}/deactivate/": lambda: {"reason": "Left the cardroom"},
+        f"{V}/staff-changes/": lambda: {
+            "username": "hired",
+            "first_name": "Hana",
+            "role": "Cashier",
+            "reason": "The cage needs one",
+        },
+        f"{V}/staff-changes/{{staff_change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/staff-changes/{{own_staff_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/staff-changes/{{staff_change}}/reject/": lambda: {"reason": "Not needed"},
+        f"{V}/self-approval-changes/{{switch}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/self-approval-changes/{{own_switch}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/setting-changes/{{change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/setting-changes/{{own_change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/paytable-changes/{{paytable_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/paytable-changes/{{own_paytable_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
         },
         f"{V}/cardrooms/": lambda: {"name": "Second Cardroom"},
         f"{V}/cardrooms/{{cardroom}}/self-approval-changes/": lambda: {
@@ -515,7 +596,7 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         body_for(method, url, world, actor)
     clients = {
         actor: api(None if actor == "anonymous" else getattr(world, actor))
-        for actor in (*ACTORS, "counter")
+        for actor in (*ACTORS, "counter", "cashier")
     }
     wrong: list[str] = []
 
@@ -532,7 +613,7 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         if status != expected:
             wrong.append(f"{method} {url} as {actor}: {status}, not {expected} ({detail})")
 
-    assert len(ROWS) == len(MATRIX) * (len(ACTORS) + 1)
+    assert len(ROWS) == len(MATRIX) * (len(ACTORS) + 2)
     assert not wrong, "\n".join(wrong)
 
 
@@ -585,10 +666,11 @@ def test_every_view_declares_who_may_write_or_serves_no_write_method():
         if _served(pattern.callback.view_class) & set(WRITES)
         and not hasattr(pattern.callback.view_class, "write_roles")
     ]
-    # The token login is the one door anybody may knock on: it takes no credentials but the
-    # username and password it checks.
-    assert undeclared == ["api/v1/auth/token/"]
+    # The token login and the set-up link are the doors anybody may knock on: the one takes
+    # no credentials but the username and password it checks, the other the link's token.
+    assert undeclared == ["api/v1/auth/token/", "api/v1/auth/setup/"]
     assert TokenLogin.permission_classes == [AllowAny]
+    assert AccountSetUp.permission_classes == [AllowAny]
 
 
 def test_every_view_but_the_login_checks_the_role():
@@ -597,6 +679,6 @@ def test_every_view_but_the_login_checks_the_role():
         permissions = pattern.callback.view_initkwargs.get(
             "permission_classes", view.permission_classes
         )
-        if view is TokenLogin:
+        if view in (TokenLogin, AccountSetUp):
             continue
         assert RolePermission in permissions, f"{route} does not check the role"

@@ -65,6 +65,8 @@ IDS = [
     (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),
     (r"^/api/v1/paytable-changes/\{id\}/", ["paytable_change", "own_paytable_change"]),
     (r"^/api/v1/self-approval-changes/\{id\}/", ["switch", "own_switch"]),
+    (r"^/api/v1/staff/\{id\}/", ["staff_member"]),
+    (r"^/api/v1/staff-changes/\{id\}/", ["staff_change", "own_staff_change"]),
     (r"^/api/v1/seatings/\{id\}/", ["seating"]),
     (
         r"^/api/v1/hands/\{id\}/",

@@ -14,6 +14,8 @@ from django.db.models import QuerySet
 from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
 
+from .signing import SECRET_FIELD
+
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
 #: How a buy-in or add-on is paid; blank: the table's default (cash at a house-banked table,
 #: chips at a designated-player table).
@@ -84,9 +86,11 @@ class StackForm(forms.Form):
 
 
 class ChangeForm(forms.Form):
-    """Names the setting change a button acts on (approve, reject, withdraw)."""
+    """Names the setting change a button acts on (approve, reject, withdraw); an approval is
+    signed with the approver's password or PIN."""
 
     change = forms.IntegerField(required=False)
+    secret = SECRET_FIELD()
 
 
 class OpenTableForm(forms.Form):
@@ -347,3 +351,4 @@ class PaytableDecisionForm(forms.Form):
 
     change = forms.IntegerField()
     reason = forms.CharField(required=False)
+    secret = SECRET_FIELD()

@@ -49,10 +49,9 @@ def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
 
 
 def _profile(user: User) -> StaffProfile | None:
-    try:
-        return user.staff_profile  # type: ignore[attr-defined]
-    except StaffProfile.DoesNotExist:
-        return None
+    # A missing one-to-one row raises an AttributeError too (RelatedObjectDoesNotExist).
+    profile: StaffProfile | None = getattr(user, "staff_profile", None)
+    return profile
 
 
 def pending_staff_changes() -> QuerySet[TwoPersonChange]:

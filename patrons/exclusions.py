@@ -6,6 +6,8 @@ A match refuses the action — a dealer is told only to call a floor supervisor,
 compliance the reason (``patrons.refusals``) — and raises an alert: an incident of kind
 ``exclusion_match``, which the floor and compliance see. The refusal rolls the action back; the
 alert is recorded after it (``alerting``), so that the alert stays when the action does not.
+An entry recorded or imported, like an identity recorded, is handed to the layers above
+(``patrons.hooks``), which hold the seated players it matches.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
-from . import selectors
+from . import hooks, selectors
 from .incidents import incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion, IdType, Incident
@@ -91,7 +93,12 @@ def exclusion_screen(
     of birth. Runs inside the caller's transaction."""
     on = timezone.localdate(timezone=_zone(cardroom))
     match = selectors.exclusion_match(
-        cardroom_id=cardroom.pk, name=name, date_of_birth=date_of_birth, id_hash=hashed_id, on=on
+        cardroom_id=cardroom.pk,
+        name=name,
+        date_of_birth=date_of_birth,
+        id_hash=hashed_id,
+        on=on,
+        player_id=player.pk if player is not None else None,
     )
     if match is not None:
         raise Excluded(
@@ -254,6 +261,7 @@ def exclusion_add(
         player=player,
         by=by,
     )
+    hooks.exclusions_recorded([row], by=by)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_ADDED,
@@ -334,6 +342,7 @@ def exclusion_list_import(*, text: str, source_name: str, by: User) -> list[Excl
                 by=by,
             )
         )
+    hooks.exclusions_recorded(made, by=by)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_LIST_IMPORTED,

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, role_of
 
 from .models import Exclusion
@@ -29,6 +30,7 @@ NEUTRAL = {
     "register": "This player cannot be registered; call a floor supervisor.",
     "seat": "This player cannot be seated; call a floor supervisor.",
     "buy chips": "This player cannot buy chips; call a floor supervisor.",
+    "play": "This player cannot play on; call a floor supervisor.",
 }
 
 #: What the floor and compliance are told, by action, before the reason.
@@ -36,7 +38,10 @@ _REASONED = {
     "register": "{who} cannot be registered",
     "seat": "{who} cannot be seated",
     "buy chips": "{who} cannot buy chips",
+    "play": "{who} cannot play on",
 }
+#: What the floor does about a held seat (``play``): the chips leave through a supervisor.
+_HELD = " The seat is held: no wagers, and the chips leave the table through a floor supervisor."
 
 
 def told_the_reason(user: User | None) -> bool:
@@ -63,4 +68,15 @@ def refusal_words(
     if not told_the_reason(by):
         return CALL_FLOOR, NEUTRAL[action]
     message = f"{_REASONED[action].format(who=who)}: {exclusion_reason(exclusion)}."
-    return EXCLUDED, message
+    return EXCLUDED, message + (_HELD if action == "play" else "")
+
+
+def held_refusal(
+    action: str, exclusion: Exclusion | None, *, by: User | None, who: Any, field: str
+) -> Conflict:
+    """The refusal an action on a held seat meets (``tables.holds``). ``exclusion`` is read
+    only for the floor and compliance: a dealer's refusal needs nothing of it."""
+    if exclusion is None or not told_the_reason(by):
+        return Conflict(NEUTRAL[action], field=field, code=CALL_FLOOR)
+    code, message = refusal_words(action, exclusion, by=by, who=who)
+    return Conflict(message, field=field, code=code)

@@ -491,7 +491,7 @@ def _second_spot_choices(
     for spot in spots:
         counts[spot.seating_id] = counts.get(spot.seating_id, 0) + 1
     return {
-        "players": [s for s in seatings if counts.get(s.pk) == 1],
+        "players": [s for s in seatings if counts.get(s.pk) == 1 and s.exclusion_hold_id is None],
         "seats": [n for n in range(1, table.seat_count + 1) if n not in taken],
     }
 
@@ -505,7 +505,8 @@ def _label(form: forms.Form, name: str) -> str:
 
 def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str, Any]:
     spots = list(hand.spots.select_related("player", "seating").order_by("seat"))
-    rows = [s for s in seatings if s.pk != hand.dp_seating_id and s.seat not in _seats(spots)]
+    waiting = [s for s in seatings if s.pk != hand.dp_seating_id and s.seat not in _seats(spots)]
+    rows = [s for s in waiting if s.exclusion_hold_id is None]  # held: no wagers, no fields
     last = _last_wagers(hand.table, rows)
     wagers_form = bound.get("wagers") or WagersForm(seats=[s.seat for s in rows])
     wager_rows = [
@@ -546,6 +547,7 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
         or BankForm(initial={"dp_bank": f"{hand.dp_bank or 0:.2f}".removesuffix(".00")}),
         "can_bank": dp is not None and hand.status == Hand.Status.OPEN and not spots,
         "wager_rows": wager_rows,
+        "held_rows": [s for s in waiting if s.exclusion_hold_id is not None],
         "wagers_form": wagers_form,
         "any_last": bool(last),
         "second_spot_form": second_spot,
@@ -584,14 +586,14 @@ def _chips(table: Table, settings: Any) -> list[Decimal]:
 
 
 def _wager_seatings(table: Table, hand: Hand | None) -> list[Seating]:
-    """The seats that may still wager this hand: seated, not the DP, no spot yet."""
+    """The seats that may still wager this hand: seated, not held, not the DP, no spot yet."""
     if hand is None:
         return []
     taken = set(hand.spots.values_list("seat", flat=True))
     return [
         s
         for s in table_selectors.seated(table).select_related("player").order_by("seat")
-        if s.pk != hand.dp_seating_id and s.seat not in taken
+        if s.pk != hand.dp_seating_id and s.seat not in taken and s.exclusion_hold_id is None
     ]
 
 

@@ -4,8 +4,9 @@ The API, the screens and the tests call them through this package
 (``from wagers import services; services.hand_start(...)``); each lives in the module of its
 job: ``lifecycle`` (the state machine, the locked path, start and cancel), ``play`` (wagers,
 cards, decisions, dead spots), ``batches`` (a hand's wagers and decisions in one call each),
-``settlement`` (settle, misdeal), ``booking`` (what a settlement entry stores and moves)
-and ``corrections``. The game rules are the engine's: wagers are checked
+``holds`` (an exclusion matched at the table: the seat held at once), ``settlement``
+(settle, misdeal), ``booking`` (what a settlement entry stores and moves) and
+``corrections``. The game rules are the engine's: wagers are checked
 with its checks and hands are settled by ``wagers.engine.settle``; nothing here re-implements
 them.
 """

@@ -75,7 +75,7 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     _batch(wagers, "wager")
     seatings, sitting = _locked_seatings(hand, wagers)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand, sitting)
+    play = _Wagering.of(hand, sitting, by=by)
     spots: list[Spot] = []
     moves: dict[int, Decimal] = {}
     for index, wager in enumerate(wagers):

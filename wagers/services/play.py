@@ -18,6 +18,7 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO, cents, money, money_text
 from cardroom.kernel.updates import set_by_pk
 from tables import rules as table_rules
+from tables.holds import hold_refusal
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
 from wagers import selectors
@@ -49,7 +50,7 @@ def wager_place(
     hand = _locked_hand(hand, by, "take wagers")
     seating = Seating.objects.select_for_update().select_related("player").get(pk=seating.pk)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand)
+    play = _Wagering.of(hand, by=by)
     spot, stakes = play.spot(seating, seat, ante, flush_bonus, straight_flush_bonus)
     spot.save(force_insert=True)
     hand.save(update_fields=["status"])
@@ -76,21 +77,24 @@ def _wager_payload(spot: Spot) -> dict[str, Any]:
 class _Wagering:
     """What a wager is checked against (R5–R7, R16): the hand's rules and fee, its spots so
     far and who sits where; read once, so that a whole hand's wagers are checked in memory
-    (each spot placed counts for the next, as one request after another would)."""
+    (each spot placed counts for the next, as one request after another would). ``by`` is
+    who places them: what a refusal of a held seat tells them (``tables.holds``)."""
 
-    def __init__(self, hand: Hand, spots: list[Spot], sitters: dict[int, Seating]) -> None:
-        self.hand, self.spots, self.sitters = hand, spots, sitters
+    def __init__(
+        self, hand: Hand, spots: list[Spot], sitters: dict[int, Seating], by: User
+    ) -> None:
+        self.hand, self.spots, self.sitters, self.by = hand, spots, sitters, by
         self.rules = _rules(hand)
         self.fee = _spot_fee(hand)
         self.spent: dict[int, Decimal] = {}  # chips already taken from a stack in this batch
 
     @classmethod
-    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None) -> _Wagering:
+    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None, *, by: User) -> _Wagering:
         """``sitters``: who sits where, when the caller has read them already."""
         if sitters is None:
             seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
             sitters = {s.seat: s for s in seated.select_related("player")}
-        return cls(hand, selectors.spots_of(hand), sitters)
+        return cls(hand, selectors.spots_of(hand), sitters, by)
 
     def spot(
         self,
@@ -104,6 +108,8 @@ class _Wagering:
         hand = self.hand
         if seating.table_id != hand.table_id or seating.left_at is not None:
             raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
+        if seating.exclusion_hold_id is not None:  # an exclusion matched: no more wagers
+            raise hold_refusal(seating, by=self.by)
         if seating.pk == hand.dp_seating_id:
             raise DomainError(
                 "The designated player places no wagers this hand (R16).", field="seat"

@@ -60,6 +60,8 @@ class AuditAction(models.TextChoices):
     SEAT_DP_WAIVER_ENDED = "seat.dp_waiver_ended"
     SEAT_PROPOSITION_FLAGGED = "seat.proposition_flagged"
     SEAT_PROPOSITION_UNFLAGGED = "seat.proposition_unflagged"
+    # An exclusion matched the seated player: the seat is held (wagers.services.holds).
+    SEAT_HELD = "seat.held"
     STACK_BUY_IN = "stack.buy_in"
     STACK_ADD_ON = "stack.add_on"
     STACK_CASH_OUT = "stack.cash_out"
@@ -73,6 +75,8 @@ class AuditAction(models.TextChoices):
     HAND_DECISION = "hand.decision"
     HAND_SPOT_DEAD = "hand.spot_dead"
     HAND_CANCELLED = "hand.cancelled"
+    # A held player's wagers of a hand not yet dealt, taken back onto the stack.
+    HAND_WAGERS_WITHDRAWN = "hand.wagers_withdrawn"
     HAND_DP_BANK_SET = "hand.dp_bank_set"
     HAND_MISDEAL = "hand.misdeal"
     HAND_SETTLED = "hand.settled"

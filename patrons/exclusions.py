@@ -2,10 +2,12 @@
 list or a state list imported from CSV; and the screening the tables' services run when a
 player is registered, seated or buys chips.
 
-A match refuses the action with a neutral message (the dealer learns nothing of the list) and
-raises an alert: an incident of kind ``exclusion_match``, which the floor and compliance see.
-The refusal rolls the action back; the alert is recorded after it (``alerting``), so that the
-alert stays when the action does not.
+A match refuses the action — a dealer is told only to call a floor supervisor, the floor and
+compliance the reason (``patrons.refusals``) — and raises an alert: an incident of kind
+``exclusion_match``, which the floor and compliance see. The refusal rolls the action back; the
+alert is recorded after it (``alerting``), so that the alert stays when the action does not.
+An entry recorded or imported, like an identity recorded, is handed to the layers above
+(``patrons.hooks``), which hold the seated players it matches.
 """
 
 from __future__ import annotations
@@ -29,27 +31,20 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
-from . import selectors
+from . import hooks, selectors
 from .incidents import incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion, IdType, Incident
+from .refusals import refusal_words
 
 #: Who keeps the lists: compliance, and the floor (who bars a player on the spot).
 KEEPERS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
-#: What the dealer is told, by action: nothing about any list.
-NEUTRAL = {
-    "register": "This player cannot be registered; call a floor supervisor.",
-    "seat": "This player cannot be seated; call a floor supervisor.",
-    "buy chips": "This player cannot buy chips; call a floor supervisor.",
-}
-
 
 class Excluded(Conflict):
-    """An action refused because the player is on an exclusion list in force. The message is
-    neutral; what matched travels with the error, for the alert."""
-
-    code = "excluded"
+    """An action refused because the player is on an exclusion list in force: neutral
+    (``call_floor``) for a dealer, with the reason for the floor and compliance (``by``); what
+    matched travels with the error, for the alert."""
 
     def __init__(
         self,
@@ -60,8 +55,10 @@ class Excluded(Conflict):
         player: Any,
         table: Any,
         name: str,
+        by: User | None = None,
     ) -> None:
-        super().__init__(NEUTRAL[action], field="player")
+        code, message = refusal_words(action, exclusion, by=by, who=player or name)
+        super().__init__(message, field="player", code=code)
         self.action, self.exclusion, self.cardroom = action, exclusion, cardroom
         self.player, self.table, self.name = player, table, name
         self.alerted = False
@@ -96,7 +93,12 @@ def exclusion_screen(
     of birth. Runs inside the caller's transaction."""
     on = timezone.localdate(timezone=_zone(cardroom))
     match = selectors.exclusion_match(
-        cardroom_id=cardroom.pk, name=name, date_of_birth=date_of_birth, id_hash=hashed_id, on=on
+        cardroom_id=cardroom.pk,
+        name=name,
+        date_of_birth=date_of_birth,
+        id_hash=hashed_id,
+        on=on,
+        player_id=player.pk if player is not None else None,
     )
     if match is not None:
         raise Excluded(
@@ -106,6 +108,7 @@ def exclusion_screen(
             player=player,
             table=table,
             name=name,
+            by=by,
         )
 
 
@@ -258,6 +261,7 @@ def exclusion_add(
         player=player,
         by=by,
     )
+    hooks.exclusions_recorded([row], by=by)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_ADDED,
@@ -338,6 +342,7 @@ def exclusion_list_import(*, text: str, source_name: str, by: User) -> list[Excl
                 by=by,
             )
         )
+    hooks.exclusions_recorded(made, by=by)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_LIST_IMPORTED,

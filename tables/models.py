@@ -316,6 +316,13 @@ class Seating(models.Model):
     sitting_out = models.BooleanField(default=False)
     dp_waiver = models.BooleanField(default=False)  # R16: a standing refusal of the position
     proposition_player = models.BooleanField(default=False)  # a third-party prop player
+    # An exclusion list entry that matched the player while seated (``wagers.services.holds``):
+    # no more wagers, and the chips leave the table only through a floor supervisor. It stays
+    # until the seating ends.
+    exclusion_hold = models.ForeignKey(
+        "patrons.Exclusion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    held_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "seat"]

@@ -33,6 +33,7 @@ from wagers.engine.game_math import TableFigures
 from wagers.engine.table import MAX_SEATS, Banking
 
 from . import catalogue, figures, rules, selectors
+from .holds import hold_refusal, require_floor_for_held
 from .lineage import require_independent
 from .models import (
     Cardroom,
@@ -709,6 +710,8 @@ def stack_add(
 @transaction.atomic
 def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: User) -> Seating:
     seating = _seating_for_change(seating, by, "add chips")
+    if seating.exclusion_hold_id is not None:  # a held player buys no chips, whoever asks
+        raise hold_refusal(seating, by=by, action="buy chips")
     value = money(amount, field="amount")
     if not value:
         raise DomainError("Add an amount above $0.00.", field="amount")
@@ -984,6 +987,7 @@ def _seating_for_change(seating: Seating, by: User, action: str) -> Seating:
     )
     require_table_staff(by, selectors.open_session(seating.table), action=action)
     _require_seated(seating)
+    require_floor_for_held(seating, by=by)  # a held seat changes by the floor's hand only
     return seating
 
 

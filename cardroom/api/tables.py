@@ -90,6 +90,9 @@ class SessionOut(serializers.ModelSerializer):
 class SeatingOut(serializers.ModelSerializer):
     stack = MoneyField()
     player_name = serializers.CharField(source="player.name", read_only=True)
+    call_floor = serializers.SerializerMethodField(
+        help_text="the seat is held: no wagers, and only a floor supervisor moves its chips"
+    )
 
     class Meta:
         model = Seating
@@ -105,7 +108,11 @@ class SeatingOut(serializers.ModelSerializer):
             "sitting_out",
             "dp_waiver",
             "proposition_player",
+            "call_floor",
         ]
+
+    def get_call_floor(self, seating: Seating) -> bool:
+        return seating.exclusion_hold_id is not None
 
 
 class TableOut(serializers.ModelSerializer):

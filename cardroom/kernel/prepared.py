@@ -21,8 +21,8 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.transaction import TransactionManagementError
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
 

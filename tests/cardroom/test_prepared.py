@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection, transaction
-from django.db.transaction import TransactionManagementError
 from django.db.models import Q
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.kernel.prepared import PreparedRead

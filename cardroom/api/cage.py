@@ -27,10 +27,18 @@ from rest_framework.response import Response
 from cage import reports, selectors, services
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import IdField, MoneyField, SignedMoneyField, WallClockField
+from cardroom.api.fields import (
+    AsciiIntegerField,
+    BoundedDictField,
+    IdField,
+    MoneyField,
+    SignedMoneyField,
+    WallClockField,
+)
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
+from cardroom.kernel.inputs import month_of
 from cardroom.kernel.roles import (
     AUDITORS,
     COMPLIANCE_AUDITOR,
@@ -47,11 +55,17 @@ SUPERVISOR = (FLOOR_SUPERVISOR,)
 COUNTERS = (COUNT_TEAM, FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 
 
-def pieces(**kwargs: Any) -> serializers.DictField:
+#: The most chip denominations (or bills) a cardroom counts in.
+MAX_DENOMINATIONS = 50
+
+
+def pieces(**kwargs: Any) -> BoundedDictField:
     """Pieces by denomination: ``{"25.00": 20}``, each a whole number (bounded so that a
     database can hold the total)."""
-    return serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=10**7), **kwargs
+    return BoundedDictField(
+        child=AsciiIntegerField(min_value=0, max_value=10**7),
+        max_length=MAX_DENOMINATIONS,
+        **kwargs,
     )
 
 
@@ -85,7 +99,7 @@ class ShiftIn(StrictSerializer):
 
 
 class ShiftsIn(StrictSerializer):
-    shifts = ShiftIn(many=True)
+    shifts = ShiftIn(many=True, max_length=24)  # type: ignore[call-arg]  # one an hour at most
 
 
 class CardroomShifts(ServiceView):
@@ -112,7 +126,7 @@ class CardroomShifts(ServiceView):
 
 
 class DenominationsIn(StrictSerializer):
-    denominations = serializers.ListField(child=MoneyField(), max_length=50)
+    denominations = serializers.ListField(child=MoneyField(), max_length=MAX_DENOMINATIONS)
 
 
 class DenominationsOut(serializers.Serializer):
@@ -558,8 +572,7 @@ def statistics(request: Request, cardroom: Cardroom) -> tuple[dict[str, Any], st
 
 def _month(cardroom: Cardroom, month: str) -> tuple[dict[str, Any], str, str]:
     try:
-        year, number = (int(part) for part in month.split("-"))
-        date(year, number, 1)
+        year, number = month_of(month)
     except ValueError:
         raise DomainError(f"'{month}' is not a month (YYYY-MM).", field="month") from None
     stats = selectors.month_statistics(cardroom, year, number)

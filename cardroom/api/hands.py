@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.errors import error_response
 from cardroom.api.fields import (
+    BoundedDictField,
     CardsField,
     IdField,
     MoneyField,
@@ -28,13 +29,14 @@ from cardroom.api.fields import (
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
+from cardroom.kernel.inputs import AsciiDigitsForm
 from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import selectors as wagers_selectors
 from wagers import services
 from wagers.engine import settle_json
-from wagers.engine.table import MAX_SPOTS
+from wagers.engine.table import MAX_SEATS, MAX_SPOTS
 from wagers.models import Hand, Settlement, Spot
 
 # --- output ---------------------------------------------------------------------------------
@@ -149,9 +151,15 @@ def with_viewer(context: dict[str, Any], request: Request) -> dict[str, Any]:
 
 class HandStartIn(StrictSerializer):
     dp_bank = MoneyField(required=False, allow_null=True, default=None)
-    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
-    draw_cards = serializers.DictField(
-        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    refusals = serializers.ListField(
+        child=SeatField(), required=False, default=list, max_length=MAX_SEATS
+    )
+    draw_cards = BoundedDictField(
+        child=serializers.CharField(max_length=4),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=MAX_SEATS,
     )
 
 
@@ -165,7 +173,9 @@ class WagerIn(StrictSerializer):
 
 class CardsIn(StrictSerializer):
     dealer_cards = CardsField()
-    spot_cards = serializers.DictField(child=CardsField(), help_text="seat number -> cards")
+    spot_cards = BoundedDictField(
+        child=CardsField(), help_text="seat number -> cards", max_length=MAX_SEATS
+    )
 
 
 class DecisionIn(StrictSerializer):
@@ -204,9 +214,13 @@ class DecisionFix(StrictSerializer):
 class CorrectionIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
     dealer_cards = CardsField(required=False, allow_null=True, default=None)
-    spot_cards = serializers.DictField(child=CardsField(), required=False, default=dict)
+    spot_cards = BoundedDictField(
+        child=CardsField(), required=False, default=dict, max_length=MAX_SEATS
+    )
     # A seat's corrected decision: {"3": {"decision": "raise", "raise_amount": "20"}}.
-    decisions = serializers.DictField(child=DecisionFix(), required=False, default=dict)
+    decisions = BoundedDictField(
+        child=DecisionFix(), required=False, default=dict, max_length=MAX_SEATS
+    )
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -217,6 +231,7 @@ class HandFilter(django_filters.FilterSet):
     started_before = UtcDateTimeFilter(field_name="started_at", lookup_expr="lt")
 
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Hand
         fields = ["table", "status", "started_after", "started_before"]
 

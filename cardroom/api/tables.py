@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.fields import (
     AsciiIntegerField,
+    BoundedDictField,
     IdField,
     MoneyField,
     RowField,
@@ -34,6 +35,7 @@ from cardroom.api.inputs import StrictSerializer
 from cardroom.api.paytables import ChangeFiguresOut
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from cardroom.kernel.errors import DomainError, PermissionDenied
+from cardroom.kernel.inputs import AsciiDigitsForm
 from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, TABLE_STAFF
 from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
@@ -52,8 +54,11 @@ from tables.models import (
     Tender,
 )
 from tables.rotation import designated_player_rotate
+from wagers.engine.table import MAX_SEATS
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
+#: The most keys a table's settings (or a change of them) may name: a handful exist.
+SETTINGS_KEYS = 50
 
 # --- output ---------------------------------------------------------------------------------
 
@@ -282,11 +287,11 @@ class TableIn(StrictSerializer):
     name = serializers.CharField(max_length=100)
     banking = serializers.ChoiceField(choices=BANKING_CHOICES)
     seat_count = AsciiIntegerField(default=7)
-    settings = serializers.DictField(required=False, default=dict)
+    settings = BoundedDictField(required=False, default=dict, max_length=SETTINGS_KEYS)
 
 
 class SettingChangeIn(StrictSerializer):
-    values = serializers.DictField()
+    values = BoundedDictField(max_length=SETTINGS_KEYS)
     reason = serializers.CharField(max_length=2000)
 
 
@@ -348,9 +353,15 @@ class FlagIn(StrictSerializer):
 
 
 class RotationIn(StrictSerializer):
-    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
-    draw_cards = serializers.DictField(
-        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    refusals = serializers.ListField(
+        child=SeatField(), required=False, default=list, max_length=MAX_SEATS
+    )
+    draw_cards = BoundedDictField(
+        child=serializers.CharField(max_length=4),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=MAX_SEATS,
     )
 
 
@@ -420,6 +431,7 @@ class SelfApprovalDecisionView(ServiceView):
 
 class TableFilter(django_filters.FilterSet):
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Table
         fields = ["cardroom", "banking"]
 
@@ -552,6 +564,7 @@ class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Player
         fields = ["cardroom", "name"]
 

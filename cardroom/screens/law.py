@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cardroom.kernel.inputs import AsciiDigitsForm, whole_number
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import cash_reports
 from patrons import cash, exclusions, incidents, reviews, selectors
@@ -45,40 +46,40 @@ floor_and_compliance = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 floor_only = role_required(FLOOR_SUPERVISOR)
 
 
-class DayForm(forms.Form):
+class DayForm(AsciiDigitsForm):
     day = forms.DateField(required=False)
 
 
-class FileForm(forms.Form):
+class FileForm(AsciiDigitsForm):
     reference = forms.CharField(max_length=60)
 
 
-class ImportForm(forms.Form):
+class ImportForm(AsciiDigitsForm):
     file = forms.FileField()
 
 
-class ReviewForm(forms.Form):
+class ReviewForm(AsciiDigitsForm):
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class ReviewNoteForm(forms.Form):
+class ReviewNoteForm(AsciiDigitsForm):
     status = forms.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class IncidentForm(forms.Form):
+class IncidentForm(AsciiDigitsForm):
     kind = forms.ChoiceField(choices=Incident.Kind.choices)
     table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False)
     players = forms.ModelMultipleChoiceField(Player.objects.order_by("name"), required=False)
     summary = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class FollowUpForm(forms.Form):
+class FollowUpForm(AsciiDigitsForm):
     kind = forms.ChoiceField(choices=IncidentEntry.Kind.choices)
     text = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class BarForm(forms.Form):
+class BarForm(AsciiDigitsForm):
     player = forms.ModelChoiceField(Player.objects.order_by("name"))
     kind = forms.ChoiceField(choices=Exclusion.Kind.choices)
     starts_on = forms.DateField()
@@ -86,7 +87,7 @@ class BarForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea, max_length=2000)
 
 
-class IdentityForm(forms.Form):
+class IdentityForm(AsciiDigitsForm):
     player = forms.ModelChoiceField(Player.objects.order_by("name"))
     date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     id_type = forms.ChoiceField(label="ID type", choices=IdType.choices)
@@ -96,7 +97,7 @@ class IdentityForm(forms.Form):
     photo = forms.FileField(required=False, help_text="optional: a JPEG or PNG, at most 5 MB")
 
 
-class RestartForm(forms.Form):
+class RestartForm(AsciiDigitsForm):
     note = forms.CharField(widget=forms.Textarea, max_length=2000)
 
 
@@ -379,10 +380,10 @@ def identity_page(request: SignedInRequest) -> HttpResponse:
 
 
 def _recorded(request: SignedInRequest) -> Any:
-    pk = request.GET.get("recorded", "")
-    if not pk.isdigit():
+    pk = whole_number(request.GET.get("recorded"))
+    if pk is None:
         return None
-    player = Player.objects.filter(pk=int(pk)).first()
+    player = Player.objects.filter(pk=pk).first()
     identity = selectors.identity_of(player) if player else None
     return (player, masked_id(identity.id_number)) if identity else None
 

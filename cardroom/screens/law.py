@@ -16,6 +16,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -30,11 +31,13 @@ from patrons.masking import masked_id
 from patrons.models import (
     CurrencyTransactionReport,
     Exclusion,
+    ExclusionListImport,
     IdType,
     Incident,
     IncidentEntry,
     SuspiciousActivityReview,
 )
+from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Player, Table
 from tables.rotation import game_restart
@@ -180,23 +183,47 @@ def cash_csv(request: SignedInRequest, kind: str) -> HttpResponse:
 @require_POST
 @compliance_only
 def exclusion_import(request: SignedInRequest) -> HttpResponse:
+    """Queue a state list's import (a Celery task); its page shows the progress, then what
+    was added. A file that cannot be read as a state list is refused here, on the page."""
     form = ImportForm(request.POST, request.FILES)
-    added = None
+    job = None
     if form.is_valid():
         upload = form.cleaned_data["file"]
-        text = upload.read().decode("utf-8", errors="replace")
-        added = call_service(
-            request,
-            form,
-            lambda: exclusions.exclusion_list_import(
-                text=text, source_name=upload.name, by=request.user
-            ),
-        )
-    if added is None:
+        text = _upload_text(form, upload)
+        if text is not None:
+            job = call_service(
+                request,
+                form,
+                lambda: state_list_import_request(
+                    text=text, source_name=upload.name or "", by=request.user
+                ),
+            )
+    if job is None:
         cardroom = _cardroom()
         today = table_selectors.gaming_day(cardroom, timezone.now())
         return _law_page(request, cardroom, today, import_form=form)
-    return render(request, "law/imported.html", {"form": form, "added": added})
+    return redirect("law-exclusion-import-progress", job.pk)
+
+
+def _upload_text(form: ImportForm, upload: Any) -> str | None:
+    if upload.size > settings.EXCLUSION_LIST_MAX_BYTES:
+        limit = settings.EXCLUSION_LIST_MAX_BYTES // (1024 * 1024)
+        form.add_error("file", f"A state list is at most {limit} MB.")
+        return None
+    try:
+        text: str = upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        form.add_error("file", "The file is not UTF-8 text.")
+        return None
+    return text
+
+
+@compliance_only
+def exclusion_import_progress(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A state list's import: its progress while it runs (polled by htmx), then what it
+    added, or why nothing was."""
+    job = get_object_or_404(ExclusionListImport, pk=pk)
+    return render(request, "law/imported.html", {"job": job})
 
 
 @compliance_only

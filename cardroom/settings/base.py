@@ -240,6 +240,10 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
+    "fail-stalled-state-list-imports": {
+        "task": "patrons.fail_stalled_state_list_imports",
+        "schedule": timedelta(minutes=5),
+    },
     "fail-stalled-verifications": {
         "task": "compliance.fail_stalled_verifications",
         "schedule": timedelta(minutes=5),

@@ -27,6 +27,8 @@ from compliance.models import Export, VerificationRun
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
+from patrons.state_list_imports import state_list_import_request
+from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
 from tables import services as tables
 from tables.models import GameStop, Seating, SettingChange, Table
@@ -301,6 +303,16 @@ class World:
             reason="Cheating",
         )
         return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
+
+    @cached_property
+    def state_list_import(self):
+        """A state list imported (run here, as the task would)."""
+        job = state_list_import_request(
+            text="kind,name,date_of_birth,starts_on\nbarred,Listed Once,1975-06-06,2024-01-01\n",
+            source_name="State list 2024-02",
+            by=self.auditor,
+        )
+        return state_list_import_run(job.pk)
 
     @cached_property
     def review(self):

@@ -336,8 +336,11 @@ MATRIX = [
     ("GET",    f"{V}/exclusions/",                                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/",                                401, 201, 403, 403, 201, 403),
     ("DELETE", f"{V}/exclusions/",                                401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 201, 403),
+    # a state list's import runs as a task: 202 and the import, then GET it for its outcome
+    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 202, 403),
     ("GET",    f"{V}/exclusions/import/",                         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/exclusions/import/{{state_list_import}}/",   401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/exclusions/import/{{state_list_import}}/",   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/exclusions/{{exclusion}}/end/",              401, 200, 403, 403, 200, 403),
     ("GET",    f"{V}/exclusions/{{exclusion}}/end/",              401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reviews/",                                   401, 403, 403, 403, 200, 403),

@@ -81,6 +81,7 @@ IDS = [
     (r"^/api/v1/players/\{id\}/", ["identified_player"]),
     (r"^/api/v1/incidents/\{id\}/", ["incident"]),
     (r"^/api/v1/ctrs/\{id\}/", ["ctr"]),
+    (r"^/api/v1/exclusions/import/\{id\}/", ["state_list_import"]),
     (r"^/api/v1/exclusions/\{id\}/", ["exclusion"]),
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
     (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
@@ -89,6 +90,7 @@ IDS = [
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(
     r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews)/?$"
+    r"|/exclusions/import/"
 )
 
 

@@ -20,6 +20,7 @@ from datetime import date
 
 from django.db import connection
 
+from cardroom.kernel.csv_cells import FORMULA_STARTS
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.inputs import NUL
 
@@ -43,8 +44,6 @@ REQUIRED = {"kind", "name", "starts_on"}
 #: The longest each text column may be (what an Exclusion row keeps).
 LONGEST = {"name": 100, "reference": 100, "id_issuer": 60, "id_type": 20, "reason": 2000}
 LONGEST_ID_NUMBER = 40
-#: A cell starting with one of these is a formula to a spreadsheet (OWASP: CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: How often reading reports its progress (rows).
 PROGRESS_EVERY = 5_000
 

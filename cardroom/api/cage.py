@@ -155,6 +155,37 @@ class CardroomDenominations(ServiceView):
         return Response({"denominations": cardroom.chip_denominations})
 
 
+class CageLimitIn(StrictSerializer):
+    largest_cage_amount = MoneyField()
+
+
+class CageLimitOut(serializers.Serializer):
+    largest_cage_amount = MoneyField()
+
+
+class CardroomCageLimit(ServiceView):
+    """The most a fill or credit slip, a rack count or a drop count may total in the cardroom
+    (a larger one is refused naming its field); POST changes it (a floor supervisor)."""
+
+    write_roles = SUPERVISOR
+    input_serializer = CageLimitIn
+
+    @extend_schema(responses=CageLimitOut)
+    def get(self, request: Request, pk: int) -> Response:
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        return Response(CageLimitOut(cardroom).data)
+
+    @extend_schema(request=CageLimitIn, responses=CageLimitOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        cardroom = table_services.cardroom_cage_limit_set(
+            cardroom=get_object_or_404(Cardroom, pk=pk),
+            largest=self.parse(request)["largest_cage_amount"],
+            by=actor(request),
+        )
+        return Response(CageLimitOut(cardroom).data)
+
+
 # --- table inventory ------------------------------------------------------------------------------
 
 

@@ -136,6 +136,7 @@ urlpatterns = [
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),
+    path("cardrooms/<int:pk>/cage-limit/", cage.CardroomCageLimit.as_view()),
     path("cardrooms/<int:pk>/drop-boxes/", cage.DropBoxes.as_view()),
     path("cardrooms/<int:pk>/shift-closes/", cage.ShiftCloses.as_view()),
     path("cardrooms/<int:pk>/day-closes/", cage.DayCloses.as_view()),

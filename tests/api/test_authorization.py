@@ -275,6 +275,9 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}",  401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/drop-boxes/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 200, 403, 403, 200, 403),
@@ -517,6 +520,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/cardrooms/{{cardroom}}/denominations/": lambda: {
             "denominations": ["1", "5", "25", "100"]
         },
+        f"{V}/cardrooms/{{cardroom}}/cage-limit/": lambda: {"largest_cage_amount": "250000"},
         f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
             "gaming_day": "2024-03-01",
             "shift": "day",

@@ -37,13 +37,14 @@ from cardroom.api.fields import (
 )
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.errors import DomainError
+from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.inputs import month_of
 from cardroom.kernel.roles import (
     AUDITORS,
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     FLOOR_SUPERVISOR,
+    PLAY_READERS,
     TABLE_STAFF,
 )
 from tables import selectors as table_selectors
@@ -67,6 +68,16 @@ def pieces(**kwargs: Any) -> BoundedDictField:
         max_length=MAX_DENOMINATIONS,
         **kwargs,
     )
+
+
+def require_sees_cage_records(request: Request, table_id: int) -> None:
+    """A table's rack counts and slips: the dealer on duty there, floor supervisors and
+    compliance (``tables.selectors.Viewer``); not another table's dealer, nor administrators."""
+    if not table_selectors.viewer(request.user).sees_cage_records(table_id):
+        raise PermissionDenied(
+            "Only the table's dealer on duty, floor supervisors and compliance see its rack "
+            "counts and slips."
+        )
 
 
 def _user(pk: int, field: str) -> User:
@@ -231,6 +242,7 @@ class TableInventory(generics.ListAPIView, ServiceView):
     the floor supervisor verifies: ``counted_by`` names the dealer). A closing count closes
     the table."""
 
+    moves_money = True
     serializer_class = InventoryCountOut
     write_roles = SUPERVISOR
     input_serializer = InventoryCountIn
@@ -238,7 +250,9 @@ class TableInventory(generics.ListAPIView, ServiceView):
     def get_queryset(self) -> QuerySet[InventoryCount]:
         if getattr(self, "swagger_fake_view", False):
             return InventoryCount.objects.none()
-        return selectors.inventory_counts(get_object_or_404(Table, pk=self.kwargs["pk"]))
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_cage_records(self.request, table.pk)
+        return selectors.inventory_counts(table)
 
     @extend_schema(request=InventoryCountIn, responses={201: InventoryCountOut})
     @idempotent
@@ -316,6 +330,7 @@ class SlipIn(StrictSerializer):
 class TableSlips(generics.ListAPIView, ServiceView):
     """A house-banked table's fill and credit slips, newest first; POST requests one."""
 
+    moves_money = True
     serializer_class = SlipOut
     write_roles = SUPERVISOR
     input_serializer = SlipIn
@@ -323,7 +338,9 @@ class TableSlips(generics.ListAPIView, ServiceView):
     def get_queryset(self) -> QuerySet[Slip]:
         if getattr(self, "swagger_fake_view", False):
             return Slip.objects.none()
-        return selectors.slips(get_object_or_404(Table, pk=self.kwargs["pk"]))
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_cage_records(self.request, table.pk)
+        return selectors.slips(table)
 
     @extend_schema(request=SlipIn, responses={201: SlipOut})
     @idempotent
@@ -337,11 +354,18 @@ class TableSlips(generics.ListAPIView, ServiceView):
 class SlipDetail(generics.RetrieveAPIView):
     queryset = selectors.slips()
     serializer_class = SlipOut
+    read_roles = PLAY_READERS
+
+    def get_object(self) -> Slip:
+        slip: Slip = super().get_object()
+        require_sees_cage_records(self.request, slip.table_id)
+        return slip
 
 
 class SlipDeliver(ServiceView):
     """The second signature: the chips reached the table (fill) or the cage (credit)."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
 
     @extend_schema(request=None, responses=SlipOut)
@@ -360,6 +384,7 @@ class VoidIn(StrictSerializer):
 class SlipVoid(ServiceView):
     """A slip never delivered is voided by a floor supervisor and a witness, with a reason."""
 
+    moves_money = True
     write_roles = SUPERVISOR
     input_serializer = VoidIn
 
@@ -469,6 +494,7 @@ class DropCountIn(StrictSerializer):
 class TableDropCount(ServiceView):
     """Two members of the count team enter what one drop box held (the second is named)."""
 
+    moves_money = True
     write_roles = (COUNT_TEAM,)
     input_serializer = DropCountIn
 
@@ -496,6 +522,7 @@ class VarianceReasonIn(StrictSerializer):
 class DropCountSignOff(ServiceView):
     """A floor supervisor explains a drop count's variance and signs it off."""
 
+    moves_money = True
     write_roles = SUPERVISOR
     input_serializer = VarianceReasonIn
 

@@ -30,7 +30,7 @@ from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
+from cardroom.kernel.roles import FLOOR_SUPERVISOR, PLAY_READERS, READERS, TABLE_STAFF
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import selectors as wagers_selectors
@@ -239,6 +239,8 @@ class HandFilter(django_filters.FilterSet):
 class HandList(generics.ListAPIView):
     """Hands by table, status and time, newest first."""
 
+    read_roles = PLAY_READERS
+
     queryset = Hand.objects.select_related("settings", "dp_seating").order_by("-started_at", "-id")
     serializer_class = HandOut
     filterset_class = HandFilter
@@ -250,6 +252,7 @@ class HandList(generics.ListAPIView):
 class HandStart(ServiceView):
     """Start the next hand at the table: the DP rotation runs first (R16)."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
     input_serializer = HandStartIn
 
@@ -272,6 +275,7 @@ class HandDetail(generics.RetrieveAPIView):
         "spots", "settlements"
     )
     serializer_class = HandDetailOut
+    read_roles = PLAY_READERS
 
     def get_serializer_context(self) -> dict[str, Any]:
         return with_viewer(super().get_serializer_context(), self.request)
@@ -291,6 +295,7 @@ class HandStep(StepView[Hand]):
 class HandWager(HandStep):
     """A spot's ante and bonuses (R5–R7)."""
 
+    moves_money = True
     input_serializer = WagerIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -302,6 +307,7 @@ class HandWager(HandStep):
 class HandWagers(HandStep):
     """All the wagers of a hand at once (R5–R7): every spot or none."""
 
+    moves_money = True
     input_serializer = WagersIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -336,6 +342,7 @@ class HandCards(HandStep):
 class HandDecision(HandStep):
     """Raise within the cap, fold, or walked away (R8)."""
 
+    moves_money = True
     input_serializer = DecisionIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -346,6 +353,7 @@ class HandDecision(HandStep):
 class HandDecisions(HandStep):
     """All the decisions of a hand at once (R8): every spot or none."""
 
+    moves_money = True
     input_serializer = DecisionsIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -368,6 +376,7 @@ class HandDeadSpot(HandStep):
 class HandMisdeal(HandStep):
     """A misdeal (R14): every hand dead, settled at once."""
 
+    moves_money = True
     input_serializer = MisdealIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -378,6 +387,8 @@ class HandMisdeal(HandStep):
 class HandCancel(HandStep):
     """A hand nobody wagered on ends; the DP's bank goes back."""
 
+    moves_money = True
+
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
         return services.hand_cancel(hand=hand, by=by)
 
@@ -385,6 +396,7 @@ class HandCancel(HandStep):
 class HandSettle(ServiceView):
     """Settle the hand (R9–R15). Idempotent: a settled hand answers with its settlement."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
 
     @extend_schema(request=None, responses=SettlementOut)
@@ -398,6 +410,7 @@ class HandSettle(ServiceView):
 class HandCorrect(ServiceView):
     """A floor supervisor corrects a settled hand: a reversal and a new settlement entry."""
 
+    moves_money = True
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = CorrectionIn
 

@@ -25,7 +25,12 @@ from cardroom.api.fields import MoneyField, RowField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from cardroom.kernel.roles import (
+    COMPLIANCE_AUDITOR,
+    FLOOR_SUPERVISOR,
+    PLAY_READERS,
+    TABLE_STAFF,
+)
 from compliance import cash_reports
 from patrons import cash, incidents, reviews, selectors
 from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
@@ -338,6 +343,7 @@ class PlayerIdentityReveal(ServiceView):
 class CageCash(ServiceView):
     """Chips bought with cash (``in``) or redeemed for cash (``out``) at the cage."""
 
+    moves_money = True
     read_roles = ()
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = CageCashIn
@@ -527,6 +533,7 @@ class GameStops(generics.ListAPIView, ServiceView):
     stop and restarts the game, saying what was done."""
 
     serializer_class = GameStopOut
+    read_roles = PLAY_READERS
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = RestartIn
 

@@ -36,7 +36,7 @@ from cardroom.api.paytables import ChangeFiguresOut
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, PLAY_READERS, TABLE_STAFF
 from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
 from tables.models import (
@@ -573,6 +573,7 @@ class PlayerList(generics.ListAPIView, ServiceView):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = PlayerOut
     filterset_class = PlayerFilter
+    read_roles = PLAY_READERS
     write_roles = TABLE_STAFF
     input_serializer = PlayerIn
 
@@ -589,6 +590,7 @@ class PlayerList(generics.ListAPIView, ServiceView):
 class SeatingList(generics.ListAPIView, ServiceView):
     """The players seated at the table now; POST seats one and takes the buy-in."""
 
+    moves_money = True
     serializer_class = SeatingOut
     write_roles = TABLE_STAFF
     input_serializer = SeatIn
@@ -644,6 +646,7 @@ class SeatingStep(StepView[Seating]):
 
 @extend_schema(request=AmountIn, responses=SeatingOut)
 class SeatingAddChips(SeatingStep):
+    moves_money = True
     input_serializer = AmountIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
@@ -654,6 +657,7 @@ class SeatingAddChips(SeatingStep):
 class SeatingCashOut(SeatingStep):
     """Colour up: chips off the stack, all of them without an amount."""
 
+    moves_money = True
     input_serializer = CashOutIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
@@ -674,6 +678,8 @@ class SeatingComeBack(SeatingStep):
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingLeave(SeatingStep):
+    moves_money = True
+
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_leave(seating=seating, by=by)
 

@@ -182,7 +182,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "cardroom.api.schema.CardroomAutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
 }
 REST_KNOX = {

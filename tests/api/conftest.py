@@ -8,6 +8,7 @@ authorization matrix builds a fresh world for each of its rows.
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
@@ -471,6 +472,22 @@ def world(
     )
 
 
+class KeyedAPIClient(APIClient):
+    """DRF's test client, sending a new Idempotency-Key with every POST unless the test sends
+    its own, as a device does: the API refuses a money-moving POST without one (428). A test
+    of that refusal uses DRF's plain ``APIClient``."""
+
+    def post(self, path, data=None, format=None, content_type=None, follow=False, **extra):
+        headers = dict(extra.pop("headers", None) or {})
+        if "HTTP_IDEMPOTENCY_KEY" not in extra and not any(
+            name.lower() == "idempotency-key" for name in headers
+        ):
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+        return super().post(
+            path, data, format, content_type, follow=follow, headers=headers, **extra
+        )
+
+
 def token_for(user: User) -> str:
     """A new knox token for the user, as a device gets at login."""
     return AuthToken.objects.create(user)[1]
@@ -478,7 +495,7 @@ def token_for(user: User) -> str:
 
 def token_client(user: User) -> APIClient:
     """A client that authenticates as a device does: ``Authorization: Token …`` (knox)."""
-    client = APIClient()
+    client = KeyedAPIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
@@ -488,6 +505,6 @@ def api():
     """``api(user)``: a token-authenticated client; ``api(None)``: an anonymous one."""
 
     def make(user: User | None) -> APIClient:
-        return APIClient() if user is None else token_client(user)
+        return KeyedAPIClient() if user is None else token_client(user)
 
     return make

@@ -8,14 +8,15 @@ The policy, as the table below spells it out:
   verifications, exports and the settle preview (which touches nothing); a hand's cards only
   once it is settled;
 - dealer: seats players and runs hands at the table where they are on duty — a dealer who is
-  not on duty there is refused (403), and does not read that table's stacks or rotation — and
-  cannot change settings, open or close tables or correct hands; dealers do not read the audit
-  log, reports or exports;
+  not on duty there is refused (403), and does not read that table's stacks, rotation, rack
+  counts or slips — and cannot change settings, open or close tables or correct hands; dealers
+  do not read the audit log, reports or exports;
 - floor supervisor: everything but cardrooms, except what the services refuse (approving one's
   own change under dual control, withdrawing someone else's, R17);
 - administrator: creates cardrooms and, with a second administrator, switches a cardroom's
-  self-approval (R17); reads the configuration, not the tables' stacks, rotation, audit log,
-  reports or exports;
+  self-approval (R17); reads the configuration (cardrooms, tables, settings, paytables,
+  shifts, denominations, the cage limit), not hands, players, the tables' stacks, rotation,
+  rack counts, slips or stopped games, the audit log, reports or exports;
 - count team (issue 13): enters drop counts and reads the drop boxes it counts, nothing else
   (``COUNT_TEAM``: every other row is a 403 for it).
 
@@ -172,7 +173,7 @@ MATRIX = [
     ("POST",   f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 403, 403, 403, 403, 403),
     ("GET",    f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 405, 405, 405, 405, 405),
     # players, seats and stacks: the staff of the table (any dealer may register a player)
-    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/players/",                                   401, 201, 201, 201, 403, 403),
     ("DELETE", f"{V}/players/",                                   401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/tables/{{dp_table}}/seatings/",              401, 200, 200, 403, 200, 403),
@@ -205,12 +206,12 @@ MATRIX = [
     # hands: the dealer on duty (or a supervisor) runs them; only a supervisor corrects
     ("POST",   f"{V}/tables/{{dp_table}}/hands/",                 401, 201, 201, 403, 403, 403),
     ("GET",    f"{V}/tables/{{dp_table}}/hands/",                 401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/",                                     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 403),
     # a hand being played: everyone who reads hands reads it, its cards redacted for those
     # who are not its table's staff (item 5: test_hole_cards_*)
-    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405, 405),
@@ -290,13 +291,13 @@ MATRIX = [
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/csv/{DAY}", 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/csv/",     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/inventory/",          401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/inventory/",          401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/slips/",              401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/slips/",              401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/slips/{{slip}}/",                            401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/deliver/",                    401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/slips/{{slip}}/deliver/",                    401, 405, 405, 405, 405, 405),
@@ -357,7 +358,7 @@ MATRIX = [
     ("POST",   f"{V}/incidents/{{incident}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/incidents/{{incident}}/entries/",            401, 201, 403, 403, 201, 403),
     ("GET",    f"{V}/incidents/{{incident}}/entries/",            401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{stopped_table}}/game-stops/",       401, 405, 405, 405, 405, 405),
     # the schema and its docs

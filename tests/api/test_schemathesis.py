@@ -243,7 +243,10 @@ def test_every_write_answers_as_documented(live_schema, world, url, actor):
         body=body if body else NOT_SET,
         media_type="application/json",
     )
-    headers = {"Authorization": f"Token {token_for(getattr(world, actor))}"}
+    headers = {
+        "Authorization": f"Token {token_for(getattr(world, actor))}",
+        "Idempotency-Key": f"write-{url}",  # a money-moving write needs one (428 without)
+    }
 
     response = case.call_and_validate(headers=headers, checks=CHECKS)
 

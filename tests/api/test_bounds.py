@@ -13,7 +13,18 @@ import pytest
 from django.conf import settings
 from rest_framework import serializers
 
-from cardroom.api import auth, cage, compliance, exclusions, hands, patrons, paytables, tables
+from cardroom.api import (
+    auth,
+    cage,
+    compliance,
+    exclusions,
+    hands,
+    patrons,
+    paytables,
+    signing,
+    staff,
+    tables,
+)
 from cardroom.api.hands import DecisionsIn, WagersIn
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.models import IdempotencyKey
@@ -24,7 +35,7 @@ from .test_errors import error_of
 pytestmark = pytest.mark.django_db
 
 V = "/api/v1"
-MODULES = (auth, cage, compliance, exclusions, hands, patrons, paytables, tables)
+MODULES = (auth, cage, compliance, exclusions, hands, patrons, paytables, signing, staff, tables)
 
 
 def test_the_body_limit_is_a_few_hundred_kilobytes_set_once():

@@ -19,7 +19,8 @@ from __future__ import annotations
 import ipaddress
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -106,7 +107,7 @@ class RefuseNulMiddleware:
         return self.get_response(request)
 
 
-def _refuse_in(fields: object) -> None:
-    for name, values in fields:  # type: ignore[attr-defined]
+def _refuse_in(fields: Iterable[tuple[str, list[Any]]]) -> None:
+    for name, values in fields:
         if NUL in name or any(NUL in value for value in values if isinstance(value, str)):
             raise NulCharacter(name.replace(NUL, "\\u0000"))

@@ -57,6 +57,23 @@ def test_a_two_megabyte_body_is_refused_at_once_by_its_size(api, world):
     assert not Spot.objects.filter(hand=hand).exists()
 
 
+def test_a_long_list_within_the_body_limit_is_refused_by_its_length_naming_it(api, world):
+    hand = world.hand_open
+    body = json.dumps({"spots": [0] * 100_000}, separators=(",", ":"))  # 200 KB: within
+
+    started = time.perf_counter()
+    response = api(world.dealer).post(
+        f"{V}/hands/{hand.pk}/wagers/batch/", body, content_type="application/json"
+    )
+    elapsed = time.perf_counter() - started
+
+    error = error_of(response, 400)
+    assert (error["code"], error["field"]) == ("max_length", "spots")
+    assert "100000 elements" in error["message"] and "at most 6" in error["message"]
+    assert elapsed < 1.0
+    assert not Spot.objects.filter(hand=hand).exists()
+
+
 @pytest.mark.parametrize("serializer", [WagersIn, DecisionsIn])
 def test_a_million_spots_are_refused_by_their_length_before_any_is_read(serializer):
     started = time.perf_counter()

@@ -280,3 +280,14 @@ def test_on_the_embedded_default_the_import_is_done_when_the_request_answers(mak
     assert keyed.json()["status"] == "pending"
     polled = client.get(f"{V}/exclusions/import/{keyed.json()['id']}/").json()
     assert (polled["status"], polled["added"]) == ("done", 2)
+
+
+def test_a_list_larger_than_the_body_limit_is_taken_as_a_file(auditor, settings):
+    rows = "".join(f"barred,Person {n:05d},1970-01-01,,,,2026-01-01,,R-{n}\n" for n in range(8000))
+    text = HEADER + rows
+    assert len(text.encode()) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE  # a JSON body this big: 400
+
+    response = post_list(token_client(auditor), text)
+
+    assert response.status_code == 202, response.content[:300]
+    assert response.json()["rows"] == 8000

@@ -17,6 +17,7 @@ class AuditAction(models.TextChoices):
     CARDROOM_CREATED = "cardroom.created"
     CARDROOM_SHIFTS_SET = "cardroom.shifts_set"
     CARDROOM_DENOMINATIONS_SET = "cardroom.denominations_set"
+    CARDROOM_CAGE_LIMIT_SET = "cardroom.cage_limit_set"
     TABLE_CREATED = "table.created"
     # Staff accounts (tables.staff): made and given roles by an administrator, a floor
     # supervisor (dealers) or a two-person change; set up by their own person.

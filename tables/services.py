@@ -167,6 +167,26 @@ def cardroom_denominations_set(
 
 
 @transaction.atomic
+def cardroom_cage_limit_set(*, cardroom: Cardroom, largest: MoneyInput, by: User) -> Cardroom:
+    """The most a fill or credit, a rack count or a drop count may total in the cardroom."""
+    require_supervisor(by, action="set a cardroom's largest cage amount")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
+    amount = money(largest, field="largest_cage_amount")
+    if amount <= 0:
+        raise DomainError("The largest amount is above $0.00.", field="largest_cage_amount")
+    before = cardroom.largest_cage_amount
+    cardroom.largest_cage_amount = amount
+    cardroom.save(update_fields=["largest_cage_amount"])
+    audit_record(
+        actor=by,
+        action=AuditAction.CARDROOM_CAGE_LIMIT_SET,
+        target=cardroom,
+        payload={"largest_cage_amount": amount, "before": before},
+    )
+    return cardroom
+
+
+@transaction.atomic
 def self_approval_change_propose(
     *, cardroom: Cardroom, allowed: bool, reason: str, by: User
 ) -> SelfApprovalChange:

@@ -10,7 +10,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import cage, paytables, staff, tables
+from cardroom.api import cage, exclusions, paytables, staff, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
 from cardroom.api import patrons as law
@@ -123,9 +123,10 @@ urlpatterns = [
     path("cardrooms/<int:pk>/structuring-flags/", law.StructuringFlags.as_view()),
     path("cardrooms/<int:pk>/cash-policy/", law.CashPolicyView.as_view()),
     path("ctrs/<int:pk>/file/", law.CtrFile.as_view()),
-    path("exclusions/", law.ExclusionList.as_view()),
-    path("exclusions/import/", law.ExclusionImport.as_view()),
-    path("exclusions/<int:pk>/end/", law.ExclusionEnd.as_view()),
+    path("exclusions/", exclusions.ExclusionList.as_view()),
+    path("exclusions/import/", exclusions.ExclusionImport.as_view()),
+    path("exclusions/import/<int:pk>/", exclusions.ExclusionImportDetail.as_view()),
+    path("exclusions/<int:pk>/end/", exclusions.ExclusionEnd.as_view()),
     path("reviews/", law.ReviewList.as_view()),
     path("reviews/<int:pk>/notes/", law.ReviewNoteView.as_view()),
     path("incidents/", law.IncidentList.as_view()),
@@ -135,6 +136,7 @@ urlpatterns = [
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),
+    path("cardrooms/<int:pk>/cage-limit/", cage.CardroomCageLimit.as_view()),
     path("cardrooms/<int:pk>/drop-boxes/", cage.DropBoxes.as_view()),
     path("cardrooms/<int:pk>/shift-closes/", cage.ShiftCloses.as_view()),
     path("cardrooms/<int:pk>/day-closes/", cage.DayCloses.as_view()),

@@ -24,6 +24,9 @@ SIGNING_ROLES = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR, COUNT_TEAM, CASHIER, ADMI
 #: the drop boxes it counts (an administrator reads configuration; the views of play, stacks
 #: and the audit log name their own readers).
 READERS = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR, ADMINISTRATOR)
+#: Who reads play — hands, players, the cage's records, stopped games: every reader but the
+#: administrators, who read configuration (cardrooms, tables, settings, paytables, shifts).
+PLAY_READERS = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
 #: Who works a table: the floor supervisor, and the dealer (on duty there, the services add).
 TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 #: Who reads the audit log, reports and exports.

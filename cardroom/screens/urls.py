@@ -77,6 +77,11 @@ law_compliance_patterns = [
     path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
     path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
     path("exclusions/import/", law.exclusion_import, name="law-exclusion-import"),
+    path(
+        "exclusions/imports/<int:pk>/",
+        law.exclusion_import_progress,
+        name="law-exclusion-import-progress",
+    ),
     path("players/<int:pk>/", law.law_player, name="law-player"),
     path("players/<int:pk>/reveal/", law.law_player_reveal, name="law-player-reveal"),
     path("players/<int:pk>/reviews/", law.law_review_open, name="law-review-open"),

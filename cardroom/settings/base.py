@@ -51,6 +51,8 @@ MIDDLEWARE = [
     # First: the client's address behind the proxy, and the request id every log line carries.
     "cardroom.middleware.TrustedProxyMiddleware",
     "cardroom.middleware.RequestIdMiddleware",
+    # Before anything reads a form or a query: no NUL character in them (a 400).
+    "cardroom.middleware.RefuseNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,6 +86,14 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 #: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
+
+# Bounds on what a request may send (README, "Bounds"): a body that is not a file upload (JSON,
+# a form) is at most this many bytes — Django refuses a larger form and the API's JSON parser
+# a larger JSON body, both before parsing it (a 400); the largest real one, a batch of six
+# spots, is under 2 KB. Files are bounded by their own fields (an ID photo, a state list).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+#: The largest state exclusion list accepted as a file (100,000 rows are about 12 MB).
+EXCLUSION_LIST_MAX_BYTES = 64 * 1024 * 1024
 
 ROOT_URLCONF = "cardroom.urls"
 WSGI_APPLICATION = "cardroom.wsgi.application"
@@ -172,7 +182,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "cardroom.api.schema.CardroomAutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
 }
 REST_KNOX = {
@@ -230,6 +240,10 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
+    "fail-stalled-state-list-imports": {
+        "task": "patrons.fail_stalled_state_list_imports",
+        "schedule": timedelta(minutes=5),
+    },
     "fail-stalled-verifications": {
         "task": "compliance.fail_stalled_verifications",
         "schedule": timedelta(minutes=5),

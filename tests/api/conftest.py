@@ -8,6 +8,7 @@ authorization matrix builds a fresh world for each of its rows.
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
@@ -27,6 +28,8 @@ from compliance.models import Export, VerificationRun
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
+from patrons.state_list_imports import state_list_import_request
+from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
 from tables import services as tables
 from tables.models import GameStop, Seating, SettingChange, Table
@@ -303,6 +306,16 @@ class World:
         return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
 
     @cached_property
+    def state_list_import(self):
+        """A state list imported (run here, as the task would)."""
+        job = state_list_import_request(
+            text="kind,name,date_of_birth,starts_on\nbarred,Listed Once,1975-06-06,2024-01-01\n",
+            source_name="State list 2024-02",
+            by=self.auditor,
+        )
+        return state_list_import_run(job.pk)
+
+    @cached_property
     def review(self):
         return reviews.review_open(
             player=self.identified_player, note="Cash just under the line", by=self.auditor
@@ -459,6 +472,22 @@ def world(
     )
 
 
+class KeyedAPIClient(APIClient):
+    """DRF's test client, sending a new Idempotency-Key with every POST unless the test sends
+    its own, as a device does: the API refuses a money-moving POST without one (428). A test
+    of that refusal uses DRF's plain ``APIClient``."""
+
+    def post(self, path, data=None, format=None, content_type=None, follow=False, **extra):
+        headers = dict(extra.pop("headers", None) or {})
+        if "HTTP_IDEMPOTENCY_KEY" not in extra and not any(
+            name.lower() == "idempotency-key" for name in headers
+        ):
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+        return super().post(
+            path, data, format, content_type, follow=follow, headers=headers, **extra
+        )
+
+
 def token_for(user: User) -> str:
     """A new knox token for the user, as a device gets at login."""
     return AuthToken.objects.create(user)[1]
@@ -466,7 +495,7 @@ def token_for(user: User) -> str:
 
 def token_client(user: User) -> APIClient:
     """A client that authenticates as a device does: ``Authorization: Token …`` (knox)."""
-    client = APIClient()
+    client = KeyedAPIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
@@ -476,6 +505,6 @@ def api():
     """``api(user)``: a token-authenticated client; ``api(None)``: an anonymous one."""
 
     def make(user: User | None) -> APIClient:
-        return APIClient() if user is None else token_client(user)
+        return KeyedAPIClient() if user is None else token_client(user)
 
     return make

@@ -8,14 +8,15 @@ The policy, as the table below spells it out:
   verifications, exports and the settle preview (which touches nothing); a hand's cards only
   once it is settled;
 - dealer: seats players and runs hands at the table where they are on duty — a dealer who is
-  not on duty there is refused (403), and does not read that table's stacks or rotation — and
-  cannot change settings, open or close tables or correct hands; dealers do not read the audit
-  log, reports or exports;
+  not on duty there is refused (403), and does not read that table's stacks, rotation, rack
+  counts or slips — and cannot change settings, open or close tables or correct hands; dealers
+  do not read the audit log, reports or exports;
 - floor supervisor: everything but cardrooms, except what the services refuse (approving one's
   own change under dual control, withdrawing someone else's, R17);
 - administrator: creates cardrooms and, with a second administrator, switches a cardroom's
-  self-approval (R17); reads the configuration, not the tables' stacks, rotation, audit log,
-  reports or exports;
+  self-approval (R17); reads the configuration (cardrooms, tables, settings, paytables,
+  shifts, denominations, the cage limit), not hands, players, the tables' stacks, rotation,
+  rack counts, slips or stopped games, the audit log, reports or exports;
 - count team (issue 13): enters drop counts and reads the drop boxes it counts, nothing else
   (``COUNT_TEAM``: every other row is a 403 for it).
 
@@ -172,7 +173,7 @@ MATRIX = [
     ("POST",   f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 403, 403, 403, 403, 403),
     ("GET",    f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 405, 405, 405, 405, 405),
     # players, seats and stacks: the staff of the table (any dealer may register a player)
-    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/players/",                                   401, 201, 201, 201, 403, 403),
     ("DELETE", f"{V}/players/",                                   401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/tables/{{dp_table}}/seatings/",              401, 200, 200, 403, 200, 403),
@@ -205,12 +206,12 @@ MATRIX = [
     # hands: the dealer on duty (or a supervisor) runs them; only a supervisor corrects
     ("POST",   f"{V}/tables/{{dp_table}}/hands/",                 401, 201, 201, 403, 403, 403),
     ("GET",    f"{V}/tables/{{dp_table}}/hands/",                 401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/",                                     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 403),
     # a hand being played: everyone who reads hands reads it, its cards redacted for those
     # who are not its table's staff (item 5: test_hole_cards_*)
-    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405, 405),
@@ -275,6 +276,9 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}",  401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/drop-boxes/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 200, 403, 403, 200, 403),
@@ -287,13 +291,13 @@ MATRIX = [
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/csv/{DAY}", 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/csv/",     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/inventory/",          401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/inventory/",          401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/slips/",              401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/slips/",              401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/slips/{{slip}}/",                            401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/deliver/",                    401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/slips/{{slip}}/deliver/",                    401, 405, 405, 405, 405, 405),
@@ -336,8 +340,11 @@ MATRIX = [
     ("GET",    f"{V}/exclusions/",                                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/",                                401, 201, 403, 403, 201, 403),
     ("DELETE", f"{V}/exclusions/",                                401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 201, 403),
+    # a state list's import runs as a task: 202 and the import, then GET it for its outcome
+    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 202, 403),
     ("GET",    f"{V}/exclusions/import/",                         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/exclusions/import/{{state_list_import}}/",   401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/exclusions/import/{{state_list_import}}/",   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/exclusions/{{exclusion}}/end/",              401, 200, 403, 403, 200, 403),
     ("GET",    f"{V}/exclusions/{{exclusion}}/end/",              401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reviews/",                                   401, 403, 403, 403, 200, 403),
@@ -351,7 +358,7 @@ MATRIX = [
     ("POST",   f"{V}/incidents/{{incident}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/incidents/{{incident}}/entries/",            401, 201, 403, 403, 201, 403),
     ("GET",    f"{V}/incidents/{{incident}}/entries/",            401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{stopped_table}}/game-stops/",       401, 405, 405, 405, 405, 405),
     # the schema and its docs
@@ -514,6 +521,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/cardrooms/{{cardroom}}/denominations/": lambda: {
             "denominations": ["1", "5", "25", "100"]
         },
+        f"{V}/cardrooms/{{cardroom}}/cage-limit/": lambda: {"largest_cage_amount": "250000"},
         f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
             "gaming_day": "2024-03-01",
             "shift": "day",

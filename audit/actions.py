@@ -21,11 +21,23 @@ class AuditAction(models.TextChoices):
     CARDROOM_CREATED = "cardroom.created"
     CARDROOM_SHIFTS_SET = "cardroom.shifts_set"
     CARDROOM_DENOMINATIONS_SET = "cardroom.denominations_set"
+    CARDROOM_CAGE_LIMIT_SET = "cardroom.cage_limit_set"
     TABLE_CREATED = "table.created"
-    # Staff accounts, managed by a floor supervisor (tables.staff, issue 15).
+    # Staff accounts (tables.staff): made and given roles by an administrator, a floor
+    # supervisor (dealers) or a two-person change; set up by their own person.
     STAFF_CREATED = "staff.created"
     STAFF_ROLE_SET = "staff.role_set"
     STAFF_DEACTIVATED = "staff.deactivated"
+    STAFF_SETUP_LINK_ISSUED = "staff.setup_link_issued"
+    STAFF_SET_UP = "staff.set_up"
+    STAFF_PASSWORD_CHANGED = "staff.password_changed"
+    STAFF_PIN_SET = "staff.pin_set"
+    SIGNATURE_FAILED = "signature.failed"
+    # Two-person changes (tables.two_person), whatever they change.
+    TWO_PERSON_CHANGE_PROPOSED = "two_person.change_proposed"
+    TWO_PERSON_CHANGE_APPROVED = "two_person.change_approved"
+    TWO_PERSON_CHANGE_REJECTED = "two_person.change_rejected"
+    TWO_PERSON_CHANGE_WITHDRAWN = "two_person.change_withdrawn"
     SETTING_CHANGE_PROPOSED = "table.settings.change_proposed"
     SETTING_CHANGE_APPROVED = "table.settings.change_approved"
     SETTING_CHANGE_REJECTED = "table.settings.change_rejected"
@@ -53,6 +65,8 @@ class AuditAction(models.TextChoices):
     SEAT_DP_WAIVER_ENDED = "seat.dp_waiver_ended"
     SEAT_PROPOSITION_FLAGGED = "seat.proposition_flagged"
     SEAT_PROPOSITION_UNFLAGGED = "seat.proposition_unflagged"
+    # An exclusion matched the seated player: the seat is held (wagers.services.holds).
+    SEAT_HELD = "seat.held"
     STACK_BUY_IN = "stack.buy_in"
     STACK_ADD_ON = "stack.add_on"
     STACK_CASH_OUT = "stack.cash_out"
@@ -66,6 +80,8 @@ class AuditAction(models.TextChoices):
     HAND_DECISION = "hand.decision"
     HAND_SPOT_DEAD = "hand.spot_dead"
     HAND_CANCELLED = "hand.cancelled"
+    # A held player's wagers of a hand not yet dealt, taken back onto the stack.
+    HAND_WAGERS_WITHDRAWN = "hand.wagers_withdrawn"
     HAND_DP_BANK_SET = "hand.dp_bank_set"
     HAND_MISDEAL = "hand.misdeal"
     HAND_SETTLED = "hand.settled"

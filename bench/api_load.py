@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -166,7 +167,9 @@ def play_table(port: int, table: dict, spots: int, until: float, stats: Stats) -
 
     def post(path: str, body: object) -> dict:
         started = time.perf_counter()
-        conn.request("POST", f"/api/v1{path}", json.dumps(body), headers)
+        # Each request its own Idempotency-Key, as a device sends (money-moving POSTs need one).
+        keyed = {**headers, "Idempotency-Key": uuid.uuid4().hex}
+        conn.request("POST", f"/api/v1{path}", json.dumps(body), keyed)
         response = conn.getresponse()
         data = response.read()
         mine.append(time.perf_counter() - started)

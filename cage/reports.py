@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable
 from typing import Any
 
+from cardroom.kernel.csv_cells import csv_writer
 from cardroom.kernel.money import money_text
 
 from .selectors import DayStatistics, MonthStatistics, ShiftStatistics, TableShiftFigures, Totals
@@ -75,7 +75,7 @@ def _total_row(label: list[str], totals: Totals) -> list[str]:
 
 def _csv(rows: Iterable[list[str]]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv_writer(out, lineterminator="\r\n")
     writer.writerows(rows)
     return out.getvalue()
 

@@ -50,11 +50,16 @@ from .models import (
 
 
 def count_parse(
-    given: Mapping[str, Any], denominations: list[str], *, field: str
+    given: Mapping[str, Any],
+    denominations: list[str],
+    *,
+    field: str,
+    largest: Decimal | None = None,
 ) -> tuple[dict[str, int], Decimal]:
     """``{"25": 20, "100.00": 5}`` → every denomination with its number of pieces (zero for the
     ones not given), and the total. A denomination the cardroom does not use, a negative or a
-    fractional number of pieces is refused, naming ``field.<denomination>``."""
+    fractional number of pieces is refused, naming ``field.<denomination>``; so is a total
+    above ``largest`` (the cardroom's ``largest_cage_amount``), naming ``field``."""
     if not isinstance(given, Mapping):
         raise DomainError("Give the number of pieces of each denomination.", field=field)
     pieces = dict.fromkeys(denominations, 0)
@@ -73,6 +78,12 @@ def count_parse(
     total = sum((Decimal(d) * n for d, n in pieces.items()), ZERO)
     if total >= Decimal(10**10):
         raise DomainError("That is more than the books can hold.", field=field)
+    if largest is not None and total > largest:
+        raise DomainError(
+            f"${money_text(total)} is more than the cardroom's largest fill, credit or count "
+            f"(${money_text(largest)}): check the count, or ask a floor supervisor to raise it.",
+            field=field,
+        )
     return pieces, total
 
 
@@ -151,7 +162,12 @@ def inventory_count_record(
     span = _now_span(table.cardroom)
     _require_open_period(table.cardroom, span.day, span.shift)
     _check_count_order(session, InventoryCount.Kind(kind), span)
-    pieces, total = count_parse(chips, table.cardroom.chip_denominations, field="chips")
+    pieces, total = count_parse(
+        chips,
+        table.cardroom.chip_denominations,
+        field="chips",
+        largest=table.cardroom.largest_cage_amount,
+    )
     book, through = selectors.rack_by_the_books(table)
     if book is not None and book != total and not note.strip():
         raise DomainError(
@@ -249,7 +265,12 @@ def slip_request(*, table: Table, kind: str, chips: Mapping[str, Any], by: User)
         raise Conflict(f"{table} is closed: no {kind} goes to a closed table.", field="table")
     span = _now_span(table.cardroom)
     _require_open_period(table.cardroom, span.day, span.shift)
-    pieces, total = count_parse(chips, table.cardroom.chip_denominations, field="chips")
+    pieces, total = count_parse(
+        chips,
+        table.cardroom.chip_denominations,
+        field="chips",
+        largest=table.cardroom.largest_cage_amount,
+    )
     if not total:
         raise DomainError(f"A {kind} is for some chips: every count is 0.", field="chips")
     if kind == Slip.Kind.CREDIT:
@@ -429,8 +450,13 @@ def drop_count_record(
             f"The drop box of {table} for the {shift} shift of {gaming_day} is counted already.",
             field="table",
         )
-    cash_pieces, cash_total = count_parse(cash, list(selectors.CASH_DENOMINATIONS), field="cash")
-    chip_pieces, chips_total = count_parse(chips, cardroom.chip_denominations, field="chips")
+    largest = cardroom.largest_cage_amount
+    cash_pieces, cash_total = count_parse(
+        cash, list(selectors.CASH_DENOMINATIONS), field="cash", largest=largest
+    )
+    chip_pieces, chips_total = count_parse(
+        chips, cardroom.chip_denominations, field="chips", largest=largest
+    )
     expected = selectors.expected_drop(table, gaming_day, shift)
     total = cash_total + chips_total
     count = DropCount.objects.create(

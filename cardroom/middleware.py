@@ -1,5 +1,5 @@
 """Middleware of the project, first in MIDDLEWARE: the client's real address behind the TLS
-proxy, and a request id for the logs.
+proxy, a request id for the logs, and no NUL character in what a request sends.
 
 ``TrustedProxyMiddleware``: behind ``TRUSTED_PROXY_COUNT`` reverse proxies, each appending the
 address it received the request from to ``X-Forwarded-For``, the client's address is that
@@ -19,10 +19,13 @@ from __future__ import annotations
 import ipaddress
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from cardroom.kernel.inputs import NUL, NulCharacter
 
 from .logs import reset_request_id, set_request_id
 
@@ -77,3 +80,34 @@ class RequestIdMiddleware:
             reset_request_id(token)
         response[HEADER] = request_id
         return response
+
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class RefuseNulMiddleware:
+    """A NUL character in the path, a query parameter, a form field (its name or value) or an
+    uploaded file's name is refused with a 400 naming where, before any view reads it — for
+    the API and the screens alike. (A JSON body's strings are checked by the API's JSON
+    parser; a CSV file's cells by its import.) Raising ``NulCharacter``, a
+    SuspiciousOperation, lets Django answer with the 400 handler: the API's one error shape
+    under /api/, the 400 page elsewhere."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if NUL in request.path:
+            raise NulCharacter(None)
+        _refuse_in(request.GET.lists())
+        if request.method == "POST" and request.content_type in FORMS:
+            _refuse_in(request.POST.lists())  # a form too large raises RequestDataTooBig: 400
+            for name, files in request.FILES.lists():
+                _refuse_in([(name, [upload.name or "" for upload in files])])
+        return self.get_response(request)
+
+
+def _refuse_in(fields: Iterable[tuple[str, list[Any]]]) -> None:
+    for name, values in fields:
+        if NUL in name or any(NUL in value for value in values if isinstance(value, str)):
+            raise NulCharacter(name.replace(NUL, "\\u0000"))

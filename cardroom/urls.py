@@ -7,6 +7,7 @@ from . import health
 from .api import errors
 from .api.urls import schema_urlpatterns
 from .screens.urls import (
+    account_patterns,
     cage_patterns,
     compliance_patterns,
     count_patterns,
@@ -26,6 +27,7 @@ urlpatterns = [
     path("health/live/", health.live, name="health-live"),
     path("health/ready/", health.ready, name="health-ready"),
     path("health/deps/", health.deps, name="health-deps"),
+    path("accounts/", include(account_patterns)),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("dealer/", include(dealer_patterns)),

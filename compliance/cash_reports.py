@@ -4,7 +4,6 @@ needs them), so making it is an audited look at them, naming every player in it.
 
 from __future__ import annotations
 
-import csv
 import io
 from datetime import date
 
@@ -13,6 +12,7 @@ from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
+from cardroom.kernel.csv_cells import csv_writer
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.money import money_text
 from cardroom.kernel.permissions import require_role
@@ -71,7 +71,7 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
         .select_related("player__identity")
     )
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(MTL_COLUMNS)
     for row in rows:
         identity = getattr(row.player, "identity", None)
@@ -108,7 +108,7 @@ def ctr_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
         .order_by("gaming_day", "id")
     )
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow(CTR_COLUMNS)
     for report in reports:
         identity = getattr(report.player, "identity", None)

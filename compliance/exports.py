@@ -9,7 +9,6 @@ the audit chain head it was made from, so that it can be tied to a verified chai
 
 from __future__ import annotations
 
-import csv
 import logging
 import os
 import tempfile
@@ -23,6 +22,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from audit.models import AuditEvent
+from cardroom.kernel.csv_cells import csv_writer
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -214,7 +214,7 @@ def _write(
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".csv")
     try:
         with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
+            writer = csv_writer(out)
             writer.writerow(columns)
             for row in rows:
                 writer.writerow(row)

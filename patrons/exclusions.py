@@ -2,17 +2,19 @@
 list or a state list imported from CSV; and the screening the tables' services run when a
 player is registered, seated or buys chips.
 
-A match refuses the action with a neutral message (the dealer learns nothing of the list) and
-raises an alert: an incident of kind ``exclusion_match``, which the floor and compliance see.
-The refusal rolls the action back; the alert is recorded after it (``alerting``), so that the
-alert stays when the action does not.
+A match refuses the action — a dealer is told only to call a floor supervisor, the floor and
+compliance the reason (``patrons.refusals``) — and raises an alert: an incident of kind
+``exclusion_match``, which the floor and compliance see. The refusal rolls the action back; the
+alert is recorded after it (``alerting``), so that the alert stays when the action does not.
+An entry recorded or imported, like an identity recorded, is handed to the layers above
+(``patrons.hooks``), which hold the seated players it matches.
+A state list's file is read by ``state_lists``; its import runs as a Celery task
+(``state_list_runs``), with its progress on the compliance screen.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -29,27 +31,26 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
-from . import selectors
+from . import hooks, selectors
 from .incidents import incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion, IdType, Incident
+from .refusals import refusal_words
+from .state_lists import (
+    StateListRow,
+    one_import_at_a_time,
+    state_list_rows,
+    state_lists_on_file,
+)
 
 #: Who keeps the lists: compliance, and the floor (who bars a player on the spot).
 KEEPERS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
-#: What the dealer is told, by action: nothing about any list.
-NEUTRAL = {
-    "register": "This player cannot be registered; call a floor supervisor.",
-    "seat": "This player cannot be seated; call a floor supervisor.",
-    "buy chips": "This player cannot buy chips; call a floor supervisor.",
-}
-
 
 class Excluded(Conflict):
-    """An action refused because the player is on an exclusion list in force. The message is
-    neutral; what matched travels with the error, for the alert."""
-
-    code = "excluded"
+    """An action refused because the player is on an exclusion list in force: neutral
+    (``call_floor``) for a dealer, with the reason for the floor and compliance (``by``); what
+    matched travels with the error, for the alert."""
 
     def __init__(
         self,
@@ -60,8 +61,10 @@ class Excluded(Conflict):
         player: Any,
         table: Any,
         name: str,
+        by: User | None = None,
     ) -> None:
-        super().__init__(NEUTRAL[action], field="player")
+        code, message = refusal_words(action, exclusion, by=by, who=player or name)
+        super().__init__(message, field="player", code=code)
         self.action, self.exclusion, self.cardroom = action, exclusion, cardroom
         self.player, self.table, self.name = player, table, name
         self.alerted = False
@@ -96,7 +99,12 @@ def exclusion_screen(
     of birth. Runs inside the caller's transaction."""
     on = timezone.localdate(timezone=_zone(cardroom))
     match = selectors.exclusion_match(
-        cardroom_id=cardroom.pk, name=name, date_of_birth=date_of_birth, id_hash=hashed_id, on=on
+        cardroom_id=cardroom.pk,
+        name=name,
+        date_of_birth=date_of_birth,
+        id_hash=hashed_id,
+        on=on,
+        player_id=player.pk if player is not None else None,
     )
     if match is not None:
         raise Excluded(
@@ -106,6 +114,7 @@ def exclusion_screen(
             player=player,
             table=table,
             name=name,
+            by=by,
         )
 
 
@@ -204,11 +213,20 @@ def _check(entry: ExclusionInput, prefix: str = "") -> None:
         )
 
 
-def _create(
-    entry: ExclusionInput, *, cardroom: Any, source: str, reference: str, player: Any, by: User
+def _new_row(
+    entry: ExclusionInput,
+    *,
+    cardroom: Any,
+    source: str,
+    reference: str,
+    player: Any,
+    by: User,
+    at: Any = None,
 ) -> Exclusion:
+    """The row of a checked entry, not saved yet: the one way an entry becomes a row, saved
+    alone (``_create``) or with a state list's others in batches."""
     number = normal_id(entry.id_number)
-    return Exclusion.objects.create(
+    return Exclusion(
         cardroom=cardroom,
         kind=entry.kind,
         source=source,
@@ -225,8 +243,18 @@ def _create(
         reason=entry.reason.strip(),
         player=player,
         created_by=by,
-        created_at=timezone.now(),
+        created_at=at or timezone.now(),
     )
+
+
+def _create(
+    entry: ExclusionInput, *, cardroom: Any, source: str, reference: str, player: Any, by: User
+) -> Exclusion:
+    row = _new_row(
+        entry, cardroom=cardroom, source=source, reference=reference, player=player, by=by
+    )
+    row.save(force_insert=True)
+    return row
 
 
 @transaction.atomic
@@ -258,6 +286,7 @@ def exclusion_add(
         player=player,
         by=by,
     )
+    hooks.exclusions_recorded([row], by=by)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_ADDED,
@@ -295,97 +324,83 @@ def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User)
     return row
 
 
-#: A state list's columns (a header row names them; order free; unknown columns refused).
-CSV_COLUMNS = (
-    "kind",
-    "name",
-    "date_of_birth",
-    "id_type",
-    "id_number",
-    "id_issuer",
-    "starts_on",
-    "ends_on",
-    "reason",
-    "reference",
-)
-_REQUIRED = {"kind", "name", "starts_on"}
-
-
-@transaction.atomic
-def exclusion_list_import(*, text: str, source_name: str, by: User) -> list[Exclusion]:
-    """A state list, as CSV (``CSV_COLUMNS``): every row or none; a bad row is named by its
-    line and column. A row already on file (same source reference, or same name, date of
-    birth and start) is skipped, so importing a list again adds only what is new."""
+def exclusion_list_import(
+    *,
+    text: str,
+    source_name: str,
+    by: User,
+    progress: Callable[[int], None] | None = None,
+) -> list[Exclusion]:
+    """A state list, as CSV (``state_lists.CSV_COLUMNS``): every row or none; a bad row is
+    named by its line and column. A row already on file (same source reference, or same
+    name, date of birth and start) is skipped, so importing a list again adds only what is
+    new. The file is read whole first, outside the transaction (``progress(rows read)`` is
+    told as it goes, and can be seen meanwhile); then the rows are added in one transaction,
+    a few statements for the lot."""
     require_role(by, COMPLIANCE_AUDITOR, action="import a state exclusion list")
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    columns = set(reader.fieldnames or [])
-    if unknown := columns - set(CSV_COLUMNS):
-        raise DomainError(f"Unknown columns: {', '.join(sorted(unknown))}.", field="file")
-    if missing := _REQUIRED - columns:
-        raise DomainError(f"Missing columns: {', '.join(sorted(missing))}.", field="file")
-    made: list[Exclusion] = []
-    for line, row in enumerate(reader, start=2):
-        entry, reference = _csv_entry(row, line)
-        if _on_file(entry, reference):
-            continue
-        made.append(
-            _create(
-                entry,
-                cardroom=None,
-                source=Exclusion.Source.STATE_LIST,
-                reference=reference or source_name,
-                player=None,
-                by=by,
-            )
+    rows = list(state_list_rows(text, progress=progress))
+    with transaction.atomic():
+        made = _state_list_add(rows, source_name=source_name, by=by)
+        hooks.exclusions_recorded(made, by=by)
+        audit_record(
+            actor=by,
+            action=AuditAction.EXCLUSION_LIST_IMPORTED,
+            target=None,
+            payload={"file": source_name, "added": len(made)},
         )
-    audit_record(
-        actor=by,
-        action=AuditAction.EXCLUSION_LIST_IMPORTED,
-        target=None,
-        payload={"file": source_name, "added": len(made)},
-    )
     return made
 
 
-def _csv_entry(row: dict[str, str | None], line: int) -> tuple[ExclusionInput, str]:
-    value = {key: (text or "").strip() for key, text in row.items() if key is not None}
-    try:
-        entry = ExclusionInput(
-            kind=value.get("kind", "").lower().replace("-", "_").replace(" ", "_"),
-            name=value.get("name", ""),
-            date_of_birth=_date(value.get("date_of_birth", ""), "date_of_birth"),
-            id_type=value.get("id_type", ""),
-            id_number=value.get("id_number", ""),
-            id_issuer=value.get("id_issuer", ""),
-            starts_on=_date(value.get("starts_on", ""), "starts_on") or _missing("starts_on"),
-            ends_on=_date(value.get("ends_on", ""), "ends_on"),
-            reason=value.get("reason", "") or "State exclusion list",
+#: Rows added per INSERT.
+BATCH = 2_000
+
+
+def _state_list_add(rows: list[StateListRow], *, source_name: str, by: User) -> list[Exclusion]:
+    """Each row checked as an entry, and added unless it is on file already (or earlier in
+    the same file): one read of what is on file, then the new rows in batches."""
+    one_import_at_a_time()
+    references, people = state_lists_on_file()
+    made: list[Exclusion] = []
+    now = timezone.now()
+    for row in rows:
+        entry = _entry(row)
+        person = (normal_text(entry.name), entry.date_of_birth, entry.starts_on)
+        if (row.reference and row.reference in references) or (
+            not row.reference and person in people
+        ):
+            continue
+        reference = row.reference or source_name
+        made.append(
+            _new_row(
+                entry,
+                cardroom=None,
+                source=Exclusion.Source.STATE_LIST,
+                reference=reference,
+                player=None,
+                by=by,
+                at=now,
+            )
         )
+        references.add(reference)
+        people.add(person)
+    return Exclusion.objects.bulk_create(made, batch_size=BATCH)
+
+
+def _entry(row: StateListRow) -> ExclusionInput:
+    entry = ExclusionInput(
+        kind=row.kind,
+        name=row.name,
+        date_of_birth=row.date_of_birth,
+        id_type=row.id_type,
+        id_number=row.id_number,
+        id_issuer=row.id_issuer,
+        starts_on=row.starts_on,
+        ends_on=row.ends_on,
+        reason=row.reason,
+    )
+    try:
         _check(entry)
     except DomainError as error:
-        raise DomainError(f"Line {line}, {error.field}: {error.message}", field="file") from None
-    return entry, value.get("reference", "")
-
-
-def _date(text: str, column: str) -> date | None:
-    if not text:
-        return None
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise DomainError(f"{text!r} is not a date (YYYY-MM-DD).", field=column) from None
-
-
-def _missing(column: str) -> date:
-    raise DomainError("It is empty.", field=column)
-
-
-def _on_file(entry: ExclusionInput, reference: str) -> bool:
-    rows = Exclusion.objects.filter(source=Exclusion.Source.STATE_LIST)
-    if reference:
-        return rows.filter(reference=reference).exists()
-    return rows.filter(
-        name_key=normal_text(entry.name),
-        date_of_birth=entry.date_of_birth,
-        starts_on=entry.starts_on,
-    ).exists()
+        message = f"Line {row.line}, {error.field}: {error.message}"
+        raise DomainError(message, field="file") from None
+    return entry

@@ -14,14 +14,16 @@ from typing import Any
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import cached_property
-from encrypted_fields.fields import EncryptedCharField
+from encrypted_fields.fields import EncryptedCharField, EncryptedTextField
 
 from .keys import encryption_keys
 
 
-class SealedCharField(EncryptedCharField):
-    """Text encrypted at rest with the environment's Fernet keys (``max_length`` is the plain
-    text's; the column is text)."""
+class Sealed:
+    """The environment's Fernet keys for a django-fernet-encrypted-fields field."""
+
+    model: Any  # set by the field it is mixed into
+    name: str
 
     @cached_property
     def keys(self) -> list[bytes]:
@@ -41,3 +43,12 @@ class SealedCharField(EncryptedCharField):
                 f"{self.model.__name__}.{self.name} cannot be decrypted with the keys in "
                 "FIELD_ENCRYPTION_KEY: a key is missing."
             ) from None
+
+
+class SealedCharField(Sealed, EncryptedCharField):
+    """Text encrypted at rest with the environment's Fernet keys (``max_length`` is the plain
+    text's; the column is text)."""
+
+
+class SealedTextField(Sealed, EncryptedTextField):
+    """Long text encrypted at rest the same way (a state list's file, ID numbers in it)."""

@@ -18,6 +18,7 @@ from cardroom.kernel.errors import DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
 
+from . import hooks
 from .keys import id_hash, normal_id
 from .masking import masked_id
 from .models import IdType, PlayerIdentity
@@ -103,6 +104,7 @@ def identity_record(
     if photo is not None:
         row.photo = photo
     row.save()
+    hooks.identity_recorded(player, by=by)
     audit_record(
         actor=by,
         action=AuditAction.PLAYER_IDENTITY_RECORDED,

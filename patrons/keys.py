@@ -5,6 +5,7 @@ without the key)."""
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import unicodedata
@@ -36,6 +37,7 @@ def normal_id(number: str) -> str:
     return "".join(ch for ch in text if ch.isalnum()).upper()
 
 
+@functools.lru_cache(maxsize=4096)  # a state list's import asks for each name several times
 def normal_text(text: str) -> str:
     """A name or an issuer as compared: accents dropped, case folded, one space between
     words, punctuation gone ("O'Brien,  Seán" and "obrien sean")."""

@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from cardroom.kernel.money import ZERO, MoneyField
 
-from .fields import SealedCharField
+from .fields import SealedCharField, SealedTextField
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -143,6 +143,40 @@ class Exclusion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.kind})"
+
+
+class ExclusionListImport(models.Model):
+    """A state exclusion list being imported by a Celery task (``patrons.state_lists``): its
+    file, encrypted at rest (it holds ID numbers) and emptied once read, with the import's
+    status, progress and outcome. Not a record of the law (the audit event and the entries
+    are): it changes as the import runs."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    source_name = models.CharField(max_length=100)
+    content = SealedTextField(blank=True, null=True)  # emptied (None) once read
+    requested_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)  # percent
+    progress_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rows = models.PositiveIntegerField(default=0)  # the file's entries
+    added = models.PositiveIntegerField(default=0)
+    on_file = models.PositiveIntegerField(default=0)  # entries already on file, skipped
+    error = models.TextField(blank=True)  # why nothing was imported
+    error_field = models.CharField(max_length=60, blank=True)
+    task_id = models.CharField(max_length=255, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"import of {self.source_name} ({self.status})"
 
 
 class CashTransaction(models.Model):

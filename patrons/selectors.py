@@ -100,15 +100,25 @@ def exclusions(cardroom_id: int | None = None) -> QuerySet[Exclusion]:
 
 
 def exclusion_match(
-    *, cardroom_id: int, name: str, date_of_birth: date | None, id_hash: str, on: date
+    *,
+    cardroom_id: int,
+    name: str,
+    date_of_birth: date | None,
+    id_hash: str,
+    on: date,
+    player_id: int | None = None,
 ) -> Exclusion | None:
     """The first exclusion in force on ``on`` (started, not ended; lifetime has no end) that
-    matches on the ID's keyed hash, or on the normalised name and the date of birth."""
+    matches on the ID's keyed hash, or on the normalised name and the date of birth, or names
+    the registered player itself (the floor's "Bar a player"). ``entry_matches`` is the same
+    rule for entries in hand."""
     match = Q()
     if id_hash:
         match |= Q(id_hash=id_hash)
     if date_of_birth is not None and name.strip():
         match |= Q(name_key=normal_text(name), date_of_birth=date_of_birth)
+    if player_id is not None:
+        match |= Q(player_id=player_id)
     if not match:
         return None
     return (
@@ -117,6 +127,37 @@ def exclusion_match(
         .filter(Q(ends_on__isnull=True) | Q(ends_on__gte=on))
         .order_by("id")
         .first()
+    )
+
+
+@dataclass(frozen=True)
+class Person:
+    """Who an entry is matched against: a registered player as the law knows them."""
+
+    cardroom_id: int
+    player_id: int | None
+    name: str
+    date_of_birth: date | None
+    id_hash: str
+
+
+def entry_matches(entry: Exclusion, person: Person, *, on: date) -> bool:
+    """``exclusion_match``'s rule for one entry already read: in force on ``on``, of the
+    person's cardroom or a state list, and matching the ID's hash, the name and date of birth,
+    or the player."""
+    if entry.cardroom_id is not None and entry.cardroom_id != person.cardroom_id:
+        return False
+    if entry.starts_on > on or (entry.ends_on is not None and entry.ends_on < on):
+        return False
+    if entry.player_id is not None and entry.player_id == person.player_id:
+        return True
+    if entry.id_hash and entry.id_hash == person.id_hash:
+        return True
+    return (
+        entry.date_of_birth is not None
+        and entry.date_of_birth == person.date_of_birth
+        and bool(person.name.strip())
+        and entry.name_key == normal_text(person.name)
     )
 
 

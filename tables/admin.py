@@ -19,10 +19,15 @@ from .models import (
     SelfApprovalDecision,
     SettingChange,
     Shift,
+    Signature,
     StackEntry,
+    StaffLineage,
+    StaffProfile,
     Table,
     TableSession,
     TableSettings,
+    TwoPersonChange,
+    TwoPersonDecision,
 )
 
 
@@ -245,3 +250,47 @@ class GameStopAdmin(ReadOnlyAdmin):
     list_select_related = ["table", "restarted_by"]
     search_fields = ["table__name", "note"]
     date_hierarchy = "stopped_at"
+
+
+# --- staff accounts, signatures and two-person changes -------------------------------------
+
+
+@admin.register(StaffProfile)
+class StaffProfileAdmin(ReadOnlyAdmin):
+    # The PIN's hash is not shown: it is nobody's business but its person's.
+    fields = ["user", "set_up_at", "password_change_due", "pin_set_at", "signing_failures",
+              "signing_locked_until"]  # fmt: skip
+    list_display = ["user", "set_up_at", "password_change_due", "pin_set_at", "signing_failures"]
+    list_select_related = ["user"]
+    search_fields = ["user__username", "user__first_name", "user__last_name"]
+
+
+@admin.register(StaffLineage)
+class StaffLineageAdmin(ReadOnlyAdmin):
+    list_display = ["account", "how", "maker", "role", "at"]
+    list_select_related = ["account", "maker"]
+    search_fields = ["account__username", "maker__username", "role"]
+
+
+@admin.register(Signature)
+class SignatureAdmin(ReadOnlyAdmin):
+    list_display = ["record_type", "record_id", "capacity", "signer", "method", "signed_at"]
+    list_select_related = ["signer"]
+    list_filter = ["record_type", "capacity", "method"]
+    search_fields = ["signer__username", "record_type", "session", "device"]
+
+
+@admin.register(TwoPersonChange)
+class TwoPersonChangeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "subject", "proposed_by", "proposed_at"]
+    list_select_related = ["subject", "proposed_by"]
+    list_filter = ["kind"]
+    search_fields = ["reason", "proposed_by__username", "subject__username"]
+
+
+@admin.register(TwoPersonDecision)
+class TwoPersonDecisionAdmin(ReadOnlyAdmin):
+    list_display = ["change", "outcome", "decided_by", "decided_at", "result"]
+    list_select_related = ["change", "decided_by", "result"]
+    list_filter = ["outcome"]
+    search_fields = ["reason", "decided_by__username"]

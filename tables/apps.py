@@ -5,3 +5,7 @@ class TablesConfig(AppConfig):
     """Tables, their settings, seats, players and stacks."""
 
     name = "tables"
+
+    def ready(self) -> None:
+        # The two-person change kinds register themselves when their modules load.
+        from . import staff  # noqa: F401

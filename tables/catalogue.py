@@ -28,11 +28,14 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.permissions import require_supervisor
+from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from wagers.engine.errors import RoundError
 from wagers.engine.table import Banking, BonusMode, TableRules
 
 from . import figures, rules
+from .lineage import require_independent
 from .models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
+from .signatures import SignatureInput, signature_record, signature_verify, signing
 
 Key = tuple[tuple[int, int], ...]
 
@@ -213,10 +216,14 @@ def paytable_change_propose(
     return change
 
 
+@signing
 @transaction.atomic
-def paytable_change_approve(*, change: PaytableChange, by: User) -> PaytableDecision:
-    """R17 dual control: a floor supervisor other than the proposer approves (the proposer
-    only where the cardroom allows self-approval, and it says so)."""
+def paytable_change_approve(
+    *, change: PaytableChange, signature: SignatureInput | None, by: User
+) -> PaytableDecision:
+    """R17 dual control: a floor supervisor other than the proposer, and off the proposer's
+    maker's line, approves and signs (the proposer only where the cardroom allows
+    self-approval, and it says so)."""
     require_supervisor(by, action="approve a change to the catalogue of approved paytables")
     cardroom, change = _locked_pending(change)
     self_approved = change.proposed_by_id == by.pk
@@ -225,8 +232,17 @@ def paytable_change_approve(*, change: PaytableChange, by: User) -> PaytableDeci
             "A change to the catalogue needs approval by a different floor supervisor "
             "(R17 dual control)."
         )
+    if not self_approved:
+        require_independent(
+            approver=by, proposer=change.proposed_by, what="A change to the catalogue"
+        )
+    signed = signature_verify(
+        signature, capacity="approver", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
+    )
     _require_fits(cardroom, change.kind, change.lines, change.action)
-    return _decide(change, PaytableDecision.Outcome.APPROVED, by, self_approved=self_approved)
+    decision = _decide(change, PaytableDecision.Outcome.APPROVED, by, self_approved=self_approved)
+    signature_record(change, signed)
+    return decision
 
 
 @transaction.atomic

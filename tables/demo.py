@@ -7,11 +7,14 @@ alternatives. The gaming day played and closed before them is ``cage.demo``'s.""
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 from cardroom.kernel.roles import (
     ADMINISTRATOR,
+    CASHIER,
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     DEALER,
@@ -19,10 +22,13 @@ from cardroom.kernel.roles import (
     setup_role_groups,
 )
 
-from .models import Cardroom, Player, Seating, Table, TableSession
+from .models import Cardroom, Player, Seating, StaffProfile, Table, TableSession
+from .signatures import SignatureInput, SigningDevice
 
 # Shared by every demo user and printed by `load_demo`: this is demo data, not a secret.
 DEMO_PASSWORD = "cardroom-demo"
+#: Every demo user's signing PIN (tables.signatures), printed by `load_demo` too.
+DEMO_PIN = "2580"
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,8 @@ DEMO_USERS = (
     # The count team counts in pairs: two logins.
     DemoUser("count", "Robin", "Ellis", COUNT_TEAM),
     DemoUser("count2", "Jamie", "Okafor", COUNT_TEAM),
+    # The cage.
+    DemoUser("cashier", "Drew", "Marsh", CASHIER),
     # Creates cardrooms and governs R17's self-approval switch (with a second administrator).
     DemoUser("admin", "Quinn", "Blake", ADMINISTRATOR, is_staff=True),
 )
@@ -100,7 +108,28 @@ def load_demo_users() -> list[DemoUser]:
             user.set_password(DEMO_PASSWORD)
             user.save(update_fields=["password"])
         user.groups.set([groups[demo.role]])
+        _demo_profile(user)
     return list(DEMO_USERS)
+
+
+def _demo_profile(user: User) -> None:
+    """Set up by its person, with the demo PIN: the demo's people sign as real staff do."""
+    profile, _ = StaffProfile.objects.get_or_create(user=user)
+    changed = []
+    if profile.set_up_at is None or profile.password_change_due:
+        profile.set_up_at = profile.set_up_at or timezone.now()
+        profile.password_change_due = False
+        changed += ["set_up_at", "password_change_due"]
+    if not profile.pin or not check_password(DEMO_PIN, profile.pin):
+        profile.pin, profile.pin_set_at = make_password(DEMO_PIN), timezone.now()
+        changed += ["pin", "pin_set_at"]
+    if changed:
+        profile.save(update_fields=changed)
+
+
+def demo_signature(username: str) -> SignatureInput:
+    """A demo user signing with the demo password (the demo knows it)."""
+    return SignatureInput(username, DEMO_PASSWORD, SigningDevice(device="load_demo"))
 
 
 def load_demo_tables() -> None:
@@ -154,4 +183,6 @@ def _load_catalogue(cardroom: Cardroom, floor: User, floor2: User) -> None:
             reason="A paytable posted in other cardrooms, for the demo tables to choose.",
             by=floor,
         )
-        catalogue.paytable_change_approve(change=change, by=floor2)
+        catalogue.paytable_change_approve(
+            change=change, signature=demo_signature(floor2.username), by=floor2
+        )

@@ -8,6 +8,7 @@ append-only in the database (``cardroom.kernel.db.AppendOnly`` in the migrations
 from __future__ import annotations
 
 from datetime import time
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
@@ -30,6 +31,11 @@ def default_denominations() -> list[str]:
     return list(DEFAULT_DENOMINATIONS)
 
 
+#: A new cardroom's largest fill, credit or count: a million dollars (a rack of a busy
+#: high-limit table holds a few hundred thousand).
+DEFAULT_LARGEST_CAGE_AMOUNT = Decimal("1000000.00")
+
+
 class Tender(models.TextChoices):
     """How chips came onto (or left) a stack: bought with cash at the table (the cash goes
     into the drop box) or brought as chips (from the cage, another table)."""
@@ -47,6 +53,9 @@ class Cardroom(models.Model):
     # The chips the cardroom's racks hold, as money strings ("25.00"), smallest first: every
     # inventory count, fill and credit is counted in them (cage).
     chip_denominations = models.JSONField(default=default_denominations)
+    # The most a fill or credit slip, a rack count or a drop box's count may total: a count
+    # that a finger added digits to is refused, not booked (a floor supervisor changes it).
+    largest_cage_amount = MoneyField(default=DEFAULT_LARGEST_CAGE_AMOUNT)
 
     def __str__(self) -> str:
         return self.name
@@ -316,6 +325,13 @@ class Seating(models.Model):
     sitting_out = models.BooleanField(default=False)
     dp_waiver = models.BooleanField(default=False)  # R16: a standing refusal of the position
     proposition_player = models.BooleanField(default=False)  # a third-party prop player
+    # An exclusion list entry that matched the player while seated (``wagers.services.holds``):
+    # no more wagers, and the chips leave the table only through a floor supervisor. It stays
+    # until the seating ends.
+    exclusion_hold = models.ForeignKey(
+        "patrons.Exclusion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    held_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "seat"]
@@ -486,3 +502,11 @@ class GameStop(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} game stopped {self.stopped_at:%Y-%m-%d %H:%M}"
+
+
+# Staff accounts, signatures and two-person changes: a module of their own, registered here.
+from .staff_models import Signature as Signature  # noqa: E402
+from .staff_models import StaffLineage as StaffLineage  # noqa: E402
+from .staff_models import StaffProfile as StaffProfile  # noqa: E402
+from .staff_models import TwoPersonChange as TwoPersonChange  # noqa: E402
+from .staff_models import TwoPersonDecision as TwoPersonDecision  # noqa: E402

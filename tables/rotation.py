@@ -204,7 +204,9 @@ def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak
         "player": seating.player_id,
         "name": seating.player.name,
     }
-    if seating.sitting_out:
+    if seating.exclusion_hold_id is not None:
+        reason = "call a floor supervisor"  # held (tables.holds): the reason stays off the record
+    elif seating.sitting_out:
         reason = "sitting out"
     elif seating.stack < settings.dp_min_bank:
         reason = (

@@ -330,8 +330,8 @@ class Viewer:
     """What one user may read of the tables, decided once per request (one query for the
     role, one for the tables where the user deals now). The rules:
 
-    - a table's stacks, seatings and rotation: its staff (the dealer on duty there), floor
-      supervisors and compliance auditors;
+    - a table's stacks, seatings and rotation, and its cage records (rack counts, slips): its
+      staff (the dealer on duty there), floor supervisors and compliance auditors;
     - the hole cards of a hand not yet settled: the dealer on duty at its table and floor
       supervisors only (not compliance, not another table's dealer); once settled, everyone
       who reads hands.
@@ -342,6 +342,11 @@ class Viewer:
 
     def sees_stacks(self, table_id: int) -> bool:
         return self.role in (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR) or self._deals(table_id)
+
+    def sees_cage_records(self, table_id: int) -> bool:
+        """A table's rack counts and its fill and credit slips: the same people as its stacks
+        (another table's dealer, or one off duty, does not)."""
+        return self.sees_stacks(table_id)
 
     def sees_live_cards(self, table_id: int) -> bool:
         return self.role == FLOOR_SUPERVISOR or self._deals(table_id)

@@ -24,7 +24,7 @@ from cardroom.kernel.errors import Conflict, DomainError, NotFound, PermissionDe
 from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
 from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
 from cardroom.kernel.prepared import PreparedRead
-from cardroom.kernel.roles import ADMINISTRATOR, DEALER, TABLE_STAFF
+from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, TABLE_STAFF
 from patrons.cash import cash_transaction_record
 from patrons.exclusions import alerting, exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
@@ -33,6 +33,8 @@ from wagers.engine.game_math import TableFigures
 from wagers.engine.table import MAX_SEATS, Banking
 
 from . import catalogue, figures, rules, selectors
+from .holds import hold_refusal, require_floor_for_held
+from .lineage import require_independent
 from .models import (
     Cardroom,
     HouseBankEntry,
@@ -48,6 +50,7 @@ from .models import (
     TableSettings,
     Tender,
 )
+from .signatures import SignatureInput, signature_record, signature_verify, signing
 
 # --- configuration ---------------------------------------------------------------------------
 
@@ -164,6 +167,26 @@ def cardroom_denominations_set(
 
 
 @transaction.atomic
+def cardroom_cage_limit_set(*, cardroom: Cardroom, largest: MoneyInput, by: User) -> Cardroom:
+    """The most a fill or credit, a rack count or a drop count may total in the cardroom."""
+    require_supervisor(by, action="set a cardroom's largest cage amount")
+    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
+    amount = money(largest, field="largest_cage_amount")
+    if amount <= 0:
+        raise DomainError("The largest amount is above $0.00.", field="largest_cage_amount")
+    before = cardroom.largest_cage_amount
+    cardroom.largest_cage_amount = amount
+    cardroom.save(update_fields=["largest_cage_amount"])
+    audit_record(
+        actor=by,
+        action=AuditAction.CARDROOM_CAGE_LIMIT_SET,
+        target=cardroom,
+        payload={"largest_cage_amount": amount, "before": before},
+    )
+    return cardroom
+
+
+@transaction.atomic
 def self_approval_change_propose(
     *, cardroom: Cardroom, allowed: bool, reason: str, by: User
 ) -> SelfApprovalChange:
@@ -197,11 +220,17 @@ def self_approval_change_propose(
     return change
 
 
+@signing
 @transaction.atomic
 def self_approval_change_decide(
-    *, change: SelfApprovalChange, approve: bool, by: User, reason: str = ""
+    *,
+    change: SelfApprovalChange,
+    approve: bool,
+    by: User,
+    reason: str = "",
+    signature: SignatureInput | None = None,
 ) -> SelfApprovalDecision:
-    """A second administrator approves (never the proposer: two distinct people), and the
+    """A second administrator, off the proposer's maker's line, approves and signs, and the
     cardroom's switch changes; or an administrator rejects it (the proposer: withdraws)."""
     require_role(by, ADMINISTRATOR, action="decide a change to a cardroom's self-approval")
     cardroom = Cardroom.objects.select_for_update().get(pk=change.cardroom_id)
@@ -212,13 +241,22 @@ def self_approval_change_decide(
         raise PermissionDenied(
             "A change to self-approval needs a second administrator: not its proposer."
         )
+    signed = None
+    if approve:
+        require_independent(
+            approver=by, proposer=change.proposed_by, what="A change to self-approval"
+        )
+        signed = signature_verify(
+            signature, capacity="approver", roles=(ADMINISTRATOR,), field="signature", signer=by
+        )
     decision = SelfApprovalDecision.objects.create(
         change=change, approved=approve, reason=reason.strip(), decided_by=by,
         decided_at=timezone.now(),
     )  # fmt: skip
-    if approve:
+    if signed is not None:
         cardroom.self_approval_allowed = change.allowed
         cardroom.save(update_fields=["self_approval_allowed"])
+        signature_record(change, signed)
     audit_record(
         actor=by,
         action=AuditAction.SELF_APPROVAL_CHANGE_APPROVED
@@ -348,11 +386,15 @@ def setting_change_preview(*, table: Table, values: dict[str, Any]) -> SettingPr
     return SettingPreview(changed, proposed, figures.settings_figures(current), refusal)
 
 
+@signing
 @transaction.atomic
-def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
-    """R17: another floor supervisor approves (dual control), or the proposer where the
-    cardroom allows self-approval, recorded as such. The new version applies from the next
-    hand: a hand records the version it started under and keeps it."""
+def setting_change_approve(
+    *, change: SettingChange, signature: SignatureInput | None, by: User
+) -> TableSettings:
+    """R17: another floor supervisor, off the proposer's maker's line, approves and signs
+    (dual control), or the proposer where the cardroom allows self-approval, recorded as such.
+    The new version applies from the next hand: a hand records the version it started under
+    and keeps it."""
     require_supervisor(by, action="approve a change to a table's settings")
     table = (
         Table.objects.select_for_update(of=("self",))
@@ -368,6 +410,11 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
         raise PermissionDenied(
             "A change needs approval by a different floor supervisor (R17 dual control)."
         )
+    if not self_approved:
+        require_independent(approver=by, proposer=change.proposed_by, what="A settings change")
+    signed = signature_verify(
+        signature, capacity="approver", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
+    )
     current = selectors.current_settings(table)
     old = rules.settings_values(current)
     new = rules.parse_settings(change.new_values)
@@ -380,6 +427,7 @@ def setting_change_approve(*, change: SettingChange, by: User) -> TableSettings:
     change.old_values = rules.as_json({name: old[name] for name in new})
     change.result = version
     change.save()
+    signature_record(change, signed)
     audit_record(
         actor=by,
         action=AuditAction.SETTING_CHANGE_APPROVED,
@@ -682,6 +730,8 @@ def stack_add(
 @transaction.atomic
 def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: User) -> Seating:
     seating = _seating_for_change(seating, by, "add chips")
+    if seating.exclusion_hold_id is not None:  # a held player buys no chips, whoever asks
+        raise hold_refusal(seating, by=by, action="buy chips")
     value = money(amount, field="amount")
     if not value:
         raise DomainError("Add an amount above $0.00.", field="amount")
@@ -957,6 +1007,7 @@ def _seating_for_change(seating: Seating, by: User, action: str) -> Seating:
     )
     require_table_staff(by, selectors.open_session(seating.table), action=action)
     _require_seated(seating)
+    require_floor_for_held(seating, by=by)  # a held seat changes by the floor's hand only
     return seating
 
 

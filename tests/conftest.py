@@ -18,6 +18,7 @@ from cardroom.kernel.errors import DomainError
 from cardroom.kernel.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
+from tables.signatures import SignatureInput
 from tests import runtime_role
 
 PASSWORD = "a-test-password"
@@ -70,6 +71,11 @@ def checkpoint_sink(tmp_path_factory):
     path = tmp_path_factory.mktemp("sink") / "checkpoints.jsonl"
     with override_settings(AUDIT_CHECKPOINT_SINK=str(path)):
         yield path
+
+
+def signed(user: User) -> SignatureInput:
+    """``user`` signing now with their password (every ``make_user`` user has PASSWORD)."""
+    return SignatureInput(user.get_username(), PASSWORD)
 
 
 @pytest.fixture
@@ -138,7 +144,10 @@ def allow_self_approval(administrator, second_administrator):
             cardroom=cardroom, allowed=True, reason="One supervisor on nights", by=administrator
         )
         table_services.self_approval_change_decide(
-            change=change, approve=True, by=second_administrator
+            change=change,
+            approve=True,
+            signature=signed(second_administrator),
+            by=second_administrator,
         )
         cardroom.refresh_from_db()
         return cardroom
@@ -170,7 +179,9 @@ def approve(supervisor, second_supervisor):
         proposed = table_services.setting_change_propose(
             table=table, values=values, reason=reason, by=supervisor
         )
-        return table_services.setting_change_approve(change=proposed, by=second_supervisor)
+        return table_services.setting_change_approve(
+            change=proposed, signature=signed(second_supervisor), by=second_supervisor
+        )
 
     return change
 

@@ -12,6 +12,7 @@ from audit.actions import AuditAction
 from audit.models import AuditEvent
 from cardroom.kernel.money import money_text
 from cardroom.kernel.prepared import PreparedRead
+from patrons.refusals import exclusion_reason
 from tables.models import Seating, SettingChange, Table, TableSession, TableSettings
 from tables.rules import as_json, settings_values
 from tables.selectors import Viewer
@@ -142,7 +143,8 @@ FEE_MODES = {
 def floor_dashboard(*, now: datetime) -> list[dict[str, Any]]:
     """Every table's live state for the floor dashboard, in a fixed number of queries: open or
     closed, the dealer on duty, the hand in play, seated players, the limits and the fee in
-    force (the latest settings version), hands settled in the last hour, pending changes."""
+    force (the latest settings version), hands settled in the last hour, pending changes, and
+    the seats held because an exclusion matched their player (who, and why: the floor's)."""
     tables = list(
         Table.objects.select_related("cardroom")
         .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
@@ -165,9 +167,26 @@ def floor_dashboard(*, now: datetime) -> list[dict[str, Any]]:
         .values_list("table")
         .annotate(n=Count("id"))
     )
+    held: dict[int, list[dict[str, Any]]] = {}
+    for seating in (
+        Seating.objects.filter(left_at=None, exclusion_hold__isnull=False)
+        .select_related("player", "exclusion_hold")
+        .defer("exclusion_hold__id_number")  # never decrypted for a reason in words
+        .order_by("seat")
+    ):
+        assert seating.exclusion_hold is not None
+        held.setdefault(seating.table_id, []).append(
+            {
+                "seat": seating.seat,
+                "player": seating.player,
+                "since": seating.held_at,
+                "reason": exclusion_reason(seating.exclusion_hold),
+            }
+        )
     return [
         {
             "table": table,
+            "held": held.get(table.pk, []),
             "session": sessions.get(table.pk),
             "hand": in_play.get(table.pk),
             "settings": latest.get(table.pk),

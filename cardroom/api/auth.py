@@ -37,7 +37,9 @@ from rest_framework.response import Response
 
 from cardroom.api.inputs import StrictSerializer
 from cardroom.auth_backends import login_wait
+from cardroom.kernel.people import person_name
 from cardroom.kernel.roles import role_of
+from tables import staff
 
 from .base import ServiceView
 from .errors import error_response
@@ -61,6 +63,7 @@ class TokenOut(serializers.Serializer):
 class MeOut(serializers.Serializer):
     id = serializers.IntegerField()
     username = serializers.CharField()
+    name = serializers.CharField()
     role = serializers.CharField(allow_null=True)
 
 
@@ -93,6 +96,13 @@ class TokenLogin(ServiceView):
         if user is None:
             return error_response(
                 401, "authentication_failed", "The username or password is wrong.", "password"
+            )
+        if staff.password_change_due(user):
+            return error_response(
+                403,
+                "password_change_required",
+                "Someone else chose this password: change it first, at /accounts/password_change/.",
+                "password",
             )
         if key is None:
             return _login(django_request, user)
@@ -202,6 +212,5 @@ class Me(ServiceView):
     @extend_schema(responses=MeOut)
     def get(self, request: Request) -> Response:
         user = request.user
-        return Response(
-            MeOut({"id": user.pk, "username": user.get_username(), "role": role_of(user)}).data
-        )
+        me = {"id": user.pk, "username": user.get_username(), "name": person_name(user)}
+        return Response(MeOut({**me, "role": role_of(user)}).data)

@@ -40,6 +40,8 @@ class ServiceView(APIView):
     #: The body is read by something else that refuses what it does not know (the settle
     #: preview's round, by the settle-json contract).
     body_is_free: ClassVar[bool] = False
+    #: The POST moves chips or cash or settles: refused without an Idempotency-Key (428).
+    moves_money: ClassVar[bool] = False
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         """After authentication and the role check: a write that takes no input refuses a

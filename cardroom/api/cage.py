@@ -27,15 +27,24 @@ from rest_framework.response import Response
 from cage import reports, selectors, services
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import IdField, MoneyField, SignedMoneyField, WallClockField
+from cardroom.api.fields import (
+    AsciiIntegerField,
+    BoundedDictField,
+    IdField,
+    MoneyField,
+    SignedMoneyField,
+    WallClockField,
+)
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.errors import DomainError
+from cardroom.kernel.errors import DomainError, PermissionDenied
+from cardroom.kernel.inputs import month_of
 from cardroom.kernel.roles import (
     AUDITORS,
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     FLOOR_SUPERVISOR,
+    PLAY_READERS,
     TABLE_STAFF,
 )
 from tables import selectors as table_selectors
@@ -47,12 +56,28 @@ SUPERVISOR = (FLOOR_SUPERVISOR,)
 COUNTERS = (COUNT_TEAM, FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 
 
-def pieces(**kwargs: Any) -> serializers.DictField:
+#: The most chip denominations (or bills) a cardroom counts in.
+MAX_DENOMINATIONS = 50
+
+
+def pieces(**kwargs: Any) -> BoundedDictField:
     """Pieces by denomination: ``{"25.00": 20}``, each a whole number (bounded so that a
     database can hold the total)."""
-    return serializers.DictField(
-        child=serializers.IntegerField(min_value=0, max_value=10**7), **kwargs
+    return BoundedDictField(
+        child=AsciiIntegerField(min_value=0, max_value=10**7),
+        max_length=MAX_DENOMINATIONS,
+        **kwargs,
     )
+
+
+def require_sees_cage_records(request: Request, table_id: int) -> None:
+    """A table's rack counts and slips: the dealer on duty there, floor supervisors and
+    compliance (``tables.selectors.Viewer``); not another table's dealer, nor administrators."""
+    if not table_selectors.viewer(request.user).sees_cage_records(table_id):
+        raise PermissionDenied(
+            "Only the table's dealer on duty, floor supervisors and compliance see its rack "
+            "counts and slips."
+        )
 
 
 def _user(pk: int, field: str) -> User:
@@ -85,7 +110,7 @@ class ShiftIn(StrictSerializer):
 
 
 class ShiftsIn(StrictSerializer):
-    shifts = ShiftIn(many=True)
+    shifts = ShiftIn(many=True, max_length=24)  # type: ignore[call-arg]  # one an hour at most
 
 
 class CardroomShifts(ServiceView):
@@ -112,7 +137,7 @@ class CardroomShifts(ServiceView):
 
 
 class DenominationsIn(StrictSerializer):
-    denominations = serializers.ListField(child=MoneyField(), max_length=50)
+    denominations = serializers.ListField(child=MoneyField(), max_length=MAX_DENOMINATIONS)
 
 
 class DenominationsOut(serializers.Serializer):
@@ -139,6 +164,37 @@ class CardroomDenominations(ServiceView):
             by=actor(request),
         )
         return Response({"denominations": cardroom.chip_denominations})
+
+
+class CageLimitIn(StrictSerializer):
+    largest_cage_amount = MoneyField()
+
+
+class CageLimitOut(serializers.Serializer):
+    largest_cage_amount = MoneyField()
+
+
+class CardroomCageLimit(ServiceView):
+    """The most a fill or credit slip, a rack count or a drop count may total in the cardroom
+    (a larger one is refused naming its field); POST changes it (a floor supervisor)."""
+
+    write_roles = SUPERVISOR
+    input_serializer = CageLimitIn
+
+    @extend_schema(responses=CageLimitOut)
+    def get(self, request: Request, pk: int) -> Response:
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        return Response(CageLimitOut(cardroom).data)
+
+    @extend_schema(request=CageLimitIn, responses=CageLimitOut)
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        cardroom = table_services.cardroom_cage_limit_set(
+            cardroom=get_object_or_404(Cardroom, pk=pk),
+            largest=self.parse(request)["largest_cage_amount"],
+            by=actor(request),
+        )
+        return Response(CageLimitOut(cardroom).data)
 
 
 # --- table inventory ------------------------------------------------------------------------------
@@ -186,6 +242,7 @@ class TableInventory(generics.ListAPIView, ServiceView):
     the floor supervisor verifies: ``counted_by`` names the dealer). A closing count closes
     the table."""
 
+    moves_money = True
     serializer_class = InventoryCountOut
     write_roles = SUPERVISOR
     input_serializer = InventoryCountIn
@@ -193,7 +250,9 @@ class TableInventory(generics.ListAPIView, ServiceView):
     def get_queryset(self) -> QuerySet[InventoryCount]:
         if getattr(self, "swagger_fake_view", False):
             return InventoryCount.objects.none()
-        return selectors.inventory_counts(get_object_or_404(Table, pk=self.kwargs["pk"]))
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_cage_records(self.request, table.pk)
+        return selectors.inventory_counts(table)
 
     @extend_schema(request=InventoryCountIn, responses={201: InventoryCountOut})
     @idempotent
@@ -271,6 +330,7 @@ class SlipIn(StrictSerializer):
 class TableSlips(generics.ListAPIView, ServiceView):
     """A house-banked table's fill and credit slips, newest first; POST requests one."""
 
+    moves_money = True
     serializer_class = SlipOut
     write_roles = SUPERVISOR
     input_serializer = SlipIn
@@ -278,7 +338,9 @@ class TableSlips(generics.ListAPIView, ServiceView):
     def get_queryset(self) -> QuerySet[Slip]:
         if getattr(self, "swagger_fake_view", False):
             return Slip.objects.none()
-        return selectors.slips(get_object_or_404(Table, pk=self.kwargs["pk"]))
+        table = get_object_or_404(Table, pk=self.kwargs["pk"])
+        require_sees_cage_records(self.request, table.pk)
+        return selectors.slips(table)
 
     @extend_schema(request=SlipIn, responses={201: SlipOut})
     @idempotent
@@ -292,11 +354,18 @@ class TableSlips(generics.ListAPIView, ServiceView):
 class SlipDetail(generics.RetrieveAPIView):
     queryset = selectors.slips()
     serializer_class = SlipOut
+    read_roles = PLAY_READERS
+
+    def get_object(self) -> Slip:
+        slip: Slip = super().get_object()
+        require_sees_cage_records(self.request, slip.table_id)
+        return slip
 
 
 class SlipDeliver(ServiceView):
     """The second signature: the chips reached the table (fill) or the cage (credit)."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
 
     @extend_schema(request=None, responses=SlipOut)
@@ -315,6 +384,7 @@ class VoidIn(StrictSerializer):
 class SlipVoid(ServiceView):
     """A slip never delivered is voided by a floor supervisor and a witness, with a reason."""
 
+    moves_money = True
     write_roles = SUPERVISOR
     input_serializer = VoidIn
 
@@ -424,6 +494,7 @@ class DropCountIn(StrictSerializer):
 class TableDropCount(ServiceView):
     """Two members of the count team enter what one drop box held (the second is named)."""
 
+    moves_money = True
     write_roles = (COUNT_TEAM,)
     input_serializer = DropCountIn
 
@@ -451,6 +522,7 @@ class VarianceReasonIn(StrictSerializer):
 class DropCountSignOff(ServiceView):
     """A floor supervisor explains a drop count's variance and signs it off."""
 
+    moves_money = True
     write_roles = SUPERVISOR
     input_serializer = VarianceReasonIn
 
@@ -558,8 +630,7 @@ def statistics(request: Request, cardroom: Cardroom) -> tuple[dict[str, Any], st
 
 def _month(cardroom: Cardroom, month: str) -> tuple[dict[str, Any], str, str]:
     try:
-        year, number = (int(part) for part in month.split("-"))
-        date(year, number, 1)
+        year, number = month_of(month)
     except ValueError:
         raise DomainError(f"'{month}' is not a month (YYYY-MM).", field="month") from None
     stats = selectors.month_statistics(cardroom, year, number)

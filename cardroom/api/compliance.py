@@ -24,6 +24,7 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
 from cardroom.kernel.errors import DomainError
+from cardroom.kernel.inputs import AsciiDigitsForm
 from cardroom.kernel.roles import AUDITORS
 from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
@@ -57,6 +58,7 @@ class EventFilter(django_filters.FilterSet):
     occurred_before = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="lt")
 
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = AuditEvent
         fields = ["actor", "action", "object_type", "occurred_after", "occurred_before"]
 

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from audit.services import audit_refusal
 from cardroom.kernel import errors
+from cardroom.kernel.inputs import NulCharacter, nul_message
 
 _DOMAIN_STATUS = {
     errors.PermissionDenied: status.HTTP_403_FORBIDDEN,
@@ -79,6 +80,10 @@ def _not_from_drf(exc: Exception, request: Any, context: dict) -> Response | Non
         )
     if isinstance(exc, RequestDataTooBig):
         return error_response(status.HTTP_400_BAD_REQUEST, "body_too_large", TOO_LARGE)
+    if isinstance(exc, NulCharacter):
+        return error_response(
+            status.HTTP_400_BAD_REQUEST, "nul_character", nul_message(exc.field), exc.field
+        )
     if isinstance(exc, SuspiciousOperation):
         return error_response(
             status.HTTP_400_BAD_REQUEST, "bad_request", "The request is malformed."
@@ -124,8 +129,10 @@ def _record_refusal(request: Any, context: dict, message: str) -> None:
 API_PREFIX = "/api/"
 
 
-def _json_error(status_code: int, code: str, message: str) -> JsonResponse:
-    error = {"code": code, "message": message, "field": None}
+def _json_error(
+    status_code: int, code: str, message: str, field: str | None = None
+) -> JsonResponse:
+    error = {"code": code, "message": message, "field": field}
     return JsonResponse({"error": error}, status=status_code)
 
 
@@ -134,6 +141,8 @@ def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
         return _json_error(400, "body_too_large", TOO_LARGE)
+    if isinstance(exception, NulCharacter):
+        return _json_error(400, "nul_character", nul_message(exception.field), exception.field)
     return _json_error(400, "bad_request", "The request is malformed.")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -102,3 +103,19 @@ class CardsField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_length", 60)
         super().__init__(**kwargs)
+
+
+class BoundedDictField(serializers.DictField):
+    """A JSON object of at most ``max_length`` keys, counted before any value is read (the
+    input serializers' walk checks the same first: ``inputs.refuse_too_long``)."""
+
+    default_error_messages = {"max_length": "At most {max_length} keys are taken."}
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[Any, Any]:
+        if isinstance(data, Mapping) and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)

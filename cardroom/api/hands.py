@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.errors import error_response
 from cardroom.api.fields import (
+    BoundedDictField,
     CardsField,
     IdField,
     MoneyField,
@@ -28,13 +29,14 @@ from cardroom.api.fields import (
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, READERS, TABLE_STAFF
+from cardroom.kernel.inputs import AsciiDigitsForm
+from cardroom.kernel.roles import FLOOR_SUPERVISOR, PLAY_READERS, READERS, TABLE_STAFF
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import selectors as wagers_selectors
 from wagers import services
 from wagers.engine import settle_json
-from wagers.engine.table import MAX_SPOTS
+from wagers.engine.table import MAX_SEATS, MAX_SPOTS
 from wagers.models import Hand, Settlement, Spot
 
 # --- output ---------------------------------------------------------------------------------
@@ -149,9 +151,15 @@ def with_viewer(context: dict[str, Any], request: Request) -> dict[str, Any]:
 
 class HandStartIn(StrictSerializer):
     dp_bank = MoneyField(required=False, allow_null=True, default=None)
-    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
-    draw_cards = serializers.DictField(
-        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    refusals = serializers.ListField(
+        child=SeatField(), required=False, default=list, max_length=MAX_SEATS
+    )
+    draw_cards = BoundedDictField(
+        child=serializers.CharField(max_length=4),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=MAX_SEATS,
     )
 
 
@@ -165,7 +173,9 @@ class WagerIn(StrictSerializer):
 
 class CardsIn(StrictSerializer):
     dealer_cards = CardsField()
-    spot_cards = serializers.DictField(child=CardsField(), help_text="seat number -> cards")
+    spot_cards = BoundedDictField(
+        child=CardsField(), help_text="seat number -> cards", max_length=MAX_SEATS
+    )
 
 
 class DecisionIn(StrictSerializer):
@@ -204,9 +214,13 @@ class DecisionFix(StrictSerializer):
 class CorrectionIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
     dealer_cards = CardsField(required=False, allow_null=True, default=None)
-    spot_cards = serializers.DictField(child=CardsField(), required=False, default=dict)
+    spot_cards = BoundedDictField(
+        child=CardsField(), required=False, default=dict, max_length=MAX_SEATS
+    )
     # A seat's corrected decision: {"3": {"decision": "raise", "raise_amount": "20"}}.
-    decisions = serializers.DictField(child=DecisionFix(), required=False, default=dict)
+    decisions = BoundedDictField(
+        child=DecisionFix(), required=False, default=dict, max_length=MAX_SEATS
+    )
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -217,12 +231,15 @@ class HandFilter(django_filters.FilterSet):
     started_before = UtcDateTimeFilter(field_name="started_at", lookup_expr="lt")
 
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Hand
         fields = ["table", "status", "started_after", "started_before"]
 
 
 class HandList(generics.ListAPIView):
     """Hands by table, status and time, newest first."""
+
+    read_roles = PLAY_READERS
 
     queryset = Hand.objects.select_related("settings", "dp_seating").order_by("-started_at", "-id")
     serializer_class = HandOut
@@ -235,6 +252,7 @@ class HandList(generics.ListAPIView):
 class HandStart(ServiceView):
     """Start the next hand at the table: the DP rotation runs first (R16)."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
     input_serializer = HandStartIn
 
@@ -257,6 +275,7 @@ class HandDetail(generics.RetrieveAPIView):
         "spots", "settlements"
     )
     serializer_class = HandDetailOut
+    read_roles = PLAY_READERS
 
     def get_serializer_context(self) -> dict[str, Any]:
         return with_viewer(super().get_serializer_context(), self.request)
@@ -276,6 +295,7 @@ class HandStep(StepView[Hand]):
 class HandWager(HandStep):
     """A spot's ante and bonuses (R5–R7)."""
 
+    moves_money = True
     input_serializer = WagerIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -287,6 +307,7 @@ class HandWager(HandStep):
 class HandWagers(HandStep):
     """All the wagers of a hand at once (R5–R7): every spot or none."""
 
+    moves_money = True
     input_serializer = WagersIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -321,6 +342,7 @@ class HandCards(HandStep):
 class HandDecision(HandStep):
     """Raise within the cap, fold, or walked away (R8)."""
 
+    moves_money = True
     input_serializer = DecisionIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -331,6 +353,7 @@ class HandDecision(HandStep):
 class HandDecisions(HandStep):
     """All the decisions of a hand at once (R8): every spot or none."""
 
+    moves_money = True
     input_serializer = DecisionsIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -353,6 +376,7 @@ class HandDeadSpot(HandStep):
 class HandMisdeal(HandStep):
     """A misdeal (R14): every hand dead, settled at once."""
 
+    moves_money = True
     input_serializer = MisdealIn
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
@@ -363,6 +387,8 @@ class HandMisdeal(HandStep):
 class HandCancel(HandStep):
     """A hand nobody wagered on ends; the DP's bank goes back."""
 
+    moves_money = True
+
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
         return services.hand_cancel(hand=hand, by=by)
 
@@ -370,6 +396,7 @@ class HandCancel(HandStep):
 class HandSettle(ServiceView):
     """Settle the hand (R9–R15). Idempotent: a settled hand answers with its settlement."""
 
+    moves_money = True
     write_roles = TABLE_STAFF
 
     @extend_schema(request=None, responses=SettlementOut)
@@ -383,6 +410,7 @@ class HandSettle(ServiceView):
 class HandCorrect(ServiceView):
     """A floor supervisor corrects a settled hand: a reversal and a new settlement entry."""
 
+    moves_money = True
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = CorrectionIn
 

@@ -1,6 +1,8 @@
 """``Idempotency-Key`` on every POST: a retry with the same key and body returns the first
 answer and changes nothing; the same key with another body is refused (422); of concurrent
-duplicates exactly one runs.
+duplicates exactly one runs. A POST that moves money (a view with ``moves_money``: chips,
+cash, a settlement) is refused without a key (428, naming the header): a retry of it without
+one would move the money twice.
 
 The key's row is inserted in the same transaction as the work it guards. A concurrent
 duplicate's insert waits on the unique index until the first transaction commits, then finds
@@ -33,10 +35,13 @@ def idempotent(handler: Callable) -> Callable:
     @wraps(handler)
     def post(view: Any, request: Any, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
+        if key is None and getattr(view, "moves_money", False):
+            return key_required()
         if key is None or not request.user.is_authenticated:
             return handler(view, request, *args, **kwargs)
-        if not 1 <= len(key) <= 255:
-            return error_response(400, "invalid", f"{HEADER} is 1 to 255 characters.", HEADER)
+        if not 1 <= len(key) <= 255 or not (key.isascii() and key.isprintable()):
+            message = f"{HEADER} is 1 to 255 printable ASCII characters."
+            return error_response(400, "invalid", message, HEADER)
         fingerprint = _fingerprint(request)
         with transaction.atomic():
             try:
@@ -68,6 +73,16 @@ def _replay(user: Any, key: str, fingerprint: str) -> Response:
     response = Response(record.body, status=record.status_code)
     response["Idempotent-Replayed"] = "true"
     return response
+
+
+def key_required() -> Response:
+    return error_response(
+        428,
+        "idempotency_key_required",
+        f"This request moves money: send an {HEADER} header (a new one for each action, the "
+        "same one when retrying it), so that a retry never moves it twice.",
+        HEADER,
+    )
 
 
 def replay_refused() -> Response:

@@ -1,6 +1,7 @@
 """REST API for players under the law: identity (masked; compliance's audited "show"), cash
 at the cage, the cash log, MTL and CTRs (JSON and CSV), structuring flags, the cash policy,
-exclusion lists, suspicious-activity reviews, incidents, and R16's stopped games.
+suspicious-activity reviews, incidents, and R16's stopped games (the exclusion lists:
+``cardroom.api.exclusions``).
 
 One masking rule (``patrons.masking.masked_id``) serves every answer: no body here carries a
 whole ID number but the reveal's, which writes its audit event first.
@@ -24,15 +25,19 @@ from cardroom.api.fields import MoneyField, RowField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from cardroom.kernel.roles import (
+    COMPLIANCE_AUDITOR,
+    FLOOR_SUPERVISOR,
+    PLAY_READERS,
+    TABLE_STAFF,
+)
 from compliance import cash_reports
-from patrons import cash, exclusions, incidents, reviews, selectors
+from patrons import cash, incidents, reviews, selectors
 from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
     CashTransaction,
     CurrencyTransactionReport,
-    Exclusion,
     Incident,
     PlayerIdentity,
     StructuringFlag,
@@ -175,58 +180,6 @@ class PolicyOut(serializers.Serializer):
     log_threshold = MoneyField()
     structuring_count = serializers.IntegerField()
     structuring_band = serializers.DecimalField(max_digits=3, decimal_places=2)
-
-
-class ExclusionIn(StrictSerializer):
-    cardroom = RowField(Cardroom.objects.all())
-    player = RowField(Player.objects.all(), required=False, allow_null=True, default=None)
-    kind = serializers.ChoiceField(choices=Exclusion.Kind.choices)
-    name = serializers.CharField(max_length=100, required=False, default="")
-    date_of_birth = serializers.DateField(required=False, allow_null=True, default=None)
-    id_type = serializers.CharField(max_length=20, required=False, default="")
-    id_number = serializers.CharField(max_length=60, required=False, default="")
-    id_issuer = serializers.CharField(max_length=60, required=False, default="")
-    starts_on = serializers.DateField()
-    ends_on = serializers.DateField(required=False, allow_null=True, default=None)
-    reason = serializers.CharField(max_length=2000)
-
-
-class ExclusionOut(serializers.ModelSerializer):
-    id_number = serializers.SerializerMethodField()
-
-    class Meta:
-        model = Exclusion
-        fields = [
-            "id",
-            "cardroom",
-            "kind",
-            "source",
-            "reference",
-            "name",
-            "date_of_birth",
-            "id_type",
-            "id_number",
-            "id_issuer",
-            "starts_on",
-            "ends_on",
-            "reason",
-            "player",
-            "created_at",
-        ]
-
-    def get_id_number(self, row: Exclusion) -> str:
-        return masked_id(row.id_number)
-
-
-class ExclusionEndIn(StrictSerializer):
-    ends_on = serializers.DateField()
-    reason = serializers.CharField(max_length=2000)
-
-
-class ImportIn(StrictSerializer):
-    file = serializers.FileField(required=False)
-    csv = serializers.CharField(required=False, max_length=5_000_000, trim_whitespace=False)
-    source_name = serializers.CharField(max_length=100, required=False, default="state list")
 
 
 class ReviewIn(StrictSerializer):
@@ -390,6 +343,7 @@ class PlayerIdentityReveal(ServiceView):
 class CageCash(ServiceView):
     """Chips bought with cash (``in``) or redeemed for cash (``out``) at the cage."""
 
+    moves_money = True
     read_roles = ()
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = CageCashIn
@@ -492,71 +446,6 @@ class CashPolicyView(ServiceView):
         return Response(PolicyOut(selectors.cash_policy(cardroom.pk)).data)
 
 
-class ExclusionList(generics.ListAPIView, ServiceView):
-    """The exclusion lists (ID numbers masked); POST adds to the cardroom's own list."""
-
-    serializer_class = ExclusionOut
-    read_roles = FLOOR_AND_COMPLIANCE
-    write_roles = exclusions.KEEPERS
-    input_serializer = ExclusionIn
-    queryset = Exclusion.objects.order_by("name_key", "id")
-
-    @extend_schema(request=ExclusionIn, responses={201: ExclusionOut})
-    @idempotent
-    def post(self, request: Request) -> Response:
-        data = self.parse(request)
-        cardroom, player = data.pop("cardroom"), data.pop("player")
-        row = exclusions.exclusion_add(
-            cardroom=cardroom,
-            entry=exclusions.ExclusionInput(**data),
-            player=player,
-            by=actor(request),
-        )
-        return Response(ExclusionOut(row).data, status=201)
-
-
-class ExclusionEnd(ServiceView):
-    read_roles = ()
-    write_roles = exclusions.KEEPERS
-    input_serializer = ExclusionEndIn
-
-    @extend_schema(request=ExclusionEndIn, responses=ExclusionOut)
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
-        row = exclusions.exclusion_end(
-            exclusion=get_object_or_404(Exclusion, pk=pk),
-            **self.parse(request),
-            by=actor(request),
-        )
-        return Response(ExclusionOut(row).data)
-
-
-class ExclusionImport(ServiceView):
-    """A state list as CSV (a ``file`` upload, or its text as ``csv``); every row or none."""
-
-    read_roles = ()
-    write_roles = COMPLIANCE
-    input_serializer = ImportIn
-
-    @extend_schema(request=ImportIn, responses={201: ExclusionOut(many=True)})
-    @idempotent
-    def post(self, request: Request) -> Response:
-        data = self.parse(request)
-        upload = data.get("file")
-        if upload is not None:
-            try:
-                text = upload.read().decode("utf-8")
-            except UnicodeDecodeError:
-                raise DomainError("The file is not UTF-8 text.", field="file") from None
-            name = upload.name
-        elif "csv" in data:
-            text, name = data["csv"], data["source_name"]
-        else:
-            raise DomainError("Send the list as a file or as csv text.", field="file")
-        rows = exclusions.exclusion_list_import(text=text, source_name=name, by=actor(request))
-        return Response(ExclusionOut(rows, many=True).data, status=201)
-
-
 class ReviewList(generics.ListAPIView):
     serializer_class = ReviewOut
     read_roles = COMPLIANCE
@@ -644,6 +533,7 @@ class GameStops(generics.ListAPIView, ServiceView):
     stop and restarts the game, saying what was done."""
 
     serializer_class = GameStopOut
+    read_roles = PLAY_READERS
     write_roles = (FLOOR_SUPERVISOR,)
     input_serializer = RestartIn
 

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
+from cardroom.api.signing import ChangeDecisionIn, signature_input
 from cardroom.kernel.roles import FLOOR_SUPERVISOR
 from tables import catalogue, figures, selectors
 from tables.models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
@@ -173,10 +174,6 @@ class PaytableChangeIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
 
 
-class PaytableDecisionIn(StrictSerializer):
-    reason = serializers.CharField(max_length=2000, required=False, default="")
-
-
 class PaytableCatalogue(ServiceView):
     """The paytables the cardroom's tables may post now (R17), each with its figures."""
 
@@ -213,17 +210,20 @@ class PaytableChangeDecision(ServiceView):
     """approve / reject / withdraw a catalogue change, by the URL's ``decision``."""
 
     write_roles = SUPERVISOR
-    input_serializer = PaytableDecisionIn
+    input_serializer = ChangeDecisionIn
     decision = ""
 
-    @extend_schema(request=PaytableDecisionIn, responses=PaytableChangeOut)
+    @extend_schema(request=ChangeDecisionIn, responses=PaytableChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(PaytableChange, pk=pk)
-        reason = self.parse(request)["reason"]
+        data = self.parse(request)
+        reason = data["reason"]
         by = actor(request)
         if self.decision == "approve":
-            catalogue.paytable_change_approve(change=change, by=by)
+            catalogue.paytable_change_approve(
+                change=change, signature=signature_input(request, data.get("signature")), by=by
+            )
         elif self.decision == "reject":
             catalogue.paytable_change_reject(change=change, by=by, reason=reason)
         else:

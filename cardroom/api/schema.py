@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiParameter
+
+from .idempotency import HEADER
+
 ERROR_SCHEMA = {
     "type": "object",
     "properties": {
@@ -34,6 +39,7 @@ ERRORS = {
     "409": "The action does not fit the current state (a settled hand, a closed table).",
     "415": "The body is of a media type the endpoint does not read.",
     "422": "The rules refuse the input, or a field is unknown (the field is named).",
+    "428": "The request moves money and came without an Idempotency-Key header.",
     "429": "Too many failed logins: wait as Retry-After says.",
     "500": "The server failed; the error is logged under the X-Request-ID the answer carries.",
     "503": "The database is not answering: try again after Retry-After seconds.",
@@ -51,3 +57,25 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
             for code, description in ERRORS.items():
                 responses.setdefault(code, {"description": description, "content": reference})
     return result
+
+
+class CardroomAutoSchema(AutoSchema):
+    """drf-spectacular's schema of an operation, with the Idempotency-Key header on every
+    POST: required where the POST moves money (a 428 without it), optional elsewhere."""
+
+    def get_override_parameters(self) -> list[Any]:
+        parameters = list(super().get_override_parameters())
+        if self.method == "POST":
+            required = bool(getattr(self.view, "moves_money", False))
+            parameters.append(
+                OpenApiParameter(
+                    HEADER,
+                    str,
+                    OpenApiParameter.HEADER,
+                    required=required,
+                    description="A new key for each action, the same key when retrying it: "
+                    "a retry answers as the first did and changes nothing."
+                    + (" Required: this request moves money." if required else ""),
+                )
+            )
+        return parameters

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.fields import (
     AsciiIntegerField,
+    BoundedDictField,
     IdField,
     MoneyField,
     RowField,
@@ -32,8 +33,10 @@ from cardroom.api.fields import (
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.paytables import ChangeFiguresOut
+from cardroom.api.signing import ChangeDecisionIn, signature_input
 from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from cardroom.kernel.inputs import AsciiDigitsForm
+from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, PLAY_READERS, TABLE_STAFF
 from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
 from tables.models import (
@@ -51,8 +54,11 @@ from tables.models import (
     Tender,
 )
 from tables.rotation import designated_player_rotate
+from wagers.engine.table import MAX_SEATS
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
+#: The most keys a table's settings (or a change of them) may name: a handful exist.
+SETTINGS_KEYS = 50
 
 # --- output ---------------------------------------------------------------------------------
 
@@ -89,6 +95,9 @@ class SessionOut(serializers.ModelSerializer):
 class SeatingOut(serializers.ModelSerializer):
     stack = MoneyField()
     player_name = serializers.CharField(source="player.name", read_only=True)
+    call_floor = serializers.SerializerMethodField(
+        help_text="the seat is held: no wagers, and only a floor supervisor moves its chips"
+    )
 
     class Meta:
         model = Seating
@@ -104,7 +113,11 @@ class SeatingOut(serializers.ModelSerializer):
             "sitting_out",
             "dp_waiver",
             "proposition_player",
+            "call_floor",
         ]
+
+    def get_call_floor(self, seating: Seating) -> bool:
+        return seating.exclusion_hold_id is not None
 
 
 class TableOut(serializers.ModelSerializer):
@@ -274,11 +287,11 @@ class TableIn(StrictSerializer):
     name = serializers.CharField(max_length=100)
     banking = serializers.ChoiceField(choices=BANKING_CHOICES)
     seat_count = AsciiIntegerField(default=7)
-    settings = serializers.DictField(required=False, default=dict)
+    settings = BoundedDictField(required=False, default=dict, max_length=SETTINGS_KEYS)
 
 
 class SettingChangeIn(StrictSerializer):
-    values = serializers.DictField()
+    values = BoundedDictField(max_length=SETTINGS_KEYS)
     reason = serializers.CharField(max_length=2000)
 
 
@@ -340,9 +353,15 @@ class FlagIn(StrictSerializer):
 
 
 class RotationIn(StrictSerializer):
-    refusals = serializers.ListField(child=SeatField(), required=False, default=list)
-    draw_cards = serializers.DictField(
-        child=serializers.CharField(max_length=4), required=False, allow_null=True, default=None
+    refusals = serializers.ListField(
+        child=SeatField(), required=False, default=list, max_length=MAX_SEATS
+    )
+    draw_cards = BoundedDictField(
+        child=serializers.CharField(max_length=4),
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=MAX_SEATS,
     )
 
 
@@ -391,17 +410,19 @@ class SelfApprovalDecisionView(ServiceView):
     """approve / reject, by the URL's ``decision``."""
 
     write_roles = (ADMINISTRATOR,)
-    input_serializer = ReasonIn
+    input_serializer = ChangeDecisionIn
     decision = ""
 
-    @extend_schema(request=ReasonIn, responses=SelfApprovalChangeOut)
+    @extend_schema(request=ChangeDecisionIn, responses=SelfApprovalChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SelfApprovalChange, pk=pk)
+        data = self.parse(request)
         services.self_approval_change_decide(
             change=change,
             approve=self.decision == "approve",
-            reason=self.parse(request)["reason"],
+            reason=data["reason"],
+            signature=signature_input(request, data.get("signature")),
             by=actor(request),
         )
         change = SelfApprovalChange.objects.select_related("decision").get(pk=pk)
@@ -410,6 +431,7 @@ class SelfApprovalDecisionView(ServiceView):
 
 class TableFilter(django_filters.FilterSet):
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Table
         fields = ["cardroom", "banking"]
 
@@ -515,16 +537,21 @@ class SettingChangeDecision(ServiceView):
     """approve / reject / withdraw, by the URL's ``decision``."""
 
     write_roles = SUPERVISOR
-    input_serializer = ReasonIn
+    input_serializer = ChangeDecisionIn
     decision = ""
 
-    @extend_schema(request=ReasonIn, responses=SettingChangeOut)
+    @extend_schema(request=ChangeDecisionIn, responses=SettingChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SettingChange, pk=pk)
-        reason = self.parse(request)["reason"]
+        data = self.parse(request)
+        reason = data["reason"]
         if self.decision == "approve":
-            services.setting_change_approve(change=change, by=actor(request))
+            services.setting_change_approve(
+                change=change,
+                signature=signature_input(request, data.get("signature")),
+                by=actor(request),
+            )
         elif self.decision == "reject":
             services.setting_change_reject(change=change, by=actor(request), reason=reason)
         else:
@@ -537,6 +564,7 @@ class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
 
     class Meta:
+        form = AsciiDigitsForm  # a number or a date in ASCII digits
         model = Player
         fields = ["cardroom", "name"]
 
@@ -545,6 +573,7 @@ class PlayerList(generics.ListAPIView, ServiceView):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = PlayerOut
     filterset_class = PlayerFilter
+    read_roles = PLAY_READERS
     write_roles = TABLE_STAFF
     input_serializer = PlayerIn
 
@@ -561,6 +590,7 @@ class PlayerList(generics.ListAPIView, ServiceView):
 class SeatingList(generics.ListAPIView, ServiceView):
     """The players seated at the table now; POST seats one and takes the buy-in."""
 
+    moves_money = True
     serializer_class = SeatingOut
     write_roles = TABLE_STAFF
     input_serializer = SeatIn
@@ -616,6 +646,7 @@ class SeatingStep(StepView[Seating]):
 
 @extend_schema(request=AmountIn, responses=SeatingOut)
 class SeatingAddChips(SeatingStep):
+    moves_money = True
     input_serializer = AmountIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
@@ -626,6 +657,7 @@ class SeatingAddChips(SeatingStep):
 class SeatingCashOut(SeatingStep):
     """Colour up: chips off the stack, all of them without an amount."""
 
+    moves_money = True
     input_serializer = CashOutIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
@@ -646,6 +678,8 @@ class SeatingComeBack(SeatingStep):
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingLeave(SeatingStep):
+    moves_money = True
+
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
         services.seating_leave(seating=seating, by=by)
 

@@ -108,11 +108,20 @@ class TokenAuthentication(auth.TokenAuthentication):
         raise refused
 
 
-#: What a request needs of its user without a query: who (the audit log's actor and name),
-#: whether active, and the flags Django's permission checks read.
-CACHED_USER_FIELDS = ("id", "username", "is_active", "is_superuser", "is_staff")
+#: What a request needs of its user without a query: who (the audit log's actor and name, the
+#: person's full name the answers show), whether active, and the flags Django's permission
+#: checks read.
+CACHED_USER_FIELDS = (
+    "id",
+    "username",
+    "first_name",
+    "last_name",
+    "is_active",
+    "is_superuser",
+    "is_staff",
+)
 _CACHED_TOKEN_FIELDS = ("digest", "token_key", "user_id", "created", "expiry")
-_ENTRY = 2  # the shape of a cached entry; another (an older release's role string) is a miss
+_ENTRY = 3  # the shape of a cached entry; another (an older release's role string) is a miss
 
 
 def _fields(model: type[Any], names: tuple[str, ...]) -> list[str]:

@@ -10,7 +10,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import alarms, cage, paytables, tables
+from cardroom.api import alarms, cage, exclusions, paytables, staff, tables
 from cardroom.api import compliance as audit
 from cardroom.api import hands as wagers
 from cardroom.api import patrons as law
@@ -23,6 +23,21 @@ urlpatterns = [
     path("auth/token/", auth.TokenLogin.as_view(), name="api-token"),
     path("auth/token/revoke/", auth.TokenRevoke.as_view(), name="api-token-revoke"),
     path("auth/me/", auth.Me.as_view(), name="api-me"),
+    path("auth/setup/", staff.AccountSetUp.as_view(), name="api-account-setup"),
+    path("auth/pin/", staff.OwnPin.as_view(), name="api-own-pin"),
+    # staff accounts: made alone (dealers; an administrator's any) or through a two-person change
+    path("staff/", staff.StaffList.as_view(), name="api-staff"),
+    path("staff/<int:pk>/role/", staff.StaffRole.as_view()),
+    path("staff/<int:pk>/deactivate/", staff.StaffDeactivate.as_view()),
+    path("staff/<int:pk>/setup-link/", staff.StaffSetupLink.as_view()),
+    path("staff-changes/", staff.StaffChangeList.as_view(), name="api-staff-changes"),
+    *[
+        path(
+            f"staff-changes/<int:pk>/{decision}/",
+            staff.StaffChangeDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
     path("cardrooms/", tables.CardroomList.as_view(), name="api-cardrooms"),
     path("cardrooms/<int:pk>/self-approval-changes/", tables.SelfApprovalChangeList.as_view()),
     *[
@@ -113,9 +128,10 @@ urlpatterns = [
     path("cardrooms/<int:pk>/structuring-flags/", law.StructuringFlags.as_view()),
     path("cardrooms/<int:pk>/cash-policy/", law.CashPolicyView.as_view()),
     path("ctrs/<int:pk>/file/", law.CtrFile.as_view()),
-    path("exclusions/", law.ExclusionList.as_view()),
-    path("exclusions/import/", law.ExclusionImport.as_view()),
-    path("exclusions/<int:pk>/end/", law.ExclusionEnd.as_view()),
+    path("exclusions/", exclusions.ExclusionList.as_view()),
+    path("exclusions/import/", exclusions.ExclusionImport.as_view()),
+    path("exclusions/import/<int:pk>/", exclusions.ExclusionImportDetail.as_view()),
+    path("exclusions/<int:pk>/end/", exclusions.ExclusionEnd.as_view()),
     path("reviews/", law.ReviewList.as_view()),
     path("reviews/<int:pk>/notes/", law.ReviewNoteView.as_view()),
     path("incidents/", law.IncidentList.as_view()),
@@ -125,6 +141,7 @@ urlpatterns = [
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),
+    path("cardrooms/<int:pk>/cage-limit/", cage.CardroomCageLimit.as_view()),
     path("cardrooms/<int:pk>/drop-boxes/", cage.DropBoxes.as_view()),
     path("cardrooms/<int:pk>/shift-closes/", cage.ShiftCloses.as_view()),
     path("cardrooms/<int:pk>/day-closes/", cage.DayCloses.as_view()),

@@ -6,8 +6,12 @@ with its table, cardroom, settings, session and DP seating: 63 columns) that com
 more CPU than anything else in a step. ``PreparedRead`` compiles its queryset once per
 database, with a marker in place of the key, and then runs that SQL with each call's key and
 turns the rows into model instances exactly as Django's own iterator does (converters,
-``Model.from_db``, the related objects of ``select_related``). A queryset whose SQL does not
-carry the key as a single parameter is simply run through the ORM.
+``Model.from_db``, the related objects of ``select_related``).
+
+It is fenced where Django's own path would have protected the caller: a locking read
+(``select_for_update``) outside a transaction raises Django's own error, and a queryset it
+cannot prepare (its SQL does not carry the key as one parameter, or it annotates) is an error
+when the read is first used, never a silent fall back to the ORM.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
 
@@ -31,28 +36,23 @@ class PreparedRead(Generic[M]):
 
     def __init__(self, build: Callable[[Any], QuerySet[M]]) -> None:
         self._build = build
-        self._compiled: dict[tuple[str, bool], _Compiled | None] = {}
+        self._compiled: dict[tuple[str, bool], _Compiled] = {}
 
     def first(self, key: Any, *, using: str = "default") -> M | None:
-        compiled = self._compiled_for(using, first=True)
-        if compiled is None:
-            return self._build(key).using(using).first()
-        rows = compiled.rows(key, limit=1)
+        rows = self._compiled_for(using, first=True).rows(key, limit=1)
         return rows[0] if rows else None  # type: ignore[return-value]
 
     def all(self, key: Any, *, using: str = "default") -> list[M]:
-        compiled = self._compiled_for(using, first=False)
-        if compiled is None:
-            return list(self._build(key).using(using))
-        return compiled.rows(key)  # type: ignore[return-value]
+        return self._compiled_for(using, first=False).rows(key)  # type: ignore[return-value]
 
-    def _compiled_for(self, using: str, *, first: bool) -> _Compiled | None:
-        if (using, first) not in self._compiled:
+    def _compiled_for(self, using: str, *, first: bool) -> _Compiled:
+        compiled = self._compiled.get((using, first))
+        if compiled is None:
             queryset = self._build(_MARKER)
             if first and not queryset.ordered:
                 queryset = queryset.order_by("pk")  # as QuerySet.first()
-            self._compiled[using, first] = _Compiled.of(queryset, using)
-        return self._compiled[using, first]
+            compiled = self._compiled[using, first] = _Compiled.of(queryset, using)
+        return compiled
 
 
 class _Compiled:
@@ -67,20 +67,30 @@ class _Compiled:
         self.related = get_related_populators(info, compiler.select, self.db)
         columns = [column[0] for column in compiler.select[0 : compiler.col_count]]
         self.converters = compiler.get_converters(columns)
+        self.locks = bool(compiler.query.select_for_update)
 
     @classmethod
-    def of(cls, queryset: QuerySet[Any], using: str) -> _Compiled | None:
+    def of(cls, queryset: QuerySet[Any], using: str) -> _Compiled:
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         places = [i for i, value in enumerate(params) if value == _MARKER]
         if len(places) != 1 or compiler.annotation_col_map or not compiler.klass_info:
-            return None
+            raise ValueError(
+                f"PreparedRead cannot prepare {queryset.model.__name__}'s read: its SQL must "
+                "carry the key as exactly one parameter, with no annotations"
+            )
         return cls(compiler, sql, params, places[0])
 
     def rows(self, key: Any, *, limit: int | None = None) -> list[Model]:
+        connection = connections[self.db]
+        if self.locks and connection.features.has_select_for_update and connection.get_autocommit():
+            # What Django's compiler raises: a lock outside a transaction is no lock.
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         params = list(self.params)
         params[self.place] = key
-        with connections[self.db].cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             fetched = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
         found = []

@@ -8,16 +8,25 @@ DEALER = "Dealer"
 COMPLIANCE_AUDITOR = "Compliance auditor"
 #: The count team: enters what it finds in the drop boxes, and nothing else (cage).
 COUNT_TEAM = "Count team"
-#: Creates cardrooms and, with a second administrator, switches R17's self-approval on or off
-#: (hardening item 4): kept apart from the floor supervisors whose changes it governs.
+#: Creates cardrooms and the accounts that approve or sign, and, with a second administrator,
+#: switches R17's self-approval on or off: kept apart from the floor supervisors whose changes
+#: it governs.
 ADMINISTRATOR = "Administrator"
+#: The cage: its counts, chip sales and redemptions, fills and credits sent and received.
+CASHIER = "Cashier"
 
 # In order of precedence, for the rare user placed in more than one group.
-ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR, COUNT_TEAM, ADMINISTRATOR)
+ROLES = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR, COUNT_TEAM, CASHIER, ADMINISTRATOR)
+#: The roles that approve or sign a control: an account is made in one, or given one, only by
+#: an administrator or through a two-person change (a dealer account a floor supervisor makes).
+SIGNING_ROLES = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR, COUNT_TEAM, CASHIER, ADMINISTRATOR)
 #: Who reads what a view opens to everyone: every role but the count team, which reads only
 #: the drop boxes it counts (an administrator reads configuration; the views of play, stacks
 #: and the audit log name their own readers).
 READERS = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR, ADMINISTRATOR)
+#: Who reads play — hands, players, the cage's records, stopped games: every reader but the
+#: administrators, who read configuration (cardrooms, tables, settings, paytables, shifts).
+PLAY_READERS = (FLOOR_SUPERVISOR, DEALER, COMPLIANCE_AUDITOR)
 #: Who works a table: the floor supervisor, and the dealer (on duty there, the services add).
 TABLE_STAFF = (FLOOR_SUPERVISOR, DEALER)
 #: Who reads the audit log, reports and exports.

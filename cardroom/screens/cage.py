@@ -16,7 +16,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 
 from cage import reports, selectors, services
 from cage.models import DropCount, Slip
+from cardroom.kernel.inputs import month_of
 from cardroom.kernel.roles import (
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
@@ -258,7 +259,10 @@ def statistics_csv(request: SignedInRequest) -> HttpResponseBase:
     cardroom = _cardroom()
     month = request.GET.get("month")
     if month:
-        year, number = (int(part) for part in month.split("-"))
+        try:
+            year, number = month_of(month)
+        except ValueError:
+            return HttpResponseBadRequest(f"{month!r} is not a month (YYYY-MM).")
         text, name = reports.month_csv(selectors.month_statistics(cardroom, year, number)), month
     elif request.GET.get("shift"):
         day, shift = _period(request, cardroom)
@@ -277,8 +281,7 @@ def month_view(request: SignedInRequest) -> HttpResponseBase:
     cardroom = _cardroom()
     today = table_selectors.gaming_day(cardroom, timezone.now())
     try:
-        year, number = (int(p) for p in request.GET.get("month", f"{today:%Y-%m}").split("-"))
-        date(year, number, 1)
+        year, number = month_of(request.GET.get("month", f"{today:%Y-%m}"))
     except ValueError:
         year, number = today.year, today.month
     stats = selectors.month_statistics(cardroom, year, number)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from audit import alarms
 from audit.models import AuditEvent, CheckpointProblem
 from cardroom.kernel.errors import Conflict
+from cardroom.kernel.inputs import whole_number
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
@@ -56,7 +57,7 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
             events = events.filter(occurred_at__gte=data["start"])
         if data["end"]:
             events = events.filter(occurred_at__lt=data["end"])
-    page = Paginator(events, 50).get_page(request.GET.get("page"))
+    page = Paginator(events, 50).get_page(whole_number(request.GET.get("page")))
     viewer = table_selectors.viewer(request.user)
     page.object_list = named(wagers_selectors.hide_live_cards(page.object_list, viewer))
     query = request.GET.copy()

@@ -28,12 +28,12 @@ from tables.models import Seating, Table, TableSession
 from wagers import selectors, services
 from wagers.engine.cards import CARD_NAMES, parse_hand
 from wagers.engine.checks import raise_cap_multiple
-from wagers.engine.contract import settle_json
 from wagers.engine.errors import RoundError
 from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Spot
 
 from .base import SignedInRequest, call_service, role_required
+from .dealer_settlement import settlement_rows
 from .forms.hands import (
     WAGER_FIELDS,
     BankForm,
@@ -491,7 +491,7 @@ def _second_spot_choices(
     for spot in spots:
         counts[spot.seating_id] = counts.get(spot.seating_id, 0) + 1
     return {
-        "players": [s for s in seatings if counts.get(s.pk) == 1],
+        "players": [s for s in seatings if counts.get(s.pk) == 1 and s.exclusion_hold_id is None],
         "seats": [n for n in range(1, table.seat_count + 1) if n not in taken],
     }
 
@@ -505,7 +505,8 @@ def _label(form: forms.Form, name: str) -> str:
 
 def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str, Any]:
     spots = list(hand.spots.select_related("player", "seating").order_by("seat"))
-    rows = [s for s in seatings if s.pk != hand.dp_seating_id and s.seat not in _seats(spots)]
+    waiting = [s for s in seatings if s.pk != hand.dp_seating_id and s.seat not in _seats(spots)]
+    rows = [s for s in waiting if s.exclusion_hold_id is None]  # held: no wagers, no fields
     last = _last_wagers(hand.table, rows)
     wagers_form = bound.get("wagers") or WagersForm(seats=[s.seat for s in rows])
     wager_rows = [
@@ -546,6 +547,7 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
         or BankForm(initial={"dp_bank": f"{hand.dp_bank or 0:.2f}".removesuffix(".00")}),
         "can_bank": dp is not None and hand.status == Hand.Status.OPEN and not spots,
         "wager_rows": wager_rows,
+        "held_rows": [s for s in waiting if s.exclusion_hold_id is not None],
         "wagers_form": wagers_form,
         "any_last": bool(last),
         "second_spot_form": second_spot,
@@ -584,14 +586,14 @@ def _chips(table: Table, settings: Any) -> list[Decimal]:
 
 
 def _wager_seatings(table: Table, hand: Hand | None) -> list[Seating]:
-    """The seats that may still wager this hand: seated, not the DP, no spot yet."""
+    """The seats that may still wager this hand: seated, not held, not the DP, no spot yet."""
     if hand is None:
         return []
     taken = set(hand.spots.values_list("seat", flat=True))
     return [
         s
         for s in table_selectors.seated(table).select_related("player").order_by("seat")
-        if s.pk != hand.dp_seating_id and s.seat not in taken
+        if s.pk != hand.dp_seating_id and s.seat not in taken and s.exclusion_hold_id is None
     ]
 
 
@@ -629,42 +631,3 @@ def _raise_cap(spot: Spot) -> tuple[int, int, Decimal] | None:
         return None
     multiple = raise_cap_multiple(size)
     return size, multiple, spot.ante * multiple
-
-
-def settlement_rows(hand: Hand, result: dict[str, Any]) -> list[dict[str, Any]]:
-    """The settlement per spot as the dealer pays it: the player's name, the net as what to pay
-    the player or take from them, and, for a spot made dead because the DP's bank could not
-    cover it (R13), what its wagers would have won."""
-    names = {spot.seat: spot.player for spot in hand.spots.select_related("player")}
-    would = _would_have_won(hand, result)
-    rows = []
-    for line in result["spots"]:
-        net = Decimal(line["net"])
-        rows.append(
-            line
-            | {
-                "player": names.get(line["seat"], ""),
-                "pay": net if net > 0 else None,
-                "take": -net if net < 0 else None,
-                "would_have_won": would.get(line["seat"]),
-            }
-        )
-    return rows
-
-
-def _would_have_won(hand: Hand, result: dict[str, Any]) -> dict[int, Decimal]:
-    """R13: a spot the DP's bank could not cover is dead (R14), its wagers returned; what it
-    would have won is its wagers' net had the bank been big enough. The stored settlement does
-    not hold it: the round is settled again by the engine with a bank that covers every spot
-    (a spot's wager lines do not depend on the bank), and the spot's net plus its fee read."""
-    short = [s["seat"] for s in result["spots"] if s.get("dead_reason") == "dealer_funds"]
-    if not short:
-        return {}
-    data = selectors.round_of(hand)
-    data["dealer"]["bank"] = "9999999999.00"
-    covered = settle_json(data)
-    return {
-        s["seat"]: Decimal(s["net"]) + Decimal(s["rake"])
-        for s in covered.get("spots", [])
-        if s["seat"] in short and s["status"] != "dead"
-    }

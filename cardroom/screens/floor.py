@@ -19,8 +19,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
-from tables import catalogue, figures, rules, selectors, services, staff
+from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from cardroom.signing import own_signature
+from tables import catalogue, figures, rules, selectors, services
 from tables.models import Cardroom, PaytableChange, SettingChange, Table
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
@@ -29,7 +30,6 @@ from wagers.models import Hand
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.hands import CorrectionForm
-from .forms.staff import StaffCreateForm, StaffDeactivateForm, StaffRoleForm
 from .forms.tables import (
     AMOUNT_SETTINGS,
     BONUS_MODES,
@@ -226,7 +226,9 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
     calls: dict[str, Callable[[], object]] = {
         "close": lambda: services.table_close(table=table, by=by),
         "approve": lambda: services.setting_change_approve(
-            change=_change(change_form, table), by=by
+            change=_change(change_form, table),
+            signature=own_signature(request, change_form.cleaned_data["secret"]),
+            by=by,
         ),
         "reject": lambda: services.setting_change_reject(change=_change(change_form, table), by=by),
         "withdraw": lambda: services.setting_change_withdraw(
@@ -235,7 +237,9 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
     }
     if action not in calls:
         return render(request, "403.html", {"message": "No such action."}, status=404)
-    ok = change_form.is_valid() and call_service(request, change_form, calls[action])
+    ok = change_form.is_valid() and call_service(
+        request, change_form, calls[action], fields={"signature": "secret"}
+    )
     if ok:
         return redirect("floor-table", pk=pk)
     return table_detail(request, pk, {"action": change_form})
@@ -409,7 +413,9 @@ def paytable_action(request: SignedInRequest, action: str) -> HttpResponseBase:
         return back if ok else paytable_catalogue(request, {"propose": form})
     decision = PaytableDecisionForm(request.POST)
     calls: dict[str, Callable[[PaytableChange], object]] = {
-        "approve": lambda change: catalogue.paytable_change_approve(change=change, by=by),
+        "approve": lambda change: catalogue.paytable_change_approve(
+            change=change, signature=own_signature(request, decision.cleaned_data["secret"]), by=by
+        ),
         "reject": lambda change: catalogue.paytable_change_reject(
             change=change, by=by, reason=decision.cleaned_data["reason"]
         ),
@@ -423,6 +429,7 @@ def paytable_action(request: SignedInRequest, action: str) -> HttpResponseBase:
         lambda: calls[action](
             get_object_or_404(PaytableChange, pk=decision.cleaned_data["change"], cardroom=cardroom)
         ),
+        fields={"signature": "secret"},
     )
     return back if ok else paytable_catalogue(request, {"decision": decision})
 
@@ -439,67 +446,3 @@ def _cardroom(request: SignedInRequest) -> Cardroom | None:
 def _paytable_figures(kind: str, lines: dict[str, Any]) -> dict[str, Any]:
     """A paytable's figures in both bonus modes, for the catalogue screen."""
     return {mode: figures.bonus_figures(kind, mode, lines) for mode in ("paytable", "versus_dp")}
-
-
-# --- staff accounts (issue 15) ---------------------------------------------------------------
-
-
-@supervisor_only
-def staff_list(request: SignedInRequest, forms: dict[str, Any] | None = None) -> HttpResponseBase:
-    """The staff accounts (not administrators), each with its role; create one."""
-    forms = forms or {}
-    if request.method == "POST" and not forms:
-        form = StaffCreateForm(request.POST)
-        done = form.is_valid() and call_service(
-            request, form, lambda: staff.staff_create(**form.cleaned_data, by=request.user)
-        )
-        if done:
-            return redirect("floor-staff")
-        forms = {"create": form}
-    members = (
-        User.objects.filter(groups__name__in=staff.STAFF_ROLES)
-        .prefetch_related("groups")
-        .distinct()
-        .order_by("-is_active", "last_name", "first_name", "username")
-    )
-    rows = [(member, role_of(member)) for member in members]
-    context = {
-        "rows": rows,
-        "form": forms.get("create") or StaffCreateForm(),
-        "action_form": forms.get("action"),
-        "role_form": StaffRoleForm(),
-        "deactivate_form": StaffDeactivateForm(),
-    }
-    failed = any(form is not None and form.errors for form in forms.values())
-    return render(request, "floor/staff.html", context, status=422 if failed else 200)
-
-
-@require_POST
-@supervisor_only
-def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
-    """role: give the account one role; deactivate: end its access."""
-    member = get_object_or_404(User, pk=pk, groups__name__in=staff.STAFF_ROLES)
-    form: StaffRoleForm | StaffDeactivateForm
-    if action == "role":
-        form = StaffRoleForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: staff.staff_role_set(
-                user=member, role=form.cleaned_data["role"], by=request.user
-            ),
-        )
-    elif action == "deactivate":
-        form = StaffDeactivateForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: staff.staff_deactivate(
-                user=member, reason=form.cleaned_data["reason"], by=request.user
-            ),
-        )
-    else:
-        return render(request, "403.html", {"message": "No such action."}, status=404)
-    if ok:
-        return redirect("floor-staff")
-    return staff_list(request, {"action": form})

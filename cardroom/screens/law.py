@@ -16,11 +16,13 @@ from datetime import date
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cardroom.kernel.inputs import AsciiDigitsForm, whole_number
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import cash_reports
 from patrons import cash, exclusions, incidents, reviews, selectors
@@ -29,11 +31,13 @@ from patrons.masking import masked_id
 from patrons.models import (
     CurrencyTransactionReport,
     Exclusion,
+    ExclusionListImport,
     IdType,
     Incident,
     IncidentEntry,
     SuspiciousActivityReview,
 )
+from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Player, Table
 from tables.rotation import game_restart
@@ -45,40 +49,40 @@ floor_and_compliance = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 floor_only = role_required(FLOOR_SUPERVISOR)
 
 
-class DayForm(forms.Form):
+class DayForm(AsciiDigitsForm):
     day = forms.DateField(required=False)
 
 
-class FileForm(forms.Form):
+class FileForm(AsciiDigitsForm):
     reference = forms.CharField(max_length=60)
 
 
-class ImportForm(forms.Form):
+class ImportForm(AsciiDigitsForm):
     file = forms.FileField()
 
 
-class ReviewForm(forms.Form):
+class ReviewForm(AsciiDigitsForm):
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class ReviewNoteForm(forms.Form):
+class ReviewNoteForm(AsciiDigitsForm):
     status = forms.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class IncidentForm(forms.Form):
+class IncidentForm(AsciiDigitsForm):
     kind = forms.ChoiceField(choices=Incident.Kind.choices)
     table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False)
     players = forms.ModelMultipleChoiceField(Player.objects.order_by("name"), required=False)
     summary = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class FollowUpForm(forms.Form):
+class FollowUpForm(AsciiDigitsForm):
     kind = forms.ChoiceField(choices=IncidentEntry.Kind.choices)
     text = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class BarForm(forms.Form):
+class BarForm(AsciiDigitsForm):
     player = forms.ModelChoiceField(Player.objects.order_by("name"))
     kind = forms.ChoiceField(choices=Exclusion.Kind.choices)
     starts_on = forms.DateField()
@@ -86,7 +90,7 @@ class BarForm(forms.Form):
     reason = forms.CharField(widget=forms.Textarea, max_length=2000)
 
 
-class IdentityForm(forms.Form):
+class IdentityForm(AsciiDigitsForm):
     player = forms.ModelChoiceField(Player.objects.order_by("name"))
     date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
     id_type = forms.ChoiceField(label="ID type", choices=IdType.choices)
@@ -96,7 +100,7 @@ class IdentityForm(forms.Form):
     photo = forms.FileField(required=False, help_text="optional: a JPEG or PNG, at most 5 MB")
 
 
-class RestartForm(forms.Form):
+class RestartForm(AsciiDigitsForm):
     note = forms.CharField(widget=forms.Textarea, max_length=2000)
 
 
@@ -179,23 +183,47 @@ def cash_csv(request: SignedInRequest, kind: str) -> HttpResponse:
 @require_POST
 @compliance_only
 def exclusion_import(request: SignedInRequest) -> HttpResponse:
+    """Queue a state list's import (a Celery task); its page shows the progress, then what
+    was added. A file that cannot be read as a state list is refused here, on the page."""
     form = ImportForm(request.POST, request.FILES)
-    added = None
+    job = None
     if form.is_valid():
         upload = form.cleaned_data["file"]
-        text = upload.read().decode("utf-8", errors="replace")
-        added = call_service(
-            request,
-            form,
-            lambda: exclusions.exclusion_list_import(
-                text=text, source_name=upload.name, by=request.user
-            ),
-        )
-    if added is None:
+        text = _upload_text(form, upload)
+        if text is not None:
+            job = call_service(
+                request,
+                form,
+                lambda: state_list_import_request(
+                    text=text, source_name=upload.name or "", by=request.user
+                ),
+            )
+    if job is None:
         cardroom = _cardroom()
         today = table_selectors.gaming_day(cardroom, timezone.now())
         return _law_page(request, cardroom, today, import_form=form)
-    return render(request, "law/imported.html", {"form": form, "added": added})
+    return redirect("law-exclusion-import-progress", job.pk)
+
+
+def _upload_text(form: ImportForm, upload: Any) -> str | None:
+    if upload.size > settings.EXCLUSION_LIST_MAX_BYTES:
+        limit = settings.EXCLUSION_LIST_MAX_BYTES // (1024 * 1024)
+        form.add_error("file", f"A state list is at most {limit} MB.")
+        return None
+    try:
+        text: str = upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        form.add_error("file", "The file is not UTF-8 text.")
+        return None
+    return text
+
+
+@compliance_only
+def exclusion_import_progress(request: SignedInRequest, pk: int) -> HttpResponse:
+    """A state list's import: its progress while it runs (polled by htmx), then what it
+    added, or why nothing was."""
+    job = get_object_or_404(ExclusionListImport, pk=pk)
+    return render(request, "law/imported.html", {"job": job})
 
 
 @compliance_only
@@ -379,10 +407,10 @@ def identity_page(request: SignedInRequest) -> HttpResponse:
 
 
 def _recorded(request: SignedInRequest) -> Any:
-    pk = request.GET.get("recorded", "")
-    if not pk.isdigit():
+    pk = whole_number(request.GET.get("recorded"))
+    if pk is None:
         return None
-    player = Player.objects.filter(pk=int(pk)).first()
+    player = Player.objects.filter(pk=pk).first()
     identity = selectors.identity_of(player) if player else None
     return (player, masked_id(identity.id_number)) if identity else None
 

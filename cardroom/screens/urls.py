@@ -2,9 +2,16 @@
 
 from django.urls import path
 
-from . import cage, compliance, dealer, floor, home, law
+from . import account, cage, compliance, dealer, floor, home, law, staff
 
 home_patterns = [path("", home.home, name="home")]
+
+#: A person's own account; before Django's auth URLs, so that these win.
+account_patterns = [
+    path("setup/<str:uid>/<str:token>/", account.account_setup, name="account-setup"),
+    path("me/", account.account_home, name="account-home"),
+    path("password_change/", account.PasswordChange.as_view(), name="password_change"),
+]
 
 dealer_patterns = [
     path("", dealer.dealer_home, name="dealer-home"),
@@ -20,8 +27,13 @@ floor_patterns = [
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
     path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
-    path("staff/", floor.staff_list, name="floor-staff"),
-    path("staff/<int:pk>/<slug:action>/", floor.staff_action, name="floor-staff-action"),
+    path("staff/", staff.staff_list, name="floor-staff"),
+    path("staff/<int:pk>/<slug:action>/", staff.staff_action, name="floor-staff-action"),
+    path(
+        "staff/changes/<int:pk>/<slug:action>/",
+        staff.staff_change_action,
+        name="floor-staff-change",
+    ),
     path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
 ]
 
@@ -70,6 +82,11 @@ law_compliance_patterns = [
     path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
     path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
     path("exclusions/import/", law.exclusion_import, name="law-exclusion-import"),
+    path(
+        "exclusions/imports/<int:pk>/",
+        law.exclusion_import_progress,
+        name="law-exclusion-import-progress",
+    ),
     path("players/<int:pk>/", law.law_player, name="law-player"),
     path("players/<int:pk>/reveal/", law.law_player_reveal, name="law-player-reveal"),
     path("players/<int:pk>/reviews/", law.law_review_open, name="law-review-open"),

@@ -51,12 +51,16 @@ MIDDLEWARE = [
     # First: the client's address behind the proxy, and the request id every log line carries.
     "cardroom.middleware.TrustedProxyMiddleware",
     "cardroom.middleware.RequestIdMiddleware",
+    # Before anything reads a form or a query: no NUL character in them (a 400).
+    "cardroom.middleware.RefuseNulMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A password someone else chose is changed before anything else.
+    "cardroom.screens.account.PasswordChangeDueMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
@@ -79,6 +83,8 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = "cardroom.auth_backends.login_cool_off"
 LOGIN_BACKOFF_FIRST = timedelta(minutes=1)
 LOGIN_BACKOFF_MOST = timedelta(minutes=15)
+#: A new account's one-time set-up link (tables.staff) works for a day.
+PASSWORD_RESET_TIMEOUT = 24 * 60 * 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "cardroom.auth_backends.LoginAttempts"
 AXES_RESET_ON_SUCCESS = True
@@ -92,6 +98,14 @@ AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_WHITELIST_CALLABLE = "cardroom.auth_backends.not_counted"
 #: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
+
+# Bounds on what a request may send (README, "Bounds"): a body that is not a file upload (JSON,
+# a form) is at most this many bytes — Django refuses a larger form and the API's JSON parser
+# a larger JSON body, both before parsing it (a 400); the largest real one, a batch of six
+# spots, is under 2 KB. Files are bounded by their own fields (an ID photo, a state list).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 256 * 1024
+#: The largest state exclusion list accepted as a file (100,000 rows are about 12 MB).
+EXCLUSION_LIST_MAX_BYTES = 64 * 1024 * 1024
 
 ROOT_URLCONF = "cardroom.urls"
 WSGI_APPLICATION = "cardroom.wsgi.application"
@@ -180,7 +194,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "cardroom.api.schema.CardroomAutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
 }
 REST_KNOX = {
@@ -240,6 +254,10 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
     # The books against themselves and the engine (hardening item 2): a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
+    "fail-stalled-state-list-imports": {
+        "task": "patrons.fail_stalled_state_list_imports",
+        "schedule": timedelta(minutes=5),
+    },
     "fail-stalled-verifications": {
         "task": "compliance.fail_stalled_verifications",
         "schedule": timedelta(minutes=5),

@@ -8,6 +8,7 @@ authorization matrix builds a fresh world for each of its rows.
 
 from __future__ import annotations
 
+import uuid
 from datetime import date, timedelta
 from decimal import Decimal
 from functools import cached_property
@@ -22,14 +23,16 @@ from rest_framework.test import APIClient
 from audit import alarms
 from audit.services import checkpoint_problems_record
 from cage import services as cage
-from cardroom.kernel.roles import COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
+from cardroom.kernel.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports, verifications
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
-from tables import catalogue
+from patrons.state_list_imports import state_list_import_request
+from patrons.state_list_runs import state_list_import_run
+from tables import catalogue, staff
 from tables import services as tables
 from tables.models import GameStop, Seating, SettingChange, Table
 from wagers import services as wagers
@@ -69,6 +72,7 @@ class World:
         self.auditor = people["auditor"]
         self.counter = people.get("counter")
         self.second_counter = people.get("second_counter")
+        self.cashier = people.get("cashier")
         self.administrator = people["administrator"]
         self.second_administrator = people["second_administrator"]
 
@@ -167,6 +171,33 @@ class World:
         return tables.setting_change_propose(
             table=self.dp_table, values={"ante_max": "60"}, reason="Busy night", by=self.supervisor
         )
+
+    # --- staff accounts and their two-person changes ------------------------------------------
+
+    @cached_property
+    def staff_member(self) -> User:
+        """A dealer's account the supervisor made, not yet set up by its person."""
+        link = staff.staff_create(
+            username="newdealer", first_name="Nia", last_name="Wells", role=DEALER,
+            by=self.supervisor,
+        )  # fmt: skip
+        return link.user
+
+    @cached_property
+    def staff_change(self):
+        """Pending, proposed by the *second* supervisor: the supervisor may decide it."""
+        return staff.staff_account_propose(
+            username="newfloor", first_name="Noor", last_name="Haddad", role=FLOOR_SUPERVISOR,
+            reason="A third supervisor for nights", by=self.second_supervisor,
+        )  # fmt: skip
+
+    @cached_property
+    def own_staff_change(self):
+        """Pending, proposed by the supervisor: only they withdraw it; another approves."""
+        return staff.staff_role_propose(
+            user=self.staff_member, role=COUNT_TEAM, reason="Moves to the count room",
+            by=self.supervisor,
+        )  # fmt: skip
 
     # --- the catalogue of approved paytables (R17) -------------------------------------------
 
@@ -275,6 +306,16 @@ class World:
             reason="Cheating",
         )
         return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
+
+    @cached_property
+    def state_list_import(self):
+        """A state list imported (run here, as the task would)."""
+        job = state_list_import_request(
+            text="kind,name,date_of_birth,starts_on\nbarred,Listed Once,1975-06-06,2024-01-01\n",
+            source_name="State list 2024-02",
+            by=self.auditor,
+        )
+        return state_list_import_run(job.pk)
 
     @cached_property
     def review(self):
@@ -409,7 +450,14 @@ def second_counter(make_user):
 
 
 @pytest.fixture
+def cashier(make_user):
+    """The cage's cashier: no table, stack or report of its own to read yet."""
+    return make_user("cashier", role=CASHIER, first_name="Cy", last_name="Moss")
+
+
+@pytest.fixture
 def world(
+    cashier,
     supervisor,
     second_supervisor,
     dealer,
@@ -421,6 +469,7 @@ def world(
     second_administrator,
 ) -> World:
     return World(
+        cashier=cashier,
         supervisor=supervisor,
         second_supervisor=second_supervisor,
         dealer=dealer,
@@ -433,6 +482,22 @@ def world(
     )
 
 
+class KeyedAPIClient(APIClient):
+    """DRF's test client, sending a new Idempotency-Key with every POST unless the test sends
+    its own, as a device does: the API refuses a money-moving POST without one (428). A test
+    of that refusal uses DRF's plain ``APIClient``."""
+
+    def post(self, path, data=None, format=None, content_type=None, follow=False, **extra):
+        headers = dict(extra.pop("headers", None) or {})
+        if "HTTP_IDEMPOTENCY_KEY" not in extra and not any(
+            name.lower() == "idempotency-key" for name in headers
+        ):
+            headers["Idempotency-Key"] = uuid.uuid4().hex
+        return super().post(
+            path, data, format, content_type, follow=follow, headers=headers, **extra
+        )
+
+
 def token_for(user: User) -> str:
     """A new knox token for the user, as a device gets at login."""
     return AuthToken.objects.create(user)[1]
@@ -440,7 +505,7 @@ def token_for(user: User) -> str:
 
 def token_client(user: User) -> APIClient:
     """A client that authenticates as a device does: ``Authorization: Token …`` (knox)."""
-    client = APIClient()
+    client = KeyedAPIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(user)}")
     return client
 
@@ -450,6 +515,6 @@ def api():
     """``api(user)``: a token-authenticated client; ``api(None)``: an anonymous one."""
 
     def make(user: User | None) -> APIClient:
-        return APIClient() if user is None else token_client(user)
+        return KeyedAPIClient() if user is None else token_client(user)
 
     return make

@@ -53,7 +53,12 @@ def test_the_token_authenticates_as_authorization_token(dealer, password):
     response = with_token(token).get(f"{V}/auth/me/")
 
     assert response.status_code == 200
-    assert response.json() == {"id": dealer.pk, "username": "dealer", "role": DEALER}
+    assert response.json() == {
+        "id": dealer.pk,
+        "username": "dealer",
+        "name": "Dee Lee",
+        "role": DEALER,
+    }
 
 
 def test_a_revoked_token_no_longer_works(dealer, password):

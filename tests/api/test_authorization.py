@@ -8,14 +8,15 @@ The policy, as the table below spells it out:
   verifications, exports and the settle preview (which touches nothing); a hand's cards only
   once it is settled;
 - dealer: seats players and runs hands at the table where they are on duty — a dealer who is
-  not on duty there is refused (403), and does not read that table's stacks or rotation — and
-  cannot change settings, open or close tables or correct hands; dealers do not read the audit
-  log, reports or exports;
+  not on duty there is refused (403), and does not read that table's stacks, rotation, rack
+  counts or slips — and cannot change settings, open or close tables or correct hands; dealers
+  do not read the audit log, reports or exports;
 - floor supervisor: everything but cardrooms, except what the services refuse (approving one's
   own change under dual control, withdrawing someone else's, R17);
 - administrator: creates cardrooms and, with a second administrator, switches a cardroom's
-  self-approval (R17); reads the configuration, not the tables' stacks, rotation, audit log,
-  reports or exports;
+  self-approval (R17); reads the configuration (cardrooms, tables, settings, paytables,
+  shifts, denominations, the cage limit), not hands, players, the tables' stacks, rotation,
+  rack counts, slips or stopped games, the audit log, reports or exports;
 - count team (issue 13): enters drop counts and reads the drop boxes it counts, nothing else
   (``COUNT_TEAM``: every other row is a 403 for it).
 
@@ -34,6 +35,7 @@ from rest_framework.permissions import AllowAny
 from cardroom.api import urls as api_urls
 from cardroom.api.auth import TokenLogin
 from cardroom.api.permissions import RolePermission
+from cardroom.api.staff import AccountSetUp
 from tests.conftest import PASSWORD
 
 from .conftest import CORRECTED_DEALER_CARDS, DEALER_CARDS, LOSER_CARDS, WINNER_CARDS, World
@@ -84,6 +86,34 @@ MATRIX = [
     ("GET",    f"{V}/auth/token/revoke/",                         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/auth/me/",                                   401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/auth/me/",                                   401, 405, 405, 405, 405, 405),
+    # a person's own account: the set-up link's page needs no sign-in (its token is the
+    # credential; these bodies carry a wrong one), the signing PIN is everyone's own
+    ("POST",   f"{V}/auth/setup/",                                422, 422, 422, 422, 422, 422),
+    ("GET",    f"{V}/auth/setup/",                                405, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/auth/pin/",                                  401, 204, 204, 204, 204, 204),
+    ("GET",    f"{V}/auth/pin/",                                  401, 405, 405, 405, 405, 405),
+    # staff accounts: supervisors make dealers and propose the roles that approve or sign;
+    # administrators make any; a second person, off the proposer's line, approves and signs
+    ("GET",    f"{V}/staff/",                                     401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff/",                                     401, 201, 403, 403, 403, 201),
+    ("DELETE", f"{V}/staff/",                                     401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/role/",               401, 422, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff/{{staff_member}}/role/",               401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/deactivate/",         401, 200, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff/{{staff_member}}/deactivate/",         401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff/{{staff_member}}/setup-link/",         401, 201, 403, 403, 403, 201),
+    ("GET",    f"{V}/staff/{{staff_member}}/setup-link/",         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/staff-changes/",                             401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff-changes/",                             401, 201, 403, 403, 403, 403),
+    ("DELETE", f"{V}/staff-changes/",                             401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/approve/",    401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff-changes/{{own_staff_change}}/approve/", 401, 403, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/approve/",    401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/reject/",     401, 200, 403, 403, 403, 200),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/reject/",     401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/staff-changes/{{own_staff_change}}/withdraw/", 401, 200, 403, 403, 403, 403),
+    ("POST",   f"{V}/staff-changes/{{staff_change}}/withdraw/",   401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/staff-changes/{{staff_change}}/withdraw/",   401, 405, 405, 405, 405, 405),
     # cardrooms and tables: supervisors configure, everyone reads
     ("GET",    f"{V}/cardrooms/",                                 401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/",                                 401, 403, 403, 403, 403, 201),
@@ -144,7 +174,7 @@ MATRIX = [
     ("POST",   f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 403, 403, 403, 403, 403),
     ("GET",    f"{V}/paytable-changes/{{paytable_change}}/withdraw/", 401, 405, 405, 405, 405, 405),
     # players, seats and stacks: the staff of the table (any dealer may register a player)
-    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/players/",                                   401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/players/",                                   401, 201, 201, 201, 403, 403),
     ("DELETE", f"{V}/players/",                                   401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/tables/{{dp_table}}/seatings/",              401, 200, 200, 403, 200, 403),
@@ -177,12 +207,12 @@ MATRIX = [
     # hands: the dealer on duty (or a supervisor) runs them; only a supervisor corrects
     ("POST",   f"{V}/tables/{{dp_table}}/hands/",                 401, 201, 201, 403, 403, 403),
     ("GET",    f"{V}/tables/{{dp_table}}/hands/",                 401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/",                                     401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/",                                     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 403),
     # a hand being played: everyone who reads hands reads it, its cards redacted for those
     # who are not its table's staff (item 5: test_hole_cards_*)
-    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405, 405),
@@ -252,6 +282,9 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/denominations/",      401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 200, 200, 200, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}",  401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/drop-boxes/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 200, 403, 403, 200, 403),
@@ -264,13 +297,13 @@ MATRIX = [
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/csv/{DAY}", 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/csv/",     401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/inventory/",          401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/inventory/",          401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{house_table}}/slips/",              401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/slips/",              401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/slips/",              401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/slips/{{slip}}/",                            401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/deliver/",                    401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/slips/{{slip}}/deliver/",                    401, 405, 405, 405, 405, 405),
@@ -313,8 +346,11 @@ MATRIX = [
     ("GET",    f"{V}/exclusions/",                                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/",                                401, 201, 403, 403, 201, 403),
     ("DELETE", f"{V}/exclusions/",                                401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 201, 403),
+    # a state list's import runs as a task: 202 and the import, then GET it for its outcome
+    ("POST",   f"{V}/exclusions/import/",                         401, 403, 403, 403, 202, 403),
     ("GET",    f"{V}/exclusions/import/",                         401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/exclusions/import/{{state_list_import}}/",   401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/exclusions/import/{{state_list_import}}/",   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/exclusions/{{exclusion}}/end/",              401, 200, 403, 403, 200, 403),
     ("GET",    f"{V}/exclusions/{{exclusion}}/end/",              401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reviews/",                                   401, 403, 403, 403, 200, 403),
@@ -328,7 +364,7 @@ MATRIX = [
     ("POST",   f"{V}/incidents/{{incident}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/incidents/{{incident}}/entries/",            401, 201, 403, 403, 201, 403),
     ("GET",    f"{V}/incidents/{{incident}}/entries/",            401, 405, 405, 405, 405, 405),
-    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 200),
+    ("GET",    f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/tables/{{stopped_table}}/game-stops/",       401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{stopped_table}}/game-stops/",       401, 405, 405, 405, 405, 405),
     # the schema and its docs
@@ -347,6 +383,17 @@ COUNT_TEAM = {
     ("GET", f"{V}/auth/me/"): 200,
     ("GET", f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}"): 200,
     ("POST", f"{V}/tables/{{dp_table}}/drop-counts/"): 201,
+    ("POST", f"{V}/auth/setup/"): 422,
+    ("POST", f"{V}/auth/pin/"): 204,
+}
+#: The cashier: the cage's role, with nothing of the tables to read or change yet; who it is
+#: and its own PIN.
+CASHIER = {
+    ("POST", f"{V}/auth/token/"): 201,
+    ("POST", f"{V}/auth/token/revoke/"): 204,
+    ("GET", f"{V}/auth/me/"): 200,
+    ("POST", f"{V}/auth/setup/"): 422,
+    ("POST", f"{V}/auth/pin/"): 204,
 }
 
 
@@ -354,15 +401,26 @@ def count_team_status(method: str, url: str, supervisor: int) -> int:
     return COUNT_TEAM.get((method, url), 405 if supervisor == 405 else 403)
 
 
+def cashier_status(method: str, url: str, supervisor: int) -> int:
+    return CASHIER.get((method, url), 405 if supervisor == 405 else 403)
+
+
 #: Each row, one by one: (method, url, actor, expected status).
-ROWS = [
-    (method, url, actor, status)
-    for method, url, *statuses in MATRIX
-    for actor, status in zip(ACTORS, statuses, strict=True)
-] + [
-    (method, url, "counter", count_team_status(method, url, statuses[1]))
-    for method, url, *statuses in MATRIX
-]
+ROWS = (
+    [
+        (method, url, actor, status)
+        for method, url, *statuses in MATRIX
+        for actor, status in zip(ACTORS, statuses, strict=True)
+    ]
+    + [
+        (method, url, "counter", count_team_status(method, url, statuses[1]))
+        for method, url, *statuses in MATRIX
+    ]
+    + [
+        (method, url, "cashier", cashier_status(method, url, statuses[1]))
+        for method, url, *statuses in MATRIX
+    ]
+)
 
 
 def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
@@ -374,6 +432,36 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/auth/token/": lambda: {
             "username": (w.supervisor if actor == "anonymous" else getattr(w, actor)).username,
             "password": PASSWORD,
+        },
+        f"{V}/auth/setup/": lambda: {"uid": "MQ", "token": "not-a-token", "password": PASSWORD},
+        f"{V}/auth/pin/": lambda: {"password": PASSWORD, "pin": "4816"},
+        f"{V}/staff/": lambda: {"username": "hired", "first_name": "Hana", "role": "Dealer"},
+        f"{V}/staff/{{staff_member}}/role/": lambda: {"role": "Count team"},
+        f"{V}/staff/{{staff_member}}/deactivate/": lambda: {"reason": "Left the cardroom"},
+        f"{V}/staff-changes/": lambda: {
+            "username": "hired",
+            "first_name": "Hana",
+            "role": "Cashier",
+            "reason": "The cage needs one",
+        },
+        f"{V}/staff-changes/{{staff_change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/staff-changes/{{own_staff_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/staff-changes/{{staff_change}}/reject/": lambda: {"reason": "Not needed"},
+        f"{V}/self-approval-changes/{{switch}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/self-approval-changes/{{own_switch}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/setting-changes/{{change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/setting-changes/{{own_change}}/approve/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/paytable-changes/{{paytable_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/paytable-changes/{{own_paytable_change}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
         },
         f"{V}/cardrooms/": lambda: {"name": "Second Cardroom"},
         f"{V}/cardrooms/{{cardroom}}/self-approval-changes/": lambda: {
@@ -439,6 +527,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/cardrooms/{{cardroom}}/denominations/": lambda: {
             "denominations": ["1", "5", "25", "100"]
         },
+        f"{V}/cardrooms/{{cardroom}}/cage-limit/": lambda: {"largest_cage_amount": "250000"},
         f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
             "gaming_day": "2024-03-01",
             "shift": "day",
@@ -522,7 +611,7 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         body_for(method, url, world, actor)
     clients = {
         actor: api(None if actor == "anonymous" else getattr(world, actor))
-        for actor in (*ACTORS, "counter")
+        for actor in (*ACTORS, "counter", "cashier")
     }
     wrong: list[str] = []
 
@@ -539,7 +628,7 @@ def test_each_role_gets_the_status_the_policy_gives_it(api, world):
         if status != expected:
             wrong.append(f"{method} {url} as {actor}: {status}, not {expected} ({detail})")
 
-    assert len(ROWS) == len(MATRIX) * (len(ACTORS) + 1)
+    assert len(ROWS) == len(MATRIX) * (len(ACTORS) + 2)
     assert not wrong, "\n".join(wrong)
 
 
@@ -592,10 +681,11 @@ def test_every_view_declares_who_may_write_or_serves_no_write_method():
         if _served(pattern.callback.view_class) & set(WRITES)
         and not hasattr(pattern.callback.view_class, "write_roles")
     ]
-    # The token login is the one door anybody may knock on: it takes no credentials but the
-    # username and password it checks.
-    assert undeclared == ["api/v1/auth/token/"]
+    # The token login and the set-up link are the doors anybody may knock on: the one takes
+    # no credentials but the username and password it checks, the other the link's token.
+    assert undeclared == ["api/v1/auth/token/", "api/v1/auth/setup/"]
     assert TokenLogin.permission_classes == [AllowAny]
+    assert AccountSetUp.permission_classes == [AllowAny]
 
 
 def test_every_view_but_the_login_checks_the_role():
@@ -604,6 +694,6 @@ def test_every_view_but_the_login_checks_the_role():
         permissions = pattern.callback.view_initkwargs.get(
             "permission_classes", view.permission_classes
         )
-        if view is TokenLogin:
+        if view in (TokenLogin, AccountSetUp):
             continue
         assert RolePermission in permissions, f"{route} does not check the role"

@@ -37,7 +37,12 @@ def test_a_known_token_reads_nothing_and_the_user_is_whole_when_asked(world):
 
     with CaptureQueriesContext(connection) as queries:
         me = client.get(f"{V}/auth/me/")
-    assert me.json() == {"id": world.dealer.pk, "username": "dealer", "role": DEALER}
+    assert me.json() == {
+        "id": world.dealer.pk,
+        "username": "dealer",
+        "name": "Dee Lee",
+        "role": DEALER,
+    }
     assert len(queries.captured_queries) == 0
 
     digest = AuthToken.objects.get(user=world.dealer).digest

@@ -149,12 +149,12 @@ def test_a_refused_body_is_replayed_as_refused(api, world):
     assert retry.json() == first.json()
 
 
-def test_without_a_key_every_post_runs(api, world):
+def test_two_posts_with_different_keys_both_run(api, world):
     client = api(world.dealer)
     url = f"{V}/seatings/{world['seating']}/add-chips/"
 
-    post(client, url, {"amount": "100"}, key=None)
-    post(client, url, {"amount": "100"}, key=None)
+    post(client, url, {"amount": "100"}, key="first-100")
+    post(client, url, {"amount": "100"}, key="second-100")
 
     assert Seating.objects.get(pk=world.seating.pk).stack == 1200
 
@@ -232,3 +232,106 @@ def test_of_two_concurrent_duplicate_settlements_exactly_one_runs(world):
     assert Settlement.objects.filter(hand=hand).count() == 1
     assert AuditEvent.objects.filter(action="hand.settled").count() == 1
     assert StackEntry.objects.count() == stack_entries + 1  # seat 1's payout (seat 2 folded)
+
+
+# --- a money-moving POST needs its key (428 without) -----------------------------------------
+
+#: Every POST that moves chips or cash or settles: refused without an Idempotency-Key.
+MONEY_MOVING = {
+    "api/v1/seatings/<int:pk>/add-chips/",
+    "api/v1/seatings/<int:pk>/cash-out/",
+    "api/v1/seatings/<int:pk>/leave/",
+    "api/v1/tables/<int:pk>/seatings/",
+    "api/v1/tables/<int:pk>/hands/",
+    "api/v1/hands/<int:pk>/wagers/",
+    "api/v1/hands/<int:pk>/wagers/batch/",
+    "api/v1/hands/<int:pk>/decisions/",
+    "api/v1/hands/<int:pk>/decisions/batch/",
+    "api/v1/hands/<int:pk>/misdeal/",
+    "api/v1/hands/<int:pk>/cancel/",
+    "api/v1/hands/<int:pk>/settle/",
+    "api/v1/hands/<int:pk>/corrections/",
+    "api/v1/players/<int:pk>/cage-cash/",
+    "api/v1/tables/<int:pk>/inventory/",
+    "api/v1/tables/<int:pk>/slips/",
+    "api/v1/slips/<int:pk>/deliver/",
+    "api/v1/slips/<int:pk>/void/",
+    "api/v1/tables/<int:pk>/drop-counts/",
+    "api/v1/drop-counts/<int:pk>/sign-off/",
+}
+
+
+def test_exactly_the_posts_that_move_money_need_a_key():
+    from .test_authorization import _api_patterns
+
+    needing = {
+        route
+        for route, pattern in _api_patterns()
+        if getattr(pattern.callback.view_class, "moves_money", False)
+    }
+
+    assert needing == MONEY_MOVING
+
+
+def test_add_chips_without_a_key_is_a_428_naming_the_header_and_moves_nothing(world):
+    from rest_framework.test import APIClient  # the plain client: no key of its own
+
+    from .conftest import token_for
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(world.dealer)}")
+    seating = world.seating
+    before, stack = rows(), seating.stack
+
+    response = client.post(
+        f"{V}/seatings/{seating.pk}/add-chips/", {"amount": "100"}, format="json"
+    )
+
+    assert response.status_code == 428
+    error = response.json()["error"]
+    assert (error["code"], error["field"]) == ("idempotency_key_required", "Idempotency-Key")
+    assert rows() == before
+    seating.refresh_from_db()
+    assert seating.stack == stack
+    with_key = client.post(
+        f"{V}/seatings/{seating.pk}/add-chips/",
+        {"amount": "100"},
+        format="json",
+        headers={"Idempotency-Key": "add-100"},
+    )
+    assert with_key.status_code == 200
+
+
+def test_a_post_that_moves_no_money_still_takes_no_key(world):
+    from rest_framework.test import APIClient
+
+    from .conftest import token_for
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(world.dealer)}")
+
+    response = client.post(f"{V}/hands/{world['hand_wagering']}/deal/", {}, format="json")
+
+    assert response.status_code == 200, response.content
+
+
+def test_the_schema_names_the_key_required_where_money_moves(api, world):
+    schema = api(world.supervisor).get("/api/schema/?format=json").json()
+
+    def key_of(path: str) -> dict:
+        (parameter,) = [
+            p for p in schema["paths"][path]["post"]["parameters"] if p["name"] == "Idempotency-Key"
+        ]
+        return parameter
+
+    assert key_of("/api/v1/seatings/{id}/add-chips/")["required"] is True
+    assert key_of("/api/v1/hands/{id}/deal/").get("required", False) is False
+    assert "428" in schema["paths"]["/api/v1/seatings/{id}/add-chips/"]["post"]["responses"]
+
+
+@pytest.mark.parametrize("key", ["", "x" * 256, "naïve", "tab\there"])
+def test_a_key_that_is_not_short_printable_ascii_is_a_400_naming_the_header(api, world, key):
+    response = post(api(world.dealer), f"{V}/tables/{world['dp_table']}/hands/", key=key)
+
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "Idempotency-Key"

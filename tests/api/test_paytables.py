@@ -8,6 +8,7 @@ import pytest
 
 from audit.models import AuditEvent
 from tables.models import PaytableChange, SettingChange
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -83,13 +84,22 @@ def test_an_approved_change_keeps_the_figures_of_the_version_it_made_and_the_one
         )
         .json()
     )
-    assert client.post(f"{V}/paytable-changes/{proposal['id']}/approve/").status_code == 200
+    approve = client.post(
+        f"{V}/paytable-changes/{proposal['id']}/approve/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    )
+    assert approve.status_code == 200
     change = client.post(
         f"{V}/tables/{table.pk}/setting-changes/",
         {"values": {"straight_flush_paytable": POSTED_STRAIGHT_FLUSH}, "reason": "Posted"},
         format="json",
     ).json()
-    decided = api(world.second_supervisor).post(f"{V}/setting-changes/{change['id']}/approve/")
+    decided = api(world.second_supervisor).post(
+        f"{V}/setting-changes/{change['id']}/approve/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    )
     figures = decided.json()["figures"]
     assert (decided.json()["status"], decided.json()["version"]) == ("approved", 2)
     assert figures["proposed"]["straight_flush_bonus"]["return"] == "0.936485"
@@ -138,11 +148,19 @@ def test_r17_a_catalogue_change_is_proposed_by_one_supervisor_and_approved_by_an
     assert (change["status"], change["action"], change["decision"]) == ("pending", "add", None)
     assert change["figures"]["paytable"]["return"] == "0.946962"
 
-    own = proposer.post(f"{V}/paytable-changes/{change['id']}/approve/")
+    own = proposer.post(
+        f"{V}/paytable-changes/{change['id']}/approve/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    )
     assert own.status_code == 403
     assert "different floor supervisor" in own.json()["error"]["message"]
 
-    approved = approver.post(f"{V}/paytable-changes/{change['id']}/approve/").json()
+    approved = approver.post(
+        f"{V}/paytable-changes/{change['id']}/approve/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    ).json()
     assert approved["status"] == "approved"
     assert approved["decision"]["decided_by"] == world.second_supervisor.pk
     catalogue = proposer.get(f"{V}/cardrooms/{world['cardroom']}/paytables/").json()

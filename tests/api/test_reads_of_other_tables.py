@@ -15,7 +15,8 @@ pytestmark = pytest.mark.django_db
 
 V = "/api/v1"
 SEES_LIVE_CARDS = ("dealer", "supervisor")
-DOES_NOT = ("other_dealer", "auditor", "administrator")
+#: Those who read hands but not a live hand's cards (administrators read no hand at all).
+DOES_NOT = ("other_dealer", "auditor")
 
 
 def _cards(body: dict) -> list:
@@ -140,3 +141,18 @@ def test_the_audit_log_screen_hides_them_too(client, world):
 
     assert "hidden until the hand is settled" in page
     assert hand.dealer_cards not in page
+
+
+@pytest.mark.parametrize("path", ["hands/", "hands/{hand_settled}/", "players/"])
+def test_an_administrator_reads_no_hand_and_no_player(api, world, path):
+    response = api(world.administrator).get(f"{V}/{path.format_map(world)}")
+
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("path", ["tables/{house_table}/inventory/", "slips/{slip}/"])
+def test_another_tables_dealer_reads_none_of_its_cage_records(api, world, path):
+    url = f"{V}/{path.format_map(world)}"
+
+    assert api(world.other_dealer).get(url).status_code == 403
+    assert api(world.dealer).get(url).status_code == 200  # on duty there

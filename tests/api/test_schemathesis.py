@@ -65,6 +65,8 @@ IDS = [
     (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),
     (r"^/api/v1/paytable-changes/\{id\}/", ["paytable_change", "own_paytable_change"]),
     (r"^/api/v1/self-approval-changes/\{id\}/", ["switch", "own_switch"]),
+    (r"^/api/v1/staff/\{id\}/", ["staff_member"]),
+    (r"^/api/v1/staff-changes/\{id\}/", ["staff_change", "own_staff_change"]),
     (r"^/api/v1/seatings/\{id\}/", ["seating"]),
     (
         r"^/api/v1/hands/\{id\}/",
@@ -79,6 +81,7 @@ IDS = [
     (r"^/api/v1/players/\{id\}/", ["identified_player"]),
     (r"^/api/v1/incidents/\{id\}/", ["incident"]),
     (r"^/api/v1/ctrs/\{id\}/", ["ctr"]),
+    (r"^/api/v1/exclusions/import/\{id\}/", ["state_list_import"]),
     (r"^/api/v1/exclusions/\{id\}/", ["exclusion"]),
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
     (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
@@ -87,6 +90,7 @@ IDS = [
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(
     r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews)/?$"
+    r"|/exclusions/import/"
 )
 
 
@@ -239,7 +243,10 @@ def test_every_write_answers_as_documented(live_schema, world, url, actor):
         body=body if body else NOT_SET,
         media_type="application/json",
     )
-    headers = {"Authorization": f"Token {token_for(getattr(world, actor))}"}
+    headers = {
+        "Authorization": f"Token {token_for(getattr(world, actor))}",
+        "Idempotency-Key": f"write-{url}",  # a money-moving write needs one (428 without)
+    }
 
     response = case.call_and_validate(headers=headers, checks=CHECKS)
 

@@ -14,6 +14,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
@@ -124,7 +125,11 @@ def call(base: str, token: str, path: str, body: dict | None = None) -> tuple[in
         f"{base}/api/v1{path}",
         data=None if body is None else json.dumps(body).encode(),
         method="GET" if body is None else "POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+        headers={
+            "Authorization": f"Token {token}",
+            "Content-Type": "application/json",
+            "Idempotency-Key": uuid.uuid4().hex,  # a device's, for each POST
+        },
     )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:

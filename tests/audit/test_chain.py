@@ -34,6 +34,7 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import RotationRecord, Table
 from tests import runtime_role
+from tests.conftest import signed
 from wagers import services
 from wagers.models import Hand
 
@@ -105,7 +106,9 @@ def test_every_service_appends_its_event(
         "table.settings.change_proposed",
     )
     step(
-        lambda: table_services.setting_change_approve(change=change, by=second_supervisor),
+        lambda: table_services.setting_change_approve(
+            change=change, signature=signed(second_supervisor), by=second_supervisor
+        ),
         "table.settings.change_approved",
     )
     step(
@@ -287,7 +290,9 @@ def test_a_refused_service_call_leaves_no_event_and_no_change(
     )
     before = last_seq()
     with refusal(PermissionDenied, field=None, says="different floor supervisor"):
-        table_services.setting_change_approve(change=change, by=supervisor)
+        table_services.setting_change_approve(
+            change=change, signature=signed(supervisor), by=supervisor
+        )
     assert last_seq() == before
     assert Hand.objects.count() == hands and RotationRecord.objects.count() == records
     assert Table.objects.filter(name="X").count() == 0

@@ -34,19 +34,24 @@ from cage.models import (
 )
 from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
-from tables import selectors, services
+from tables import selectors, services, signatures, staff, two_person
 from tables.models import (
     GameStop,
     HouseBankEntry,
     RotationRecord,
     Seating,
     SettingChange,
+    Signature,
     StackEntry,
+    StaffLineage,
+    StaffProfile,
     TableSession,
     TableSettings,
+    TwoPersonChange,
+    TwoPersonDecision,
 )
 from tables.rotation import designated_player_rotate
-from tests.conftest import an_administrator
+from tests.conftest import PASSWORD, an_administrator, signed
 from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 pytestmark = pytest.mark.django_db
@@ -75,9 +80,15 @@ APPEND_ONLY = [
     VarianceSignOff,
     ShiftClose,
     DayClose,
+    StaffLineage,
+    Signature,
+    TwoPersonChange,
+    TwoPersonDecision,
 ]
 # Changed only through the services, so that each change is checked and audited.
-THROUGH_SERVICES = [SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun]
+THROUGH_SERVICES = [
+    SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun, StaffProfile
+]  # fmt: skip
 
 
 def model_id(model) -> str:
@@ -98,8 +109,9 @@ def one_of_each(supervisor, dealer, make_user):
     switch = services.self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="Nights", by=an_administrator()
     )
+    admin2 = make_user("admin2", role="Administrator")
     services.self_approval_change_decide(
-        change=switch, approve=True, by=make_user("admin2", role="Administrator")
+        change=switch, approve=True, signature=signed(admin2), by=admin2
     )
     table = services.table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
@@ -107,7 +119,7 @@ def one_of_each(supervisor, dealer, make_user):
     change = services.setting_change_propose(
         table=table, values={"ante_min": "10"}, reason="Busy night", by=supervisor
     )
-    services.setting_change_approve(change=change, by=approver)
+    services.setting_change_approve(change=change, signature=signed(approver), by=approver)
     session = services.table_open(table=table, dealer=dealer, by=supervisor)
     seatings = [
         services.seat_player(
@@ -187,6 +199,7 @@ def one_of_each(supervisor, dealer, make_user):
         problem=problem, note="reported", by=supervisor, at=now
     )
     RefusalTally.objects.create(key=f"user:{dealer.pk}", actor=dealer, recorded_at=now)
+    _staff_rows(supervisor, approver)
     GameStop.objects.create(
         table=table,
         session=session,
@@ -205,6 +218,17 @@ def one_of_each(supervisor, dealer, make_user):
         kind=VerificationRun.Kind.BOOKS, requested_by=supervisor, requested_at=now
     )
     return {model: model.objects.order_by("pk").first() for model in MODELS}
+
+
+def _staff_rows(supervisor, approver) -> None:
+    """A proposed account approved (a profile, its lineage, the approver's signature) and a
+    signing PIN set."""
+    change = staff.staff_account_propose(
+        username="newcount", first_name="New", last_name="Counter", role="Count team",
+        reason="A third counter", by=supervisor,
+    )  # fmt: skip
+    two_person.change_approve(change=change, signature=signed(approver), by=approver)
+    signatures.pin_set(user=approver, password=PASSWORD, pin="4816", by=approver)
 
 
 def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection, transaction
 from django.db.models import Q
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from cardroom.kernel.prepared import PreparedRead
@@ -70,14 +71,31 @@ def test_a_key_no_row_has_reads_none(read, house_table, dealer):
         assert read.first(987654) is None
 
 
-def test_a_queryset_without_its_key_as_one_parameter_goes_through_the_orm(house_table, dealer):
+def test_a_queryset_it_cannot_prepare_is_an_error_never_a_silent_fallback(house_table, dealer):
     hand = start(house_table, dealer)
     twice = PreparedRead(lambda key: Hand.objects.filter(Q(pk=key) | Q(table_id=key)))
 
-    found = twice.first(hand.pk)
+    with pytest.raises(ValueError, match="exactly one parameter"):
+        twice.first(hand.pk)  # the key appears twice: it cannot be prepared
 
-    assert twice._compiled["default", True] is None  # the key appears twice: not prepared
-    assert found is not None and found.pk == hand.pk
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_outside_a_transaction_raises_as_django_does(read, house_table, dealer):
+    """PostgreSQL refuses it (TransactionManagementError); SQLite, which has no row locks,
+    runs it, as Django does."""
+    hand = start(house_table, dealer)
+
+    def refusal(run) -> str | None:
+        try:
+            run()
+        except TransactionManagementError as error:
+            return str(error)
+        return None
+
+    ours = refusal(lambda: read.first(hand.pk))
+    djangos = refusal(lambda: Hand.objects.select_for_update().filter(pk=hand.pk).first())
+    assert ours == djangos
+    assert (djangos is not None) == connection.features.has_select_for_update
 
 
 def test_all_rows_come_in_the_querysets_order_and_first_as_queryset_first(

@@ -28,7 +28,7 @@ from tests.audit.support import (
     play_hand,
     random_plan,
 )
-from tests.conftest import examples
+from tests.conftest import examples, signed
 from wagers import services
 from wagers.models import Hand, Settlement, SpotSettlement
 
@@ -417,7 +417,9 @@ def test_the_setting_change_history_shows_who_proposed_and_who_approved(
         table=dp_table, values={"ante_min": "10"}, reason="Busy night", by=supervisor
     )
     clock.set(local(2024, 3, 1, 20, 5))
-    version = table_services.setting_change_approve(change=first, by=second_supervisor)
+    version = table_services.setting_change_approve(
+        change=first, signature=signed(second_supervisor), by=second_supervisor
+    )
     clock.set(local(2024, 3, 1, 21, 0))
     rejected = table_services.setting_change_propose(
         table=dp_table, values={"rake_amount": "5"}, reason="More fee", by=supervisor
@@ -428,7 +430,9 @@ def test_the_setting_change_history_shows_who_proposed_and_who_approved(
         table=dp_table, values={"ante_max": "50"}, reason="Late", by=supervisor
     )
     clock.set(local(2024, 3, 2, 6, 10))  # ... approved on day B
-    table_services.setting_change_approve(change=late, by=second_supervisor)
+    table_services.setting_change_approve(
+        change=late, signature=signed(second_supervisor), by=second_supervisor
+    )
 
     day_a = table_day_report(dp_table, DAY_A).setting_changes
     assert [c.pk for c in day_a] == [first.pk, rejected.pk, late.pk]

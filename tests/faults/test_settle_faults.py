@@ -152,7 +152,7 @@ def test_with_redis_stopped_mid_evening_hands_still_settle_once_and_retries_doub
             assert again.status_code == 200 and again.json() == first
             assert again["Idempotent-Replayed"] == "true"
             without_key = api.post(f"{V}/hands/{pk}/settle/", format="json")
-            assert without_key.status_code == 200  # the settlement in force, moved nothing
+            assert without_key.status_code == 428  # a settle needs its key: moved nothing
         assert books() == before
 
     assert Hand.objects.filter(status=Hand.Status.SETTLED).count() == 5

@@ -4,6 +4,8 @@ sides of each line, across tables, the cage and a gaming-day boundary in New Yor
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 
 import pytest
@@ -158,3 +160,18 @@ def test_only_compliance_exports_cash_reports(cardroom, supervisor, refusal):
     day = local(2026, 4, 2, 20, 0).date()
     with refusal(PermissionDenied, field=None, says="compliance auditor"):
         ctr_csv(cardroom=cardroom, start=day, end=day, by=supervisor)
+
+
+def test_a_player_named_like_a_formula_reaches_the_mtl_as_text(
+    cardroom, dealer, supervisor, auditor, clock
+):
+    player = table_services.player_create(
+        cardroom=cardroom, name='=HYPERLINK("http://evil")', by=dealer
+    )
+    cage_cash(player=player, direction="in", amount="3000.00", by=supervisor)
+    day = local(2026, 4, 2, 20, 0).date()
+
+    rows = list(csv.reader(io.StringIO(mtl_csv(cardroom=cardroom, start=day, end=day, by=auditor))))
+
+    names = [row[rows[0].index("player")] for row in rows[1:]]
+    assert names == ['\'=HYPERLINK("http://evil")']

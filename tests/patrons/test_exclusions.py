@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import DomainError
+from cardroom.kernel.errors import Conflict, DomainError
 from patrons.exclusions import Excluded, ExclusionInput, exclusion_add, exclusion_list_import
 from patrons.identity import identity_record
 from patrons.models import Exclusion, Incident, PlayerIdentity
@@ -79,7 +79,7 @@ def test_a_match_on_name_and_date_of_birth_refuses_the_seat(cardroom, house_a, d
     assert (alert.table, list(alert.players.all())) == (house_a, [player])
 
 
-def test_a_bar_after_the_player_sat_down_refuses_the_next_buy_in(
+def test_a_bar_after_the_player_sat_down_holds_the_seat_and_refuses_the_next_buy_in(
     cardroom, house_a, dealer, supervisor
 ):
     player = table_services.player_create(
@@ -99,10 +99,13 @@ def test_a_bar_after_the_player_sat_down_refuses_the_next_buy_in(
         player=player,
         by=supervisor,
     )
-    with pytest.raises(Excluded, match="cannot buy chips"):
+    # The bar holds her seat at once (wagers.services.holds): the dealer is told to call the
+    # floor, and the one alert is the hold's.
+    with pytest.raises(Conflict, match="cannot play on; call a floor supervisor") as refused:
         table_services.stack_add(seating=seating, amount="100", by=dealer)
+    assert refused.value.code == "call_floor"
     seating.refresh_from_db()
-    assert seating.stack == 100
+    assert seating.stack == 100 and seating.exclusion_hold is not None
     assert AuditEvent.objects.filter(action="exclusion.matched").count() == 1
 
 

@@ -13,6 +13,7 @@ from cardroom.kernel.roles import DEALER
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import SettingChange, Table
+from tests.conftest import PASSWORD
 from wagers import selectors
 from wagers.models import Hand, Settlement
 
@@ -186,7 +187,7 @@ def test_a_proposal_from_the_prefilled_form_changes_only_what_was_typed(floor, w
     page = _table_page(floor, world.dp_table)
     row = page.by_id("changes").find_all("tr")[1]
     assert "pending" in row.text and "Busy night" in row.text
-    assert [b.text for b in row.find_all("button")] == ["Approve", "Reject", "Withdraw"]
+    assert [b.text for b in row.find_all("button")] == ["Approve and sign", "Reject", "Withdraw"]
 
 
 def test_a_change_that_breaks_R5_is_refused_next_to_that_setting(floor, world):
@@ -231,7 +232,9 @@ def test_another_supervisor_approves_a_proposed_change(
     )
     client.force_login(second_supervisor)
 
-    response = client.post(_action(world.dp_table, "approve"), {"change": change.pk})
+    response = client.post(
+        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+    )
 
     assert response.status_code == 302
     change.refresh_from_db()
@@ -253,7 +256,9 @@ def test_approving_your_own_change_is_refused_with_the_message(floor, world, sup
     )
     before = last_seq()
 
-    response = floor.post(_action(world.dp_table, "approve"), {"change": change.pk})
+    response = floor.post(
+        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+    )
 
     assert response.status_code == 422
     message = "A change needs approval by a different floor supervisor (R17 dual control)."
@@ -290,7 +295,9 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     statuses = dict(SettingChange.objects.values_list("pk", "status"))
     assert statuses == {first.pk: "rejected", second.pk: "withdrawn"}
     # A decided change cannot be decided again.
-    response = client.post(_action(world.dp_table, "approve"), {"change": first.pk})
+    response = client.post(
+        _action(world.dp_table, "approve"), {"change": first.pk, "secret": PASSWORD}
+    )
     assert _non_field_errors(parse(response.content)) == ["This change was rejected already."]
 
 

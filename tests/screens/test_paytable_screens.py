@@ -14,6 +14,7 @@ from django.urls import reverse
 from tables import catalogue
 from tables import services as table_services
 from tables.models import PaytableChange, SettingChange
+from tests.conftest import PASSWORD, signed
 
 from .support import (
     cells,
@@ -134,7 +135,7 @@ def test_r17_a_pending_change_shows_its_figures_next_to_those_in_force(
     figures = rows(under.find("td", class_="change-figures").find("table"))
     assert figures[0] == ["Flush Bonus", "in force", "versus_dp", "92.7577%", "7.2423%", "19.9282%"]
     assert figures[1][:4] == ["", "proposed", "paytable", "101.2121%"]  # a DP table: shown
-    assert [b.text for b in row.find_all("button")] == ["Approve", "Reject"]
+    assert [b.text for b in row.find_all("button")] == ["Approve and sign", "Reject"]
 
 
 # --- the catalogue screen ----------------------------------------------------------------------
@@ -176,13 +177,17 @@ def test_r17_a_paytable_proposed_on_the_screen_is_approved_by_another_supervisor
     pending = rows(catalogue_page(client).by_id("pending"))
     assert pending[0][1:4] == ["add Flush Bonus 4:2, 5:10, 6:20, 7:100", "94.6962%", "86.2517%"]
 
-    own = client.post(reverse("floor-paytable-action", args=["approve"]), {"change": change.pk})
+    own = client.post(
+        reverse("floor-paytable-action", args=["approve"]),
+        {"change": change.pk, "secret": PASSWORD},
+    )
     assert own.status_code == 422
     assert "different floor supervisor" in parse(own.content).find("main").text
 
     client.force_login(second_supervisor)
     approved = client.post(
-        reverse("floor-paytable-action", args=["approve"]), {"change": change.pk}
+        reverse("floor-paytable-action", args=["approve"]),
+        {"change": change.pk, "secret": PASSWORD},
     )
     assert approved.status_code == 302
     texts = [row[1] for row in rows(catalogue_page(client).by_id("catalogue"))]
@@ -214,7 +219,9 @@ def test_r17_a_paytable_is_retired_from_the_screen_once_a_second_supervisor_appr
     data = form_values(retire) | {"reason": "Replaced by the 3:9 layout"}
     assert client.post(retire.attrs["action"], data).status_code == 302
     change = PaytableChange.objects.get(action="retire")
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     kinds = [row[0] for row in rows(catalogue_page(client).by_id("catalogue"))]
     assert kinds == ["Flush Bonus", "Flush Bonus"]
 
@@ -274,7 +281,9 @@ def test_a_pending_and_a_decided_change_show_their_paytable_as_a_table(
     assert paytable_read(paytable) == ALT_FLUSH_TEXT
     assert not re.search(SIZE_ODDS_TEXT, pending.text)
 
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     decided = catalogue_page(client).by_id("decided")
     [paytable] = decided.find_all("table", class_="paytable")
     assert paytable_read(paytable) == ALT_FLUSH_TEXT

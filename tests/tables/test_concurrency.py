@@ -20,6 +20,7 @@ from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors, services
 from tables.models import Seating, SettingChange, TableSettings
+from tests.conftest import signed
 
 pytestmark = [
     pytest.mark.skipif(
@@ -71,7 +72,7 @@ def test_r17_two_supervisors_approving_the_same_change_at_once_approve_it_once(
         answers = at_once(
             *(
                 lambda who=who, change=change: services.setting_change_approve(
-                    change=change, by=who
+                    change=change, signature=signed(who), by=who
                 )
                 for who in approvers
             )

@@ -57,7 +57,7 @@ def test_running_load_demo_twice_changes_nothing():
     first = snapshot()
     load_demo()
     assert snapshot() == first
-    assert (User.objects.count(), Group.objects.count()) == (7, len(ROLES))
+    assert (User.objects.count(), Group.objects.count()) == (len(DEMO_USERS), len(ROLES))
 
 
 def test_each_demo_user_is_in_its_role_group():
@@ -77,6 +77,7 @@ def test_each_demo_user_can_log_in_with_the_printed_password(client):
         "compliance",
         "count",
         "count2",
+        "cashier",
         "admin",
     }
     for username, password in logins:

@@ -4,6 +4,7 @@ row is ever edited: a decision is a row of its own."""
 
 import importlib
 import json
+from functools import partial
 from types import SimpleNamespace
 
 import pytest
@@ -16,6 +17,7 @@ from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import catalogue, selectors, services
 from tables.models import Cardroom, PaytableChange, PaytableDecision, Table, TableSettings
 from tables.rules import defaults_for
+from tests.conftest import signed
 
 from .support import audit_actions, last_seq
 
@@ -90,7 +92,9 @@ def test_r17_a_paytable_joins_the_catalogue_once_a_second_supervisor_approves_it
     seq = last_seq()
     change = propose(reason="The lounge's promotion")
     assert ("flush_paytable", ALT_FLUSH) not in held(cardroom)  # pending: not yet
-    decision = catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    decision = catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     assert (decision.outcome, decision.decided_by, decision.self_approved) == (
         "approved",
         second_supervisor,
@@ -113,7 +117,9 @@ def test_r17_the_proposer_cannot_approve_their_own_change_to_the_catalogue(
     change = propose()
     seq = last_seq()
     with pytest.raises(PermissionDenied) as refused:
-        catalogue.paytable_change_approve(change=change, by=supervisor)
+        catalogue.paytable_change_approve(
+            change=change, signature=signed(supervisor), by=supervisor
+        )
     assert "different floor supervisor" in refused.value.message
     assert not PaytableDecision.objects.filter(change=change).exists()
     assert ("flush_paytable", ALT_FLUSH) not in held(cardroom)
@@ -127,12 +133,16 @@ def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it
     switch = services.self_approval_change_propose(
         cardroom=room, allowed=True, reason="One supervisor on nights", by=administrator
     )
-    services.self_approval_change_decide(change=switch, approve=True, by=second_administrator)
+    services.self_approval_change_decide(
+        change=switch, approve=True, signature=signed(second_administrator), by=second_administrator
+    )
     room.refresh_from_db()
     change = catalogue.paytable_change_propose(
         cardroom=room, kind="flush_paytable", lines=ALT_FLUSH, reason="Alone", by=supervisor
     )
-    decision = catalogue.paytable_change_approve(change=change, by=supervisor)
+    decision = catalogue.paytable_change_approve(
+        change=change, signature=signed(supervisor), by=supervisor
+    )
     assert decision.self_approved is True
     event = AuditEvent.objects.get(action="paytables.change_approved")
     assert json.loads(event.payload)["self_approved"] is True
@@ -148,7 +158,10 @@ def test_r17_only_a_floor_supervisor_proposes_or_decides_a_catalogue_change(
     change = propose()
     for decide in (catalogue.paytable_change_approve, catalogue.paytable_change_reject):
         with pytest.raises(PermissionDenied):
-            decide(change=change, by=someone)
+            if decide is catalogue.paytable_change_approve:
+                decide(change=change, signature=signed(someone), by=someone)
+            else:
+                decide(change=change, by=someone)
     assert not PaytableDecision.objects.filter(change=change).exists()
 
 
@@ -160,7 +173,9 @@ def test_r17_a_retired_paytable_leaves_the_catalogue_and_the_tables_posting_it_k
 ):
     table = make_table("House", banking="house")
     change = propose(HOUSE_FLUSH, action="retire", reason="Replaced")
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     assert ("flush_paytable", HOUSE_FLUSH) not in held(cardroom)
     # The table plays on under the version in force; its next change must move off it.
     assert selectors.current_settings(table).flush_paytable == HOUSE_FLUSH
@@ -179,9 +194,13 @@ def test_r17_a_retired_paytable_leaves_the_catalogue_and_the_tables_posting_it_k
 
 def test_a_retired_paytable_can_be_approved_again_later(cardroom, propose, second_supervisor):
     catalogue.paytable_change_approve(
-        change=propose(HOUSE_FLUSH, action="retire"), by=second_supervisor
+        change=propose(HOUSE_FLUSH, action="retire"),
+        signature=signed(second_supervisor),
+        by=second_supervisor,
     )
-    catalogue.paytable_change_approve(change=propose(HOUSE_FLUSH), by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=propose(HOUSE_FLUSH), signature=signed(second_supervisor), by=second_supervisor
+    )
     assert ("flush_paytable", HOUSE_FLUSH) in held(cardroom)
 
 
@@ -217,13 +236,16 @@ def test_only_the_proposer_withdraws_a_catalogue_change(propose, second_supervis
 
 def test_a_change_is_decided_once(propose, supervisor, second_supervisor):
     change = propose()
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     seq = last_seq()
     for decide, by in (
-        (catalogue.paytable_change_approve, second_supervisor),
+        (partial(catalogue.paytable_change_approve, signature=signed(second_supervisor)),
+         second_supervisor),
         (catalogue.paytable_change_reject, second_supervisor),
         (catalogue.paytable_change_withdraw, supervisor),
-    ):
+    ):  # fmt: skip
         with pytest.raises(Conflict) as refused:
             decide(change=change, by=by)
         assert (refused.value.field, refused.value.message) == (
@@ -289,7 +311,9 @@ def test_a_malformed_catalogue_proposal_is_refused_naming_the_field(
 
 def test_catalogue_rows_are_never_edited_or_deleted(propose, second_supervisor):
     change = propose()
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     for rows in (
         PaytableChange.objects.filter(pk=change.pk),
         PaytableDecision.objects.filter(change=change),

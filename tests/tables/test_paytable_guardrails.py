@@ -10,6 +10,7 @@ from cardroom.kernel.errors import DomainError
 from tables import catalogue, figures, selectors, services
 from tables.models import PaytableChange, SettingChange, Table, TableSettings
 from tables.rules import NEW_TABLE_DEFAULTS
+from tests.conftest import signed
 from wagers.engine.game_math import HANDS
 from wagers.engine.table import Banking
 
@@ -160,10 +161,14 @@ def test_r17_a_change_paying_100_percent_on_top_of_one_approved_since_is_refused
     mode = services.setting_change_propose(
         table=table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
     )
-    services.setting_change_approve(change=paytable, by=second_supervisor)
+    services.setting_change_approve(
+        change=paytable, signature=signed(second_supervisor), by=second_supervisor
+    )
     seq, versions = last_seq(), TableSettings.objects.filter(table=table).count()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_approve(change=mode, by=second_supervisor)
+        services.setting_change_approve(
+            change=mode, signature=signed(second_supervisor), by=second_supervisor
+        )
     assert_refused(refused, field="bonus_mode", words=["Flush Bonus returns 101.2121%"])
     mode.refresh_from_db()
     assert mode.status == SettingChange.Status.PENDING
@@ -236,10 +241,14 @@ def test_r17_a_change_to_a_paytable_retired_since_it_was_proposed_is_refused_at_
         reason="Withdrawn by the regulator",
         by=supervisor,
     )
-    catalogue.paytable_change_approve(change=retire, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=retire, signature=signed(second_supervisor), by=second_supervisor
+    )
     seq = last_seq()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_approve(change=change, by=second_supervisor)
+        services.setting_change_approve(
+            change=change, signature=signed(second_supervisor), by=second_supervisor
+        )
     assert_refused(refused, field="flush_paytable", words=["4:1, 5:10, 6:100, 7:300 is not in"])
     assert selectors.current_settings(dp_table).version == 1
     assert last_seq() == seq
@@ -252,6 +261,8 @@ def test_a_paytable_approved_into_the_catalogue_may_then_be_posted(
     change = catalogue.paytable_change_propose(
         cardroom=cardroom, kind="flush_paytable", lines=odd, reason="Promotion", by=supervisor
     )
-    catalogue.paytable_change_approve(change=change, by=second_supervisor)
+    catalogue.paytable_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     version = approve(dp_table, flush_paytable=odd)
     assert version.flush_paytable == odd

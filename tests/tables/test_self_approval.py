@@ -11,6 +11,7 @@ from audit.models import AuditEvent
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services
 from tables.models import SelfApprovalChange, SelfApprovalDecision
+from tests.conftest import signed
 from tests.runtime_role import assert_append_only
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,9 @@ def test_the_proposer_cannot_approve_their_own_change(cardroom, administrator):
     )
 
     with pytest.raises(PermissionDenied, match="second administrator"):
-        services.self_approval_change_decide(change=change, approve=True, by=administrator)
+        services.self_approval_change_decide(
+            change=change, approve=True, signature=signed(administrator), by=administrator
+        )
 
     cardroom.refresh_from_db()
     assert cardroom.self_approval_allowed is False
@@ -53,7 +56,11 @@ def test_a_second_administrator_approves_and_the_switch_changes_audited(
         cardroom=cardroom, allowed=True, reason="One supervisor on nights", by=administrator
     )
     decision = services.self_approval_change_decide(
-        change=change, approve=True, by=second_administrator, reason="Agreed"
+        change=change,
+        approve=True,
+        by=second_administrator,
+        reason="Agreed",
+        signature=signed(second_administrator),
     )
 
     cardroom.refresh_from_db()
@@ -71,7 +78,9 @@ def test_a_supervisor_cannot_approve_a_self_approval_change(cardroom, administra
         cardroom=cardroom, allowed=True, reason="Nights", by=administrator
     )
     with pytest.raises(PermissionDenied):
-        services.self_approval_change_decide(change=change, approve=True, by=supervisor)
+        services.self_approval_change_decide(
+            change=change, approve=True, signature=signed(supervisor), by=supervisor
+        )
 
 
 def test_the_proposer_may_withdraw_by_rejecting_and_a_change_is_decided_once(
@@ -83,7 +92,12 @@ def test_the_proposer_may_withdraw_by_rejecting_and_a_change_is_decided_once(
     services.self_approval_change_decide(change=change, approve=False, by=administrator)
 
     with pytest.raises(Conflict) as again:
-        services.self_approval_change_decide(change=change, approve=True, by=second_administrator)
+        services.self_approval_change_decide(
+            change=change,
+            approve=True,
+            signature=signed(second_administrator),
+            by=second_administrator,
+        )
 
     assert again.value.field == "status"
     cardroom.refresh_from_db()
@@ -120,7 +134,9 @@ def test_switching_self_approval_off_is_a_two_person_change_too(
     change = services.self_approval_change_propose(
         cardroom=cardroom, allowed=False, reason="Two supervisors again", by=second_administrator
     )
-    services.self_approval_change_decide(change=change, approve=True, by=administrator)
+    services.self_approval_change_decide(
+        change=change, approve=True, signature=signed(administrator), by=administrator
+    )
 
     cardroom.refresh_from_db()
     assert cardroom.self_approval_allowed is False

@@ -11,6 +11,7 @@ from django.utils import timezone
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import SettingChange, TableSettings
+from tests.conftest import signed
 from wagers.models import Hand
 
 from .support import audit_actions, last_seq
@@ -59,7 +60,7 @@ def test_r17_only_a_floor_supervisor_may_approve_a_change(request, propose, refu
     change = propose(ante_min="10")
     says = f"{ONLY_A_SUPERVISOR} approve a change to a table's settings"
     with refusal(PermissionDenied, field=None, says=says):
-        services.setting_change_approve(change=change, by=someone)
+        services.setting_change_approve(change=change, signature=signed(someone), by=someone)
     change.refresh_from_db()
     assert change.status == SettingChange.Status.PENDING
 
@@ -68,7 +69,9 @@ def test_r17_a_different_floor_supervisor_approves_the_change(
     dp_table, propose, supervisor, second_supervisor
 ):
     change = propose(ante_min="10")
-    version = services.setting_change_approve(change=change, by=second_supervisor)
+    version = services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     change.refresh_from_db()
     assert change.status == SettingChange.Status.APPROVED
     assert (change.proposed_by, change.decided_by) == (supervisor, second_supervisor)
@@ -80,7 +83,7 @@ def test_r17_a_different_floor_supervisor_approves_the_change(
 def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, supervisor, refusal):
     change = propose(ante_min="10")
     with refusal(PermissionDenied, field=None, says="(R17 dual control)") as refused:
-        services.setting_change_approve(change=change, by=supervisor)
+        services.setting_change_approve(change=change, signature=signed(supervisor), by=supervisor)
     assert "different floor supervisor" in refused.value.message
     change.refresh_from_db()
     assert change.status == SettingChange.Status.PENDING
@@ -97,7 +100,9 @@ def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it
     change = services.setting_change_propose(
         table=table, values={"rake_amount": "2"}, reason="Alone tonight", by=supervisor
     )
-    version = services.setting_change_approve(change=change, by=supervisor)
+    version = services.setting_change_approve(
+        change=change, signature=signed(supervisor), by=supervisor
+    )
     change.refresh_from_db()
     assert change.self_approved is True
     assert change.decided_by == supervisor
@@ -114,7 +119,9 @@ def test_r17_a_change_approved_by_another_supervisor_is_not_self_approved_even_w
     change = services.setting_change_propose(
         table=table, values={"rake_amount": "2"}, reason="Two of us", by=supervisor
     )
-    services.setting_change_approve(change=change, by=second_supervisor)
+    services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     change.refresh_from_db()
     assert change.self_approved is False
 
@@ -128,7 +135,9 @@ def test_r17_a_change_keeps_proposer_approver_both_times_old_and_new_values_and_
     clock.at(0)
     change = propose(ante_min="10", flush_paytable={"4": 1, "5": 10, "6": 100, "7": 300})
     clock.at(7)
-    services.setting_change_approve(change=change, by=second_supervisor)
+    services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     change = selectors.setting_change_history(dp_table).get(pk=change.pk)
     assert change.proposed_by == supervisor
     assert change.decided_by == second_supervisor
@@ -155,8 +164,12 @@ def test_r17_old_values_are_those_in_force_when_the_change_is_approved(
 ):
     first = propose(rake_amount="2")
     second = propose(rake_amount="3")
-    services.setting_change_approve(change=first, by=second_supervisor)
-    services.setting_change_approve(change=second, by=second_supervisor)
+    services.setting_change_approve(
+        change=first, signature=signed(second_supervisor), by=second_supervisor
+    )
+    services.setting_change_approve(
+        change=second, signature=signed(second_supervisor), by=second_supervisor
+    )
     second.refresh_from_db()
     assert second.old_values == {"rake_amount": "2.00"}
     assert selectors.current_settings(dp_table).rake_amount == Decimal("3.00")
@@ -167,7 +180,9 @@ def test_r17_proposing_and_approving_are_audited_with_the_values(
 ):
     since = last_seq()
     change = propose(ante_min="10")
-    services.setting_change_approve(change=change, by=second_supervisor)
+    services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     assert audit_actions(since) == [
         "table.settings.change_proposed",
         "table.settings.change_approved",
@@ -183,7 +198,9 @@ def test_r17_an_approved_change_applies_from_the_next_version_and_the_previous_k
     before = selectors.current_settings(dp_table)
     change = propose(ante_min="10", dp_max_consecutive=3)
     assert selectors.current_settings(dp_table) == before  # proposing changes nothing yet
-    services.setting_change_approve(change=change, by=second_supervisor)
+    services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     now = selectors.current_settings(dp_table)
     assert now.version == before.version + 1
     assert (now.ante_min, now.dp_max_consecutive) == (Decimal("10.00"), 3)
@@ -204,7 +221,9 @@ def test_r17_a_hand_in_progress_keeps_the_settings_it_started_under(
         started_by=supervisor,
         started_at=timezone.now(),
     )
-    services.setting_change_approve(change=propose(ante_min="10"), by=second_supervisor)
+    services.setting_change_approve(
+        change=propose(ante_min="10"), signature=signed(second_supervisor), by=second_supervisor
+    )
     hand.refresh_from_db()
     assert hand.settings == started_under
     assert hand.settings.ante_min == Decimal("5.00")
@@ -216,9 +235,11 @@ def test_r17_a_second_approval_of_the_same_change_is_refused(
 ):
     third = make_user("supervisor3", role="Floor supervisor")
     change = propose(ante_min="10")
-    services.setting_change_approve(change=change, by=second_supervisor)
+    services.setting_change_approve(
+        change=change, signature=signed(second_supervisor), by=second_supervisor
+    )
     with refusal(Conflict, field="status", says="This change was approved already"):
-        services.setting_change_approve(change=change, by=third)
+        services.setting_change_approve(change=change, signature=signed(third), by=third)
     assert TableSettings.objects.filter(table=dp_table).count() == 2
 
 
@@ -227,10 +248,14 @@ def test_r17_a_change_valid_alone_but_not_on_top_of_one_approved_since_is_refuse
 ):
     raise_min = propose(ante_min="50")
     lower_max = propose(ante_max="25")
-    services.setting_change_approve(change=raise_min, by=second_supervisor)
+    services.setting_change_approve(
+        change=raise_min, signature=signed(second_supervisor), by=second_supervisor
+    )
     below = "The ante maximum $25.00 is below the minimum $50.00 (R5)"
     with refusal(DomainError, field="ante_max", says=below):
-        services.setting_change_approve(change=lower_max, by=second_supervisor)
+        services.setting_change_approve(
+            change=lower_max, signature=signed(second_supervisor), by=second_supervisor
+        )
     lower_max.refresh_from_db()
     assert lower_max.status == SettingChange.Status.PENDING
     assert selectors.current_settings(dp_table).version == 2
@@ -348,7 +373,9 @@ def test_r17_a_decided_change_cannot_be_decided_again(
 ):
     change = propose(ante_min="10")
     decide = {
-        "approve": lambda: services.setting_change_approve(change=change, by=second_supervisor),
+        "approve": lambda: services.setting_change_approve(
+            change=change, signature=signed(second_supervisor), by=second_supervisor
+        ),
         "reject": lambda: services.setting_change_reject(change=change, by=second_supervisor),
         "withdraw": lambda: services.setting_change_withdraw(change=change, by=supervisor),
     }

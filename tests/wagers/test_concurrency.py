@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import os
 import threading
+from datetime import date
 
 import pytest
 from django.db import connections
 
+from cardroom.kernel.errors import Conflict
+from patrons.exclusions import ExclusionInput, exclusion_add
 from rake.models import FeeEntry
 from tables.models import StackEntry
 from wagers import services
@@ -118,3 +121,30 @@ def test_settles_at_two_tables_at_once_both_go_through(
     assert all(results)
     for hand in hands:
         assert_booked(hand, hand.table, before[hand.table_id])
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("repeat", range(3))
+def test_a_bar_racing_a_batch_of_wagers_leaves_her_no_spot_and_no_deadlock(
+    repeat, house_table, house_players, identify, dealer, supervisor
+):
+    """An exclusion takes effect at once (wagers.services.holds): whichever commits first, the
+    barred player ends with no spot in the hand and all her chips, held; the others' wagers
+    stand or are refused whole with call_floor; neither call waits forever."""
+    barred = house_players[1]
+    identify(barred.player)
+    hand = start(house_table, dealer)
+    entry = ExclusionInput(kind="barred", name="", starts_on=date(2024, 1, 1), reason="Cheating")
+    batch = [{"seat": seat, "ante": "10"} for seat in (1, 2, 3)]
+
+    results, errors = race(
+        lambda: services.wagers_place_many(hand=hand, wagers=batch, by=dealer),
+        lambda: exclusion_add(
+            cardroom=house_table.cardroom, entry=entry, player=barred.player, by=supervisor
+        ),
+    )
+
+    assert all(isinstance(e, Conflict) and e.code == "call_floor" for e in errors), errors
+    barred.refresh_from_db()
+    assert barred.exclusion_hold is not None and barred.stack == 1000
+    assert not hand.spots.filter(seating=barred).exists()

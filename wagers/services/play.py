@@ -5,14 +5,12 @@ dead spots (R14). The game rules are the engine's checks; nothing here re-implem
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.services import audit_record
@@ -20,6 +18,7 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.money import ZERO, cents, money, money_text
 from cardroom.kernel.updates import set_by_pk
 from tables import rules as table_rules
+from tables.holds import hold_refusal
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
 from wagers import selectors
@@ -31,7 +30,6 @@ from wagers.engine.hands import flush_key, flush_size
 from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
 
-from .booking import _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
 
 
@@ -52,7 +50,7 @@ def wager_place(
     hand = _locked_hand(hand, by, "take wagers")
     seating = Seating.objects.select_for_update().select_related("player").get(pk=seating.pk)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand)
+    play = _Wagering.of(hand, by=by)
     spot, stakes = play.spot(seating, seat, ante, flush_bonus, straight_flush_bonus)
     spot.save(force_insert=True)
     hand.save(update_fields=["status"])
@@ -79,21 +77,24 @@ def _wager_payload(spot: Spot) -> dict[str, Any]:
 class _Wagering:
     """What a wager is checked against (R5–R7, R16): the hand's rules and fee, its spots so
     far and who sits where; read once, so that a whole hand's wagers are checked in memory
-    (each spot placed counts for the next, as one request after another would)."""
+    (each spot placed counts for the next, as one request after another would). ``by`` is
+    who places them: what a refusal of a held seat tells them (``tables.holds``)."""
 
-    def __init__(self, hand: Hand, spots: list[Spot], sitters: dict[int, Seating]) -> None:
-        self.hand, self.spots, self.sitters = hand, spots, sitters
+    def __init__(
+        self, hand: Hand, spots: list[Spot], sitters: dict[int, Seating], by: User
+    ) -> None:
+        self.hand, self.spots, self.sitters, self.by = hand, spots, sitters, by
         self.rules = _rules(hand)
         self.fee = _spot_fee(hand)
         self.spent: dict[int, Decimal] = {}  # chips already taken from a stack in this batch
 
     @classmethod
-    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None) -> _Wagering:
+    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None, *, by: User) -> _Wagering:
         """``sitters``: who sits where, when the caller has read them already."""
         if sitters is None:
             seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
             sitters = {s.seat: s for s in seated.select_related("player")}
-        return cls(hand, selectors.spots_of(hand), sitters)
+        return cls(hand, selectors.spots_of(hand), sitters, by)
 
     def spot(
         self,
@@ -107,6 +108,8 @@ class _Wagering:
         hand = self.hand
         if seating.table_id != hand.table_id or seating.left_at is not None:
             raise DomainError(f"{seating.player} is not seated at {hand.table}.", field="seating")
+        if seating.exclusion_hold_id is not None:  # an exclusion matched: no more wagers
+            raise hold_refusal(seating, by=self.by)
         if seating.pk == hand.dp_seating_id:
             raise DomainError(
                 "The designated player places no wagers this hand (R16).", field="seat"
@@ -367,171 +370,3 @@ def _rules(hand: Hand) -> TableRules:
 
 def _spot_fee(hand: Hand) -> Decimal:
     return spot_fee(RakeMode(hand.settings.rake_mode), hand.settings.rake_amount)
-
-
-# --- a whole hand's wagers and decisions in one call (issue 16: a hand in five requests) -------
-
-
-@contextmanager
-def _spot_errors(index: int) -> Iterator[None]:
-    """A refusal of the ``index``-th spot of a batch names ``spots[index].<field>``."""
-    try:
-        yield
-    except DomainError as error:
-        field = f"spots[{index}].{error.field}" if error.field else f"spots[{index}]"
-        raise type(error)(error.message, field=field, code=error.code) from None
-
-
-def _batch(items: Sequence[Mapping[str, Any]], what: str) -> None:
-    if not items:
-        raise DomainError(f"Name at least one spot's {what}.", field="spots")
-    if len(items) > MAX_SPOTS:
-        raise DomainError(f"A round has at most {MAX_SPOTS} spots (R1).", field="spots")
-
-
-WAGER_KEYS = frozenset({"seating", "seat", "ante", "flush_bonus", "straight_flush_bonus"})
-DECISION_KEYS = frozenset({"seat", "decision", "raise_amount"})
-
-
-def _keys(item: Mapping[str, Any], known: frozenset[str]) -> None:
-    for key in item:
-        if key not in known:
-            raise DomainError(f"Unknown field '{key}'.", field=str(key))
-
-
-def _pk(ref: object) -> object:
-    return ref.pk if isinstance(ref, Seating) else ref
-
-
-@transaction.atomic
-def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: User) -> list[Spot]:
-    """Every spot's ante and bonuses of a hand at once, by the rules of ``wager_place`` (R5–R7)
-    applied spot after spot (each placed spot counts for the next), in one transaction: if any
-    spot is refused none is placed, and the refusal names ``spots[i].<field>``. Each wager:
-    ``seating`` (a Seating or its id; or none, and ``seat``: whoever sits there), optionally
-    ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries
-    whatever the number of spots: the stacks move in one UPDATE and one INSERT, and one audit
-    event lists every spot."""
-    hand = _locked_hand(hand, by, "take wagers")
-    _batch(wagers, "wager")
-    seatings, sitting = _locked_seatings(hand, wagers)
-    hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand, sitting)
-    spots: list[Spot] = []
-    moves: dict[int, Decimal] = {}
-    for index, wager in enumerate(wagers):
-        with _spot_errors(index):
-            _keys(wager, WAGER_KEYS)
-            if wager.get("seating") is None:  # the player sitting at ``seat`` (R5)
-                seating = sitting.get(wager.get("seat"))  # type: ignore[arg-type]
-                if seating is None:
-                    raise DomainError("Nobody sits at that seat.", field="seat")
-            else:
-                seating = seatings.get(_pk(wager["seating"]))
-                if seating is None:
-                    raise DomainError("No such seating.", field="seating")
-            spot, stakes = play.spot(
-                seating,
-                wager.get("seat"),
-                wager.get("ante"),
-                wager.get("flush_bonus", ZERO),
-                wager.get("straight_flush_bonus", ZERO),
-            )
-            spots.append(spot)
-            moves[seating.pk] = moves.get(seating.pk, ZERO) - stakes
-    Spot.objects.bulk_create(spots)
-    hand.save(update_fields=["status"])
-    span = booked_now(hand.table).span
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, span, locked=_by_pk(seatings))
-    audit_record(
-        actor=by,
-        action=AuditAction.HAND_WAGER_PLACED,
-        target=hand,
-        payload={"spots": [_wager_payload(spot) for spot in spots]},
-    )
-    return spots
-
-
-def _by_pk(seatings: Mapping[object, Seating]) -> dict[int, Seating]:
-    return {seating.pk: seating for seating in seatings.values()}
-
-
-def _locked_seatings(
-    hand: Hand, wagers: Sequence[Mapping[str, Any]]
-) -> tuple[dict[object, Seating], dict[int, Seating]]:
-    """The seatings a batch of wagers names by id, and everybody seated at the hand's table (by
-    seat: a wager may name only its seat, and R6 looks at who sits where); locked in one
-    query, in id order (the project's lock order)."""
-    ids = []
-    for wager in wagers:
-        ref = _pk(wager.get("seating"))
-        if isinstance(ref, int) and not isinstance(ref, bool):
-            ids.append(ref)
-    named = Q(pk__in=ids) | Q(table_id=hand.table_id, left_at=None)
-    locked = Seating.objects.select_for_update().select_related("player").filter(named)
-    seatings: dict[object, Seating] = {s.pk: s for s in locked.order_by("pk")}
-    sitting = {
-        s.seat: s for s in seatings.values() if s.table_id == hand.table_id and s.left_at is None
-    }
-    return seatings, sitting
-
-
-@transaction.atomic
-def decisions_record_many(
-    *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
-) -> list[Spot]:
-    """Every spot's decision of a hand at once, by the rules of ``spot_decide`` (R8), in one
-    transaction: if any is refused none is recorded, and the refusal names
-    ``spots[i].<field>``. Each decision: ``seat``, ``decision``, optionally ``raise_amount``.
-    A fixed number of queries whatever the number of spots."""
-    hand = _locked_hand(hand, by, "record a decision")
-    _batch(decisions, "decision")
-    spots = {spot.seat: spot for spot in selectors.spots_of(hand)}
-    ids = {spot.seating_id for spot in spots.values()}
-    seatings = {
-        s.pk: s for s in Seating.objects.select_for_update().filter(pk__in=ids).order_by("pk")
-    }
-    hand_transition(hand, S.DECISIONS)
-    decided: list[Spot] = []
-    moves: dict[int, Decimal] = {}
-    for index, item in enumerate(decisions):
-        with _spot_errors(index):
-            _keys(item, DECISION_KEYS)
-            seat = item.get("seat")
-            spot = spots.get(seat)  # type: ignore[arg-type]
-            if spot is None:
-                raise DomainError(f"Seat {seat} has no spot in hand {hand.number}.", field="seat")
-            seating = seatings[spot.seating_id]
-            live = sum(
-                1 for s in spots.values() if s.seating_id == seating.pk and not s.dead_reason
-            )
-            stack = seating.stack + moves.get(seating.pk, ZERO)
-            amount = _decide(
-                hand,
-                spot,
-                seating,
-                item.get("decision", ""),
-                item.get("raise_amount"),
-                live=live,
-                stack=stack,
-            )
-            decided.append(spot)
-            moves[seating.pk] = moves.get(seating.pk, ZERO) - amount
-    set_by_pk(
-        Spot,
-        ["decision", "raise_amount"],
-        {spot.pk: [spot.decision, spot.raise_amount] for spot in decided},
-    )
-    hand.save(update_fields=["status"])
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
-    audit_record(
-        actor=by,
-        action=AuditAction.HAND_DECISION,
-        target=hand,
-        payload={
-            "spots": [
-                {"seat": s.seat, "decision": s.decision, "raise": s.raise_amount} for s in decided
-            ]
-        },
-    )
-    return decided

@@ -18,9 +18,9 @@ from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
 from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
+from .batches import decisions_record_many
 from .booking import _book, _move_stacks, booked_now
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
-from .play import decisions_record_many
 
 
 def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:

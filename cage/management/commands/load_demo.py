@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from cage.demo import load_demo
-from tables.demo import DEMO_PASSWORD, DEMO_TABLES
+from tables.demo import DEMO_PASSWORD, DEMO_PIN, DEMO_TABLES
 
 
 class Command(BaseCommand):
@@ -21,8 +21,9 @@ class Command(BaseCommand):
                 "published password. Use a development database (cardroom.settings.local)."
             )
         users = load_demo()
-        self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins:"))
+        self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins (password, signing PIN):"))
         for demo in users:
-            self.stdout.write(f"  {demo.username:<12} {DEMO_PASSWORD:<16} {demo.role}")
+            login = f"{demo.username:<12} {DEMO_PASSWORD:<16} {DEMO_PIN:<6}"
+            self.stdout.write(f"  {login} {demo.role}")
         self.stdout.write(f"Tables: {', '.join(name for name, _, _ in DEMO_TABLES)}")
         self.stdout.write("Yesterday's gaming day is played and closed: see Compliance > Cage.")

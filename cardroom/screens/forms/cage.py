@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from cage.models import InventoryCount, Slip
+from cardroom.kernel.inputs import AsciiDigitsForm
 
 PIECES = {"inputmode": "numeric", "autocomplete": "off", "size": 4}
 
@@ -18,7 +19,7 @@ def piece_field(denomination: str, kind: str) -> str:
     return f"{kind}_{denomination}"
 
 
-class PiecesForm(forms.Form):
+class PiecesForm(AsciiDigitsForm):
     """One field per denomination (``chips_25.00``), the number of pieces counted."""
 
     kinds: tuple[str, ...] = ("chips",)
@@ -77,7 +78,7 @@ class SlipForm(PiecesForm):
     kind = forms.ChoiceField(choices=Slip.Kind.choices)
 
 
-class VoidForm(forms.Form):
+class VoidForm(AsciiDigitsForm):
     slip = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=2000)
     witness = forms.ModelChoiceField(queryset=User.objects.none())
@@ -89,7 +90,7 @@ class VoidForm(forms.Form):
         field.queryset = witnesses
 
 
-class SlipActionForm(forms.Form):
+class SlipActionForm(AsciiDigitsForm):
     slip = forms.IntegerField(widget=forms.HiddenInput)
 
 
@@ -105,15 +106,15 @@ class DropCountForm(PiecesForm):
         field.queryset = counters
 
 
-class SignOffForm(forms.Form):
+class SignOffForm(AsciiDigitsForm):
     count = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=2000, label="Explanation")
 
 
-class ShiftCloseForm(forms.Form):
+class ShiftCloseForm(AsciiDigitsForm):
     gaming_day = forms.DateField(widget=forms.HiddenInput)
     shift = forms.CharField(max_length=20, widget=forms.HiddenInput)
 
 
-class DayCloseForm(forms.Form):
+class DayCloseForm(AsciiDigitsForm):
     gaming_day = forms.DateField(widget=forms.HiddenInput)

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from cardroom.kernel.choices import enum_choices
+from cardroom.kernel.inputs import AsciiDigitsForm
 from tables.models import Seating
 from wagers.engine import Decision, Misdeal, RoundError
 from wagers.engine.cards import parse_hand
@@ -17,7 +18,7 @@ from wagers.engine.checks import check_hand_size
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
 
 
-class StartForm(forms.Form):
+class StartForm(AsciiDigitsForm):
     dp_bank = forms.CharField(
         required=False,
         label="DP's bank",
@@ -39,7 +40,7 @@ class StartForm(forms.Form):
         refusals.choices = [(s.seat, f"Seat {s.seat} {s.player}") for s in seats]
 
 
-class BankForm(forms.Form):
+class BankForm(AsciiDigitsForm):
     """The DP's bank, once the rotation has named the DP."""
 
     dp_bank = forms.CharField(
@@ -57,7 +58,7 @@ def _per_row_ids(form: forms.Form, kind: str, key: str) -> None:
     form.auto_id = f"id_{kind}{''.join(filter(str.isalnum, str(value or '')))}_%s"
 
 
-class WagerForm(forms.Form):
+class WagerForm(AsciiDigitsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _per_row_ids(self, "wager", "seating")
@@ -78,7 +79,7 @@ WAGER_FIELDS = ("ante", "flush_bonus", "straight_flush_bonus")
 WAGER_LABELS = {"ante": "Ante", "flush_bonus": "Flush", "straight_flush_bonus": "Str. flush"}
 
 
-class WagersForm(forms.Form):
+class WagersForm(AsciiDigitsForm):
     """Every seat's wagers of the hand in one post: ``ante_3``, ``flush_bonus_3``… A row with no
     amount at all is a seat that sits this hand out; a bonus without an ante is refused."""
 
@@ -120,7 +121,7 @@ class WagersForm(forms.Form):
         return out
 
 
-class SecondSpotForm(forms.Form):
+class SecondSpotForm(AsciiDigitsForm):
     """R6: a player on one spot takes a second at an empty seat (double the minimum ante on
     each). Posted to the same step as a first spot's wager."""
 
@@ -156,7 +157,7 @@ class SecondSpotForm(forms.Form):
 CARDS = {"data-cards": "", "inputmode": "none", "autocomplete": "off", "spellcheck": "false"}
 
 
-class CardsForm(forms.Form):
+class CardsForm(AsciiDigitsForm):
     """One field per live spot in deal order (seat 1, the first seat left of the dealer,
     first: seats are numbered clockwise) and the dealer's hand last, in R1 notation."""
 
@@ -193,7 +194,7 @@ class CardsForm(forms.Form):
         }
 
 
-class DecisionForm(forms.Form):
+class DecisionForm(AsciiDigitsForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         _per_row_ids(self, "decide", "seat")
@@ -221,7 +222,7 @@ DECISION_CHOICES = [
 ]
 
 
-class DecisionsForm(forms.Form):
+class DecisionsForm(AsciiDigitsForm):
     """Every undecided spot's decision in one post (``decision_3``, ``raise_amount_3``); the
     raise is pre-filled with the cap the spot's flush allows (R8). ``settle`` settles too."""
 
@@ -269,15 +270,15 @@ class DecisionsForm(forms.Form):
         }
 
 
-class SeatForm(forms.Form):
+class SeatForm(AsciiDigitsForm):
     seat = forms.IntegerField(widget=forms.HiddenInput)
 
 
-class MisdealForm(forms.Form):
+class MisdealForm(AsciiDigitsForm):
     reason = forms.ChoiceField(choices=enum_choices(Misdeal))
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(AsciiDigitsForm):
     """A settled hand's correction: prefilled with the cards and decisions in force; only
     what differs is sent to the service. Fields speak of seats."""
 

@@ -1,29 +1,82 @@
-"""Forms of the floor's staff screen: a new account, a role, a deactivation."""
+"""Forms of the staff screen and of a person's own account: a new account (made, or proposed
+for a second person's approval), a role, a deactivation, a decision on a proposal, the set-up
+link's page and the signing PIN."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth.forms import SetPasswordForm
 
-from tables.staff import STAFF_ROLES
+from cardroom.kernel.roles import ROLES
 
-ROLE_CHOICES = [(role, role) for role in STAFF_ROLES]
+from .signing import SECRET_FIELD
+
+
+def _role_choices(roles: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(role, role) for role in roles]
 
 
 class StaffCreateForm(forms.Form):
     first_name = forms.CharField(max_length=150, label="First name")
     last_name = forms.CharField(max_length=150, label="Last name", required=False)
     username = forms.CharField(max_length=150, label="Username")
-    role = forms.ChoiceField(choices=ROLE_CHOICES, label="Role")
-    password = forms.CharField(
-        label="First password",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text="Hand it over in person; they change it at /accounts/password_change/.",
+    role = forms.ChoiceField(choices=_role_choices(ROLES), label="Role")
+    reason = forms.CharField(
+        max_length=200,
+        label="Why",
+        required=False,
+        help_text="Asked when a second person must approve the account.",
     )
+
+    def __init__(self, *args: Any, roles: tuple[str, ...] = ROLES, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        role = self.fields["role"]
+        assert isinstance(role, forms.ChoiceField)
+        role.choices = _role_choices(roles)
 
 
 class StaffRoleForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES, label="Role")
+    role = forms.ChoiceField(choices=_role_choices(ROLES), label="Role")
+    reason = forms.CharField(max_length=200, label="Why", required=False)
 
 
 class StaffDeactivateForm(forms.Form):
     reason = forms.CharField(max_length=200, label="Why")
+
+
+class StaffDecisionForm(forms.Form):
+    """Approve (signed with the approver's password or PIN), reject (with a reason), or
+    withdraw a proposed account or role."""
+
+    reason = forms.CharField(max_length=200, label="Why", required=False)
+    secret = SECRET_FIELD()
+
+
+class AccountSetUpForm(SetPasswordForm):
+    """The new account's person chooses its password, and may choose a signing PIN."""
+
+    pin = forms.CharField(
+        label="Signing PIN (optional)",
+        required=False,
+        max_length=12,
+        strip=False,
+        help_text="4 to 12 digits, to sign counts, slips and approvals. You can set it later.",
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+
+
+class PinForm(forms.Form):
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    pin = forms.CharField(
+        label="New signing PIN",
+        max_length=12,
+        strip=False,
+        help_text="4 to 12 digits; not one digit repeated nor a straight run like 1234.",
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )

@@ -11,8 +11,11 @@ from django import forms
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
+from cardroom.kernel.inputs import AsciiDigitsForm
 from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
+
+from .signing import SECRET_FIELD
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
 #: How a buy-in or add-on is paid; blank: the table's default (cash at a house-banked table,
@@ -20,7 +23,7 @@ AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 7}
 TENDERS = [("", "table default"), ("cash", "cash"), ("chips", "chips")]
 
 
-class SeatPlayerForm(forms.Form):
+class SeatPlayerForm(AsciiDigitsForm):
     """Seat a registered player, or a new one by name, and take the buy-in."""
 
     seat = forms.IntegerField(min_value=1, max_value=7)
@@ -48,7 +51,7 @@ class SeatPlayerForm(forms.Form):
         return data
 
 
-class StackForm(forms.Form):
+class StackForm(AsciiDigitsForm):
     """One change to a seated player: chips on or off, sit out, come back, leave, waiver."""
 
     seating = forms.IntegerField(widget=forms.HiddenInput)
@@ -83,13 +86,15 @@ class StackForm(forms.Form):
         return data
 
 
-class ChangeForm(forms.Form):
-    """Names the setting change a button acts on (approve, reject, withdraw)."""
+class ChangeForm(AsciiDigitsForm):
+    """Names the setting change a button acts on (approve, reject, withdraw); an approval is
+    signed with the approver's password or PIN."""
 
     change = forms.IntegerField(required=False)
+    secret = SECRET_FIELD()
 
 
-class OpenTableForm(forms.Form):
+class OpenTableForm(AsciiDigitsForm):
     dealer: forms.ModelChoiceField[User] = forms.ModelChoiceField(queryset=User.objects.none())
 
     def __init__(self, *args: Any, dealers: QuerySet[User], **kwargs: Any) -> None:
@@ -99,7 +104,7 @@ class OpenTableForm(forms.Form):
         dealer.queryset = dealers
 
 
-class TableCreateForm(forms.Form):
+class TableCreateForm(AsciiDigitsForm):
     name = forms.CharField(max_length=100)
     banking = forms.ChoiceField(
         choices=[("designated_player", "designated player"), ("house", "house banked")]
@@ -242,7 +247,7 @@ def setting_label(name: str) -> str:
     return SETTING_LABELS.get(name, (name.replace("_", " ").capitalize(), ""))[0]
 
 
-class SettingChangeForm(forms.Form):
+class SettingChangeForm(AsciiDigitsForm):
     """Every setting, prefilled with the current value and labelled as the floor reads it;
     only those changed are proposed."""
 
@@ -313,7 +318,7 @@ def _typed(name: str, value: Any) -> Any:
     return value
 
 
-class PaytableChangeForm(forms.Form):
+class PaytableChangeForm(AsciiDigitsForm):
     """R17: propose to add a paytable to the catalogue, or to retire one. The lines are typed
     as they are posted: size:odds (N to 1), comma-separated."""
 
@@ -342,8 +347,9 @@ class PaytableChangeForm(forms.Form):
         return lines
 
 
-class PaytableDecisionForm(forms.Form):
+class PaytableDecisionForm(AsciiDigitsForm):
     """Names the catalogue change a button acts on (approve, reject, withdraw)."""
 
     change = forms.IntegerField()
     reason = forms.CharField(required=False)
+    secret = SECRET_FIELD()

@@ -11,6 +11,7 @@ from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 
 from cardroom.kernel.money import money_text
+from cardroom.kernel.people import person_name
 from tables.figures import paytable_lines
 from wagers.engine.game_math import format_figure
 
@@ -21,6 +22,12 @@ register = template.Library()
 def money(value: Decimal | str | int | None) -> str:
     """``Decimal("5")`` → ``"5.00"``; empty for None."""
     return "" if value is None else money_text(Decimal(value))
+
+
+@register.filter
+def person(user: Any) -> str:
+    """A person by full name (the username only for an account with none)."""
+    return person_name(user)
 
 
 @register.filter

@@ -1,0 +1,148 @@
+"""The staff screen (floor supervisors and administrators): accounts by name, a new account —
+made at once (a dealer, or anything an administrator makes) or proposed for a second person —
+role changes, deactivation, set-up links, and the proposals waiting for a decision."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import User
+from django.http import Http404
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
+from cardroom.signing import own_signature
+from tables import staff, staff_selectors, two_person
+from tables.models import TwoPersonChange
+
+from .base import SignedInRequest, call_service, role_required
+from .forms.staff import StaffCreateForm, StaffDeactivateForm, StaffDecisionForm, StaffRoleForm
+
+staff_keepers = role_required(FLOOR_SUPERVISOR, ADMINISTRATOR)
+
+
+def _roles_for(user: User) -> tuple[str, ...]:
+    return ROLES if role_of(user) == ADMINISTRATOR else staff.STAFF_ROLES
+
+
+def _page(
+    request: SignedInRequest,
+    *,
+    forms_shown: dict[str, forms.Form] | None = None,
+    link: staff.SetupLink | None = None,
+    proposed: TwoPersonChange | None = None,
+) -> HttpResponseBase:
+    shown = forms_shown or {}
+    roles = _roles_for(request.user)
+    context: dict[str, Any] = {
+        "rows": staff_selectors.staff_rows(request.user, staff.STAFF_ROLES),
+        "pending": staff_selectors.pending_staff_changes(),
+        "decided": staff_selectors.decided_staff_changes(),
+        "form": shown.get("create") or StaffCreateForm(roles=roles),
+        "action_form": shown.get("action"),
+        "role_choices": roles,
+        "is_administrator": role_of(request.user) == ADMINISTRATOR,
+        "setup_link": link and request.build_absolute_uri(link.path),
+        "setup_for": link and link.user,
+        "proposed": proposed,
+    }
+    failed = any(form.errors for form in shown.values())
+    return render(request, "floor/staff.html", context, status=422 if failed else 200)
+
+
+@staff_keepers
+def staff_list(request: SignedInRequest) -> HttpResponseBase:
+    """The accounts; a new one is made at once when its role allows, else proposed."""
+    if request.method != "POST":
+        return _page(request)
+    form = StaffCreateForm(request.POST, roles=_roles_for(request.user))
+    if not form.is_valid():
+        return _page(request, forms_shown={"create": form})
+    data = form.cleaned_data
+    if staff.needs_second_person(data["role"], request.user):
+        proposed = call_service(
+            request, form, lambda: staff.staff_account_propose(**data, by=request.user)
+        )
+        if proposed is None:
+            return _page(request, forms_shown={"create": form})
+        return _page(request, proposed=proposed)
+    data.pop("reason")
+    link = call_service(request, form, lambda: staff.staff_create(**data, by=request.user))
+    if link is None:
+        return _page(request, forms_shown={"create": form})
+    return _page(request, link=link)
+
+
+@require_POST
+@staff_keepers
+def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
+    """role: give the account one role (or propose it); deactivate: end its access; link: a
+    new one-time set-up link."""
+    member = get_object_or_404(User, pk=pk, is_superuser=False)
+    by = request.user
+    if action == "link":
+        form: forms.Form = forms.Form(request.POST)
+        link = call_service(request, form, lambda: staff.setup_link_reissue(user=member, by=by))
+        return _page(request, link=link) if link else _page(request, forms_shown={"action": form})
+    if action == "role":
+        role_form = StaffRoleForm(request.POST)
+        form = role_form
+        if not role_form.is_valid():
+            return _page(request, forms_shown={"action": form})
+        role, reason = role_form.cleaned_data["role"], role_form.cleaned_data["reason"]
+        if staff.needs_second_person(role, by):
+            proposed = call_service(
+                request,
+                form,
+                lambda: staff.staff_role_propose(user=member, role=role, reason=reason, by=by),
+            )
+            if proposed:
+                return _page(request, proposed=proposed)
+            return _page(request, forms_shown={"action": form})
+        done = call_service(
+            request, form, lambda: staff.staff_role_set(user=member, role=role, by=by)
+        )
+    elif action == "deactivate":
+        deactivate = StaffDeactivateForm(request.POST)
+        form = deactivate
+        done = deactivate.is_valid() and call_service(
+            request,
+            form,
+            lambda: staff.staff_deactivate(
+                user=member, reason=deactivate.cleaned_data["reason"], by=by
+            ),
+        )
+    else:
+        raise Http404("No such action.")
+    return redirect("floor-staff") if done else _page(request, forms_shown={"action": form})
+
+
+@require_POST
+@staff_keepers
+def staff_change_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
+    """approve (signed), reject or withdraw a proposed account or role."""
+    change = get_object_or_404(staff_selectors.pending_staff_changes(), pk=pk)
+    form = StaffDecisionForm(request.POST)
+    if not form.is_valid():
+        return _page(request, forms_shown={"action": form})
+    by, data = request.user, form.cleaned_data
+    calls: dict[str, Callable[[], Any]] = {
+        "approve": lambda: two_person.change_approve(
+            change=change, signature=own_signature(request, data["secret"]), by=by
+        ),
+        "reject": lambda: two_person.change_reject(change=change, reason=data["reason"], by=by),
+        "withdraw": lambda: two_person.change_withdraw(change=change, by=by),
+    }
+    if action not in calls:
+        raise Http404("No such action.")
+    decision = call_service(request, form, calls[action], fields={"signature": "secret"})
+    if decision is None:
+        return _page(request, forms_shown={"action": form})
+    made = decision.result
+    if action == "approve" and change.kind == TwoPersonChange.Kind.STAFF_ACCOUNT and made:
+        return _page(request, link=staff.setup_link(made))
+    return redirect("floor-staff")

@@ -1,0 +1,72 @@
+"""Reads of staff accounts: who is on the staff screen, their makers, and the two-person
+changes waiting for a decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from cardroom.kernel.roles import ADMINISTRATOR, ROLES, role_of
+
+from .staff_models import StaffLineage, StaffProfile, TwoPersonChange
+
+
+@dataclass(frozen=True)
+class StaffRow:
+    user: User
+    role: str | None
+    profile: StaffProfile | None
+    makers: list[StaffLineage]
+
+    @property
+    def waiting_for_set_up(self) -> bool:
+        return self.profile is not None and self.profile.set_up_at is None
+
+    @property
+    def password_change_due(self) -> bool:
+        return self.profile is not None and self.profile.password_change_due
+
+
+def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
+    """The accounts in ``roles`` (an administrator sees every role's), active first, by name."""
+    shown = ROLES if role_of(viewer) == ADMINISTRATOR else roles
+    members = (
+        User.objects.filter(groups__name__in=shown, is_superuser=False)
+        .prefetch_related("groups")
+        .select_related("staff_profile")
+        .distinct()
+        .order_by("-is_active", "last_name", "first_name", "username")
+    )
+    lineage: dict[int, list[StaffLineage]] = {}
+    for entry in StaffLineage.objects.filter(account__in=members).select_related("maker"):
+        lineage.setdefault(entry.account_id, []).append(entry)
+    return [
+        StaffRow(member, role_of(member), _profile(member), lineage.get(member.pk, []))
+        for member in members
+    ]
+
+
+def _profile(user: User) -> StaffProfile | None:
+    # A missing one-to-one row raises an AttributeError too (RelatedObjectDoesNotExist).
+    profile: StaffProfile | None = getattr(user, "staff_profile", None)
+    return profile
+
+
+def pending_staff_changes() -> QuerySet[TwoPersonChange]:
+    return TwoPersonChange.objects.filter(
+        decision__isnull=True,
+        kind__in=[TwoPersonChange.Kind.STAFF_ACCOUNT, TwoPersonChange.Kind.STAFF_ROLE],
+    ).select_related("proposed_by", "subject")
+
+
+def decided_staff_changes(limit: int = 20) -> QuerySet[TwoPersonChange]:
+    return (
+        TwoPersonChange.objects.filter(
+            decision__isnull=False,
+            kind__in=[TwoPersonChange.Kind.STAFF_ACCOUNT, TwoPersonChange.Kind.STAFF_ROLE],
+        )
+        .select_related("proposed_by", "subject", "decision__decided_by", "decision__result")
+        .order_by("-decision__decided_at")[:limit]
+    )

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
+from cardroom.kernel.db import lock_until_commit
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from cardroom.kernel.permissions import require_role
 
@@ -78,7 +79,10 @@ def change_propose(
 
 
 def _locked_pending(change: TwoPersonChange) -> TwoPersonChange:
-    change = TwoPersonChange.objects.select_for_update().get(pk=change.pk)
+    # A change is append-only (no row lock for the runtime role): its decisions queue on a
+    # lock of their own, so that it is decided once.
+    lock_until_commit("tables.twopersonchange", change.pk)
+    change = TwoPersonChange.objects.get(pk=change.pk)
     if TwoPersonDecision.objects.filter(change=change).exists():
         decision = TwoPersonDecision.objects.get(change=change)
         raise Conflict(f"This change was {decision.outcome} already.", field="status")

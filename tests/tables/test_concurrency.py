@@ -18,8 +18,9 @@ from django.db import connection, connections
 
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
-from tables import selectors, services
+from tables import selectors, services, staff, two_person
 from tables.models import Seating, SettingChange, TableSettings
+from tables.staff_models import TwoPersonDecision
 from tests.conftest import signed
 
 pytestmark = [
@@ -190,3 +191,25 @@ def test_two_supervisors_opening_the_same_table_at_once_open_it_once(
     refusals = [a for a in answers if isinstance(a, Exception)]
     assert len(refusals) == 1 and isinstance(refusals[0], Conflict), answers
     assert dp_table.sessions.filter(closed_at=None).count() == 1
+
+
+def test_r17_two_approvals_of_one_staff_change_at_once_decide_it_once(supervisor, make_user):
+    """A two-person change is append-only, so the runtime role cannot lock its row: its
+    decisions queue on a lock of their own, and only one of two at once decides it."""
+    approvers = [make_user(f"staffapprover{i}", role=FLOOR_SUPERVISOR) for i in (1, 2)]
+    proposal = staff.staff_account_propose(
+        username="floor9", first_name="Flo", last_name="Nine", role=FLOOR_SUPERVISOR,
+        reason="Nights", by=supervisor,
+    )  # fmt: skip
+    answers = at_once(
+        *(
+            lambda who=who: two_person.change_approve(
+                change=proposal, signature=signed(who), by=who
+            )
+            for who in approvers
+        )
+    )
+    decided = [a for a in answers if isinstance(a, TwoPersonDecision)]
+    refused = [a for a in answers if isinstance(a, Conflict)]
+    assert (len(decided), len(refused)) == (1, 1), answers
+    assert TwoPersonDecision.objects.filter(change=proposal).count() == 1

@@ -455,7 +455,7 @@ def drop_boxes(cardroom: Cardroom, day: date, shift: str) -> list[tuple[Table, D
         c.table_id: c
         for c in DropCount.objects.filter(
             table__cardroom=cardroom, gaming_day=day, shift=shift
-        ).select_related("sign_off", "counted_by", "second_counter")
+        ).select_related("sign_off__signed_by", "counted_by", "second_counter")
     }
     return [(table, counts.get(table.pk)) for table in active_tables(cardroom, day, shift)]
 

@@ -50,7 +50,7 @@ def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
 
 def _profile(user: User) -> StaffProfile | None:
     try:
-        return user.staff_profile  # type: ignore[attr-defined]
+        return user.staff_profile  # type: ignore[attr-defined, unused-ignore]
     except StaffProfile.DoesNotExist:
         return None
 

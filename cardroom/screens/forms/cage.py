@@ -98,6 +98,12 @@ class DeliverForm(forms.Form):
     SERVICE_FIELDS = {"signature": "signer"}
 
 
+class DealerSignForm(forms.Form):
+    """The dealer at the table signs for a fill or a credit with their own password or PIN."""
+
+    secret = SECRET_FIELD("Your password or PIN", required=True)
+
+
 class DropCountForm(PiecesForm):
     table = forms.IntegerField(widget=forms.HiddenInput)
     second_counter = SIGNER_FIELD("Second counter: their username")

@@ -23,6 +23,7 @@ from cardroom.api.fields import (
     AsciiIntegerField,
     IdField,
     MoneyField,
+    PersonNameField,
     RowField,
     SeatField,
     SignedMoneyField,
@@ -145,6 +146,8 @@ class SettingChangeOut(serializers.ModelSerializer):
         source="result.version", default=None, allow_null=True, read_only=True
     )
     figures = serializers.SerializerMethodField()
+    proposed_by_name = PersonNameField(source="proposed_by")
+    decided_by_name = PersonNameField(source="decided_by", allow_null=True)
 
     class Meta:
         model = SettingChange
@@ -152,12 +155,14 @@ class SettingChangeOut(serializers.ModelSerializer):
             "id",
             "table",
             "proposed_by",
+            "proposed_by_name",
             "proposed_at",
             "reason",
             "new_values",
             "old_values",
             "status",
             "decided_by",
+            "decided_by_name",
             "decided_at",
             "self_approved",
             "version",

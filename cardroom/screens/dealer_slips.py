@@ -87,7 +87,7 @@ def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
         messages.success(request, signed_words(waiting))
         return redirect("dealer-table", pk=table.pk)
     context = slips_context(table, form=None if done else form, signed=waiting if done else None)
-    context["failed_slip"] = None if done else waiting.pk
+    context |= {"failed_slip": None if done else waiting.pk, "failed_number": waiting.number}
     if request.htmx:  # htmx swaps a 200 only: the refusal shows in the panel it replaces
         return render(request, "dealer/_slips.html", context)
     return render(request, "dealer/slip_sign.html", context, status=422)

@@ -15,7 +15,7 @@ from cage import services as cage_services
 from cage.models import Slip, SlipDelivery
 from tables.models import HouseBankEntry, Signature
 from tables.signatures import pin_set
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, signed
 
 from .support import parse
 
@@ -138,3 +138,17 @@ def test_the_panel_refreshes_itself_and_a_designated_player_table_has_none(
     dp = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
     assert "hx-get" not in dp.by_id("slips").attrs
     assert dp.by_id("slips").find_all("div", class_="slip-waiting") == []
+
+
+def test_a_slip_voided_meanwhile_is_not_signed_and_the_panel_says_why(
+    client, world, dealer, supervisor, second_supervisor, fill
+):
+    client.force_login(dealer)
+    cage_services.slip_void(
+        slip=fill, reason="Wrong table", witness=signed(second_supervisor), by=supervisor
+    )
+    response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
+    panel = parse(response.content).by_id("slips")
+    assert panel.by_id("slip-refused").text == "F-000001: Fill F-000001 is void."
+    assert panel.find_all("div", class_="slip-waiting") == []
+    assert not SlipDelivery.objects.exists()

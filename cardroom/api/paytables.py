@@ -129,7 +129,7 @@ class CatalogueEntryOut(_WithFigures):
 
 
 class PaytableDecisionOut(serializers.ModelSerializer):
-    decided_by_name = PersonNameField(source="decided_by")
+    decided_by_name = PersonNameField(source="decided_by", allow_null=True)
 
     class Meta:
         model = PaytableDecision

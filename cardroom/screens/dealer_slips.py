@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from audit.services import audit_refusal
 from cage import selectors, services
 from cage.models import Slip
+from cardroom.kernel.money import money_text
 from cardroom.kernel.roles import TABLE_STAFF
 from cardroom.signing import own_signature
 from tables import selectors as table_selectors
@@ -39,7 +40,7 @@ def slips_context(
         "table": table,
         "waiting_slips": [(slip, _pieces(slip)) for slip in waiting],
         "sign_form": form,
-        "signed_slip": signed,
+        "signed_note": signed_words(signed) if signed is not None else "",
     }
 
 
@@ -95,4 +96,4 @@ def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
 
 def signed_words(slip: Slip) -> str:
     where = "went into the rack" if slip.kind == Slip.Kind.FILL else "left the rack for the cage"
-    return f"{slip.get_kind_display()} {slip.number} signed: ${slip.total} {where}."
+    return f"{slip.get_kind_display()} {slip.number} signed: ${money_text(slip.total)} {where}."

@@ -58,7 +58,7 @@ def endpoints(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Endpoint
         return {"gaming_day": DAY.isoformat(), "shift": "day", "second_counter": entry}
 
     def fill_url(action: str) -> Callable[[], str]:
-        return lambda: f"{V}/slips/{f.fill.pk}/{action}/"  # type: ignore[union-attr]
+        return lambda: f"{V}/slips/{f.fill.pk}/{action}/"
 
     def signed_off(answer: dict) -> tuple[int, str]:
         return answer["signed_off_by"], answer["signed_off_by_name"]

@@ -13,6 +13,10 @@ Demo Cardroom (Los Angeles; gaming day from 06:00; shifts day 06:00, swing 14:00
   counted exactly); it closes at 16:00.
 - every shift closed by the floor supervisor; the day closed by compliance.
 
+Every second person signs as staff do, with their own password (``demo_signature``): the dealer
+who counts a rack and signs for the fills, the second counter, the witness of the void; the
+supervisor who verifies, signs off and closes, and compliance closing the day, sign too.
+
 Played through the services, each step at its moment of the day (the clock is set for the
 services while the day is loaded), so everything is in the audit log as it would be. Loaded
 once: when the demo cardroom already exists, nothing is played again.
@@ -38,10 +42,12 @@ from tables.demo import (
     DEMO_CARDROOM,
     DEMO_TABLES,
     DemoUser,
+    demo_signature,
     load_demo_tables,
     load_demo_users,
 )
 from tables.models import Cardroom, Player, Seating, Table
+from tables.signatures import SignatureInput
 from wagers import services as hand_services
 
 from . import selectors, services
@@ -107,7 +113,8 @@ def _open_house_table_counted() -> None:
         table=table,
         kind="opening",
         chips=_in_chips(book or Decimal("4600"), table.cardroom.chip_denominations),
-        counted_by=people["dealer"],
+        counted_by=_signed(people["dealer"]),
+        signature=_signed(people["floor"]),
         by=people["floor"],
     )
 
@@ -159,7 +166,8 @@ def _play(clock: _Clock) -> None:
         table=house,
         kind="opening",
         chips={"1": 100, "5": 100, "25": 80, "100": 20},
-        counted_by=dealer,
+        counted_by=_signed(dealer),
+        signature=_signed(floor),
         by=floor,
     )
     clock.at("07:05")
@@ -176,13 +184,14 @@ def _play(clock: _Clock) -> None:
     _dp_hand(dp, dealer)
     clock.at("12:00")
     credit = services.slip_request(table=house, kind="credit", chips={"25": 20}, by=floor)
-    services.slip_deliver(slip=credit, by=dealer)
+    services.slip_deliver(slip=credit, signature=_signed(dealer), by=dealer)
     clock.at("13:30")
     services.inventory_count_record(
         table=house,
         kind="closing",
         chips={"100": 20, "25": 80, "5": 70, "1": 45},
-        counted_by=dealer,
+        counted_by=_signed(dealer),
+        signature=_signed(floor),
         by=floor,
     )
     _law(cardroom, house, clock, people)
@@ -239,10 +248,15 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
 def _slips(house: Table, clock: _Clock, floor: User, dealer: User) -> None:
     clock.at("09:00")
     fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=floor)
-    services.slip_deliver(slip=fill, by=dealer)
+    services.slip_deliver(slip=fill, signature=_signed(dealer), by=dealer)
     clock.at("09:20")
     wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=floor)
-    services.slip_void(slip=wrong, reason="Requested for the wrong table", witness=dealer, by=floor)
+    services.slip_void(
+        slip=wrong,
+        reason="Requested for the wrong table",
+        witness=_signed(dealer),
+        by=floor,
+    )
 
 
 def _counts_and_closes(
@@ -258,7 +272,7 @@ def _counts_and_closes(
         shift="day",
         cash={"100": 2, "50": 1},
         chips={},
-        second_counter=count2,
+        second_counter=_signed(count2),
         by=count,
     )
     short = services.drop_count_record(
@@ -267,16 +281,19 @@ def _counts_and_closes(
         shift="day",
         cash={},
         chips={"1": 5},
-        second_counter=count2,
+        second_counter=_signed(count2),
         note="Five $1 chips; the books say six.",
         by=count,
     )
     services.drop_variance_sign_off(
         count=short,
         reason="A $1 fee chip caught in the drop slot, found after the count; sent to the cage.",
+        signature=_signed(floor),
         by=floor,
     )
-    services.shift_close(cardroom=cardroom, gaming_day=day, shift="day", by=floor)
+    services.shift_close(
+        cardroom=cardroom, gaming_day=day, shift="day", signature=_signed(floor), by=floor
+    )
     clock.at("15:00")
     _dp_hand(dp, dealer)
     clock.at("16:00")
@@ -288,13 +305,25 @@ def _counts_and_closes(
         shift="swing",
         cash={},
         chips={"1": 3},
-        second_counter=count2,
+        second_counter=_signed(count2),
         by=count,
     )
-    services.shift_close(cardroom=cardroom, gaming_day=day, shift="swing", by=floor)
+    services.shift_close(
+        cardroom=cardroom, gaming_day=day, shift="swing", signature=_signed(floor), by=floor
+    )
     clock.at("06:01", days=1)
-    services.shift_close(cardroom=cardroom, gaming_day=day, shift="grave", by=floor)
-    services.gaming_day_close(cardroom=cardroom, gaming_day=day, by=people["compliance"])
+    services.shift_close(
+        cardroom=cardroom, gaming_day=day, shift="grave", signature=_signed(floor), by=floor
+    )
+    compliance = people["compliance"]
+    services.gaming_day_close(
+        cardroom=cardroom, gaming_day=day, signature=_signed(compliance), by=compliance
+    )
+
+
+def _signed(user: User) -> SignatureInput:
+    """The demo's person signs as themselves, with the demo password."""
+    return demo_signature(user.get_username())
 
 
 def _seat(table: Table, seat: int, name: str, buy_in: str, tender: str, by: User) -> None:

@@ -455,15 +455,21 @@ def drop_boxes(cardroom: Cardroom, day: date, shift: str) -> list[tuple[Table, D
         c.table_id: c
         for c in DropCount.objects.filter(
             table__cardroom=cardroom, gaming_day=day, shift=shift
-        ).select_related("sign_off", "counted_by", "second_counter")
+        ).select_related("sign_off__signed_by", "counted_by", "second_counter")
     }
     return [(table, counts.get(table.pk)) for table in active_tables(cardroom, day, shift)]
 
 
-def slips(table: Table | None = None, *, cardroom: Cardroom | None = None) -> Any:
+def slips(
+    table: Table | None = None, *, cardroom: Cardroom | None = None, waiting: bool = False
+) -> Any:
+    """Slips, newest first; ``waiting``: only those neither delivered nor void (their chips are
+    on their way and need a signature)."""
     rows = Slip.objects.select_related(
         "table", "requested_by", "delivery__delivered_by", "void__voided_by", "void__witness"
     )
+    if waiting:
+        rows = rows.filter(delivery__isnull=True, void__isnull=True)
     if table is not None:
         rows = rows.filter(table=table)
     if cardroom is not None:

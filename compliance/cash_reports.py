@@ -15,6 +15,7 @@ from audit.services import audit_record
 from cardroom.kernel.csv_cells import csv_writer
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.money import money_text
+from cardroom.kernel.people import person_name
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
@@ -33,7 +34,8 @@ MTL_COLUMNS = [
     "place",
     "table",
     "id_on_file",
-    "recorded_by",
+    "recorded_by",  # the person by name; their username beside it
+    "recorded_by_username",
 ]
 CTR_COLUMNS = [
     "ctr",
@@ -52,6 +54,7 @@ CTR_COLUMNS = [
     "transactions",
     "created_at",
     "filed_by",
+    "filed_by_username",
     "filed_at",
 ]
 
@@ -88,6 +91,7 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
                 row.place,
                 row.table.name if row.table else "",
                 masked_id(identity.id_number) if identity else "",
+                person_name(row.recorded_by),
                 row.recorded_by.get_username(),
             ]
         )
@@ -129,6 +133,7 @@ def ctr_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
                 money_text(report.cash_out),
                 " ".join(str(tx.pk) for tx in report.transactions.all()),
                 report.created_at.isoformat(),
+                person_name(report.filed_by),
                 report.filed_by.get_username() if report.filed_by else "",
                 report.filed_at.isoformat() if report.filed_at else "",
             ]

@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from cardroom.kernel.csv_cells import csv_writer
+from cardroom.kernel.people import person_name
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -53,7 +54,8 @@ AUDIT_COLUMNS = [
     "chain",  # each chain's rows follow one another (issue 16)
     "chain_seq",
     "occurred_at",
-    "actor",
+    "actor",  # the person by name (as now); the username the chain recorded beside it
+    "actor_username",
     "action",
     "object_type",
     "object_id",
@@ -321,12 +323,13 @@ def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
     ).order_by("seq")
 
     def rows() -> Iterator[list]:
-        for e in events.iterator(chunk_size=2000):
+        for e in events.select_related("actor").iterator(chunk_size=2000):
             yield [
                 e.seq,
                 e.chain,
                 e.chain_seq,
                 e.occurred_at.isoformat(),
+                person_name(e.actor) if e.actor_id else e.actor_name,
                 e.actor_name,
                 e.action,
                 e.object_type,

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 from audit.models import AuditEvent, Checkpoint
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, SignedMoneyField
+from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
@@ -35,6 +35,11 @@ from wagers import selectors as wagers_selectors
 
 
 class EventOut(serializers.ModelSerializer):
+    """``actor_name`` is the username the chain recorded; ``actor_full_name`` the person's
+    name, as people read it."""
+
+    actor_full_name = PersonNameField(source="actor", allow_null=True)
+
     class Meta:
         model = AuditEvent
         fields = [
@@ -42,6 +47,7 @@ class EventOut(serializers.ModelSerializer):
             "occurred_at",
             "actor",
             "actor_name",
+            "actor_full_name",
             "action",
             "object_type",
             "object_id",
@@ -67,7 +73,7 @@ class EventList(generics.ListAPIView):
     """The audit log, newest first, by actor, action (prefix), object type and period. The
     cards of a hand still in play are hidden from compliance until it settles (item 5)."""
 
-    queryset = AuditEvent.objects.order_by("-seq")
+    queryset = AuditEvent.objects.select_related("actor").order_by("-seq")
     serializer_class = EventOut
     filterset_class = EventFilter
     read_roles = AUDITORS
@@ -84,12 +90,15 @@ class VerificationOut(serializers.ModelSerializer):
     has the fields verification answered before: ok, events, head_seq, head_hash, broken_seq
     and problem; a books run's: ok, row (the first offending row), problem and the counts."""
 
+    requested_by_name = PersonNameField(source="requested_by", allow_null=True)
+
     class Meta:
         model = VerificationRun
         fields = [
             "id",
             "kind",
             "requested_by",
+            "requested_by_name",
             "requested_at",
             "status",
             "progress",
@@ -129,13 +138,17 @@ class BooksVerify(_VerificationRequest):
 
 
 class VerifyDetail(generics.RetrieveAPIView):
-    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.AUDIT_CHAIN)
+    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.AUDIT_CHAIN).select_related(
+        "requested_by"
+    )
     serializer_class = VerificationOut
     read_roles = AUDITORS
 
 
 class BooksVerifyDetail(generics.RetrieveAPIView):
-    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.BOOKS)
+    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.BOOKS).select_related(
+        "requested_by"
+    )
     serializer_class = VerificationOut
     read_roles = AUDITORS
 
@@ -326,6 +339,7 @@ class MovementOut(serializers.Serializer):
     amount = SignedMoneyField()
     reason = serializers.CharField()
     actor = serializers.CharField(source="actor.username", default=None, allow_null=True)
+    actor_name = PersonNameField(source="actor", allow_null=True)
     created_at = serializers.DateTimeField()
 
 
@@ -356,6 +370,8 @@ class PlayerReport(ServiceView):
 
 
 class ExportOut(serializers.ModelSerializer):
+    requested_by_name = PersonNameField(source="requested_by", allow_null=True)
+
     class Meta:
         model = Export
         fields = [
@@ -364,6 +380,7 @@ class ExportOut(serializers.ModelSerializer):
             "start",
             "end",
             "requested_by",
+            "requested_by_name",
             "requested_at",
             "status",
             "progress",
@@ -386,7 +403,7 @@ class ExportIn(StrictSerializer):
 class ExportList(generics.ListAPIView, ServiceView):
     """Exports, newest first; POST asks for one (built by a Celery task, see its progress)."""
 
-    queryset = Export.objects.order_by("-requested_at", "-id")
+    queryset = Export.objects.select_related("requested_by").order_by("-requested_at", "-id")
     serializer_class = ExportOut
     read_roles = AUDITORS
     write_roles = AUDITORS
@@ -401,7 +418,7 @@ class ExportList(generics.ListAPIView, ServiceView):
 
 
 class ExportDetail(generics.RetrieveAPIView):
-    queryset = Export.objects.all()
+    queryset = Export.objects.select_related("requested_by")
     serializer_class = ExportOut
     read_roles = AUDITORS
 

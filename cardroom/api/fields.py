@@ -1,4 +1,5 @@
-"""Serializer fields shared by the API modules: money, seats, ids, cards, times of day."""
+"""Serializer fields shared by the API modules: money, seats, ids, cards, times of day, people's
+names."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from rest_framework import serializers
 
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.money import money, money_text
+from cardroom.kernel.people import person_name
 
 
 @extend_schema_field({"type": "string", "pattern": r"^\d{1,10}(\.\d{1,2})?$", "example": "25.00"})
@@ -36,6 +38,19 @@ class SignedMoneyField(MoneyField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("read_only", True)
         super().__init__(**kwargs)
+
+
+@extend_schema_field({"type": "string", "example": "Fran Ortiz"})
+class PersonNameField(serializers.Field):
+    """A person by full name (their username where the account has none), out only: beside
+    the id that names them (``source`` is the user)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        return person_name(value)
 
 
 @extend_schema_field(

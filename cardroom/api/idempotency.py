@@ -12,11 +12,13 @@ the stored answer and replays it; if the first rolls back, the duplicate runs in
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -96,12 +98,15 @@ def replay_refused() -> Response:
 
 def _fingerprint(request: Any) -> str:
     """The request's method, path and parsed body, whatever JSON the body is (an object, but
-    also a list, a string, a number or null: those are refused by the view, and remembered)."""
+    also a list, a string, a number or null: those are refused by the view, and remembered).
+    Keyed with the secret key: a body may carry a signer's password or PIN, which a reader of
+    the idempotency table must not be able to find by hashing guesses."""
     body = request.data
     if hasattr(body, "lists"):  # a form or multipart QueryDict: every value of every key
         body = {key: [_text(value) for value in values] for key, values in body.lists()}
     text = canonical_json([request.method, request.path, body])
-    return hashlib.sha256(text.encode()).hexdigest()
+    key = settings.SECRET_KEY.encode()
+    return hmac.new(key, b"idempotency:" + text.encode(), hashlib.sha256).hexdigest()
 
 
 def _text(value: Any) -> str:

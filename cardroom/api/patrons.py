@@ -21,10 +21,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, RowField
+from cardroom.api.fields import MoneyField, PersonNameField, RowField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.kernel.errors import DomainError
+from cardroom.kernel.people import person_name
 from cardroom.kernel.roles import (
     COMPLIANCE_AUDITOR,
     FLOOR_SUPERVISOR,
@@ -142,6 +143,7 @@ class CtrOut(serializers.ModelSerializer):
     cash_in = MoneyField()
     cash_out = MoneyField()
     player_name = serializers.CharField(source="player.name")
+    filed_by_name = PersonNameField(source="filed_by", allow_null=True)
 
     class Meta:
         model = CurrencyTransactionReport
@@ -155,6 +157,7 @@ class CtrOut(serializers.ModelSerializer):
             "status",
             "filing_reference",
             "filed_by",
+            "filed_by_name",
             "filed_at",
             "created_at",
         ]
@@ -193,14 +196,22 @@ class ReviewNoteIn(StrictSerializer):
 
 class ReviewOut(serializers.ModelSerializer):
     notes = serializers.SerializerMethodField()
+    opened_by_name = PersonNameField(source="opened_by")
 
     class Meta:
         model = SuspiciousActivityReview
-        fields = ["id", "player", "status", "opened_by", "opened_at", "notes"]
+        fields = ["id", "player", "status", "opened_by", "opened_by_name", "opened_at", "notes"]
 
     def get_notes(self, review: SuspiciousActivityReview) -> list[dict[str, Any]]:
+        """Each note: ``by`` its author's username, ``by_name`` their name."""
         return [
-            {"status": n.status, "note": n.note, "by": n.by.get_username(), "at": n.at}
+            {
+                "status": n.status,
+                "note": n.note,
+                "by": n.by.get_username(),
+                "by_name": person_name(n.by),
+                "at": n.at,
+            }
             for n in review.notes.all()
         ]
 
@@ -227,6 +238,7 @@ class IncidentEntryIn(StrictSerializer):
 class IncidentOut(serializers.ModelSerializer):
     status = serializers.SerializerMethodField()
     entries = serializers.SerializerMethodField()
+    reported_by_name = PersonNameField(source="reported_by")
 
     class Meta:
         model = Incident
@@ -241,6 +253,7 @@ class IncidentOut(serializers.ModelSerializer):
             "summary",
             "exclusion",
             "reported_by",
+            "reported_by_name",
             "created_at",
             "status",
             "entries",
@@ -251,7 +264,13 @@ class IncidentOut(serializers.ModelSerializer):
 
     def get_entries(self, row: Incident) -> list[dict[str, Any]]:
         return [
-            {"kind": e.kind, "text": e.text, "by": e.by.get_username(), "at": e.at}
+            {
+                "kind": e.kind,
+                "text": e.text,
+                "by": e.by.get_username(),
+                "by_name": person_name(e.by),
+                "at": e.at,
+            }
             for e in row.entries.all()
         ]
 

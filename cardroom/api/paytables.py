@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
+from cardroom.api.fields import PersonNameField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
@@ -128,12 +129,22 @@ class CatalogueEntryOut(_WithFigures):
 
 
 class PaytableDecisionOut(serializers.ModelSerializer):
+    decided_by_name = PersonNameField(source="decided_by", allow_null=True)
+
     class Meta:
         model = PaytableDecision
-        fields = ["outcome", "decided_by", "decided_at", "self_approved", "reason"]
+        fields = [
+            "outcome",
+            "decided_by",
+            "decided_by_name",
+            "decided_at",
+            "self_approved",
+            "reason",
+        ]
 
 
 class PaytableChangeOut(_WithFigures, serializers.ModelSerializer):
+    proposed_by_name = PersonNameField(source="proposed_by", allow_null=True)
     decision = serializers.SerializerMethodField()
     status = serializers.SerializerMethodField()
 
@@ -147,6 +158,7 @@ class PaytableChangeOut(_WithFigures, serializers.ModelSerializer):
             "action",
             "origin",
             "proposed_by",
+            "proposed_by_name",
             "proposed_at",
             "reason",
             "status",

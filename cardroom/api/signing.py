@@ -24,6 +24,15 @@ class SignatureIn(StrictSerializer):
     secret = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
+@extend_schema_serializer(component_name="SecondSignature")
+class SecondSignatureIn(StrictSerializer):
+    """``{"username", "secret"}``: a second person signs on the device in use, typing who they
+    are and their own password or signing PIN."""
+
+    username = serializers.CharField(max_length=150)
+    secret = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
 def signature_input(request: Request, data: dict[str, Any] | None) -> SignatureInput | None:
     """The service's input for a parsed ``SignatureIn`` (None when the body had none)."""
     if not data:

@@ -24,6 +24,7 @@ from cardroom.api.fields import (
     BoundedDictField,
     IdField,
     MoneyField,
+    PersonNameField,
     RowField,
     SeatField,
     SignedMoneyField,
@@ -157,6 +158,8 @@ class SettingChangeOut(serializers.ModelSerializer):
         source="result.version", default=None, allow_null=True, read_only=True
     )
     figures = serializers.SerializerMethodField()
+    proposed_by_name = PersonNameField(source="proposed_by")
+    decided_by_name = PersonNameField(source="decided_by", allow_null=True)
 
     class Meta:
         model = SettingChange
@@ -164,12 +167,14 @@ class SettingChangeOut(serializers.ModelSerializer):
             "id",
             "table",
             "proposed_by",
+            "proposed_by_name",
             "proposed_at",
             "reason",
             "new_values",
             "old_values",
             "status",
             "decided_by",
+            "decided_by_name",
             "decided_at",
             "self_approved",
             "version",

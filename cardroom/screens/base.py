@@ -75,13 +75,15 @@ def call_service(
 ) -> Any:
     """Run ``call``; a DomainError becomes a form error next to the field it names (or at the
     top of the form). ``fields`` maps a service's field names to the form's. A refused
-    permission is also written to the audit log (the refused change rolled back)."""
+    permission is also written to the audit log (the refused change rolled back); one that
+    names a field (a signature refused) is shown next to it too."""
     try:
         return call()
-    except PermissionDenied as error:
-        audit_refusal(actor=request.user, attempted=f"screen {request.path}", message=error.message)
-        form.add_error(None, error.message)
     except DomainError as error:
+        if isinstance(error, PermissionDenied):
+            audit_refusal(
+                actor=request.user, attempted=f"screen {request.path}", message=error.message
+            )
         field = (fields or {}).get(error.field or "", error.field)
         form.add_error(field if field in form.fields else None, error.message)
     return None

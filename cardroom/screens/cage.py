@@ -3,6 +3,8 @@
 - Floor supervisors: a house-banked table's rack (opening, shift-change and closing counts,
   two signatures), its fill and credit slips (request, sign for, void, print), and the shift
   overview: every table's figures, the drop counts and their variances to sign off, shift close.
+  Every second person signs on the supervisor's device by typing their username and password
+  or PIN; the supervisor signs with their own. No list of names to pick from.
 - Compliance: the same overview (statistics per shift, day and month, CSV), and the day close.
 - The count team: the count screen, nothing else: the shift's drop boxes, counted blind.
 """
@@ -14,8 +16,6 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.db.models import QuerySet
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
@@ -29,32 +29,33 @@ from cardroom.kernel.inputs import month_of
 from cardroom.kernel.roles import (
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
-    DEALER,
     FLOOR_SUPERVISOR,
     role_of,
 )
+from cardroom.signing import own_signature, signature
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Table
+from tables.models import Cardroom, Signature, Table
+from tables.signatures import signatures_of
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.cage import (
     DayCloseForm,
+    DeliverForm,
     DropCountForm,
     InventoryCountForm,
     ShiftCloseForm,
     SignOffForm,
-    SlipActionForm,
     SlipForm,
     VoidForm,
 )
 
 supervisor_only = role_required(FLOOR_SUPERVISOR)
+#: How a signature was given, as the printed slip says it.
+SIGNED_WITH: dict[str, str] = {Signature.Method.PASSWORD: "password", Signature.Method.PIN: "PIN"}
+#: A service's refused signature of the person signed in, next to their password or PIN.
+SIGNED = {"signature": "secret"}
 overseers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 count_team = role_required(COUNT_TEAM)
-
-
-def _users(*roles: str) -> QuerySet[User]:
-    return User.objects.filter(groups__name__in=roles).distinct().order_by("username")
 
 
 def _cardroom() -> Cardroom:
@@ -92,11 +93,10 @@ def table_cage(
         "book": book,
         "counts": selectors.inventory_counts(table)[:20],
         "slips": selectors.slips(table)[:30],
-        "count_form": forms.get("count")
-        or InventoryCountForm(denominations=chips, counters=_users(DEALER, FLOOR_SUPERVISOR)),
+        "count_form": forms.get("count") or InventoryCountForm(denominations=chips),
         "slip_form": forms.get("slip") or SlipForm(denominations=chips),
-        "void_form": forms.get("void") or VoidForm(witnesses=_users(DEALER, FLOOR_SUPERVISOR)),
-        "action_form": forms.get("action"),
+        "void_form": forms.get("void"),
+        "deliver_form": forms.get("deliver"),
     }
     return render(request, "cage/table.html", context, status=422 if forms else 200)
 
@@ -109,9 +109,7 @@ def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
     chips = {"chips": table.cardroom.chip_denominations}
     by = request.user
     if action == "count":
-        form: Any = InventoryCountForm(
-            request.POST, denominations=chips, counters=_users(DEALER, FLOOR_SUPERVISOR)
-        )
+        form: Any = InventoryCountForm(request.POST, denominations=chips)
         ok = form.is_valid() and call_service(
             request,
             form,
@@ -119,7 +117,10 @@ def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
                 table=table,
                 kind=form.cleaned_data["kind"],
                 chips=form.pieces("chips"),
-                counted_by=form.cleaned_data["counted_by"],
+                counted_by=signature(
+                    request, form.cleaned_data["counted_by"], form.cleaned_data["counted_by_secret"]
+                ),
+                signature=own_signature(request, form.cleaned_data["secret"]),
                 note=form.cleaned_data["note"],
                 by=by,
             ),
@@ -138,24 +139,35 @@ def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
         )
         return _back(request, pk, ok, {"slip": form})
     if action == "void":
-        form = VoidForm(request.POST, witnesses=_users(DEALER, FLOOR_SUPERVISOR))
+        form = VoidForm(request.POST)
         ok = form.is_valid() and call_service(
             request,
             form,
             lambda: services.slip_void(
                 slip=_slip(form, table),
                 reason=form.cleaned_data["reason"],
-                witness=form.cleaned_data["witness"],
+                witness=signature(
+                    request, form.cleaned_data["witness"], form.cleaned_data["witness_secret"]
+                ),
                 by=by,
             ),
         )
         return _back(request, pk, ok, {"void": form})
     if action == "deliver":
-        form = SlipActionForm(request.POST)
+        form = DeliverForm(request.POST)
         ok = form.is_valid() and call_service(
-            request, form, lambda: services.slip_deliver(slip=_slip(form, table), by=by)
+            request,
+            form,
+            lambda: services.slip_deliver(
+                slip=_slip(form, table),
+                signature=signature(
+                    request, form.cleaned_data["signer"], form.cleaned_data["secret"]
+                ),
+                by=by,
+            ),
+            fields=DeliverForm.SERVICE_FIELDS,
         )
-        return _back(request, pk, ok, {"action": form})
+        return _back(request, pk, ok, {"deliver": form})
     return render(request, "403.html", {"message": "No such action."}, status=404)
 
 
@@ -174,7 +186,9 @@ def slip_print(request: SignedInRequest, pk: int) -> HttpResponseBase:
     slip = get_object_or_404(selectors.slips(), pk=pk)
     printed = services.slip_print(slip=slip, by=request.user)
     pieces = [(d, n, Decimal(d) * n) for d, n in slip.chips.items()]
-    context = {"slip": slip, "printed": printed, "pieces": pieces}
+    # A slip takes one signature: its delivery's or its void's witness's.
+    signed_with = next((SIGNED_WITH[s.method] for s in signatures_of(slip)), "")
+    context = {"slip": slip, "printed": printed, "pieces": pieces, "signed_with": signed_with}
     return render(request, "cage/slip_print.html", context)
 
 
@@ -226,8 +240,10 @@ def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
             lambda: services.drop_variance_sign_off(
                 count=get_object_or_404(DropCount, pk=form.cleaned_data["count"]),
                 reason=form.cleaned_data["reason"],
+                signature=own_signature(request, form.cleaned_data["secret"]),
                 by=by,
             ),
+            fields=SIGNED,
         )
         forms = {"sign_off": form}
     elif action == "close-shift":
@@ -235,7 +251,14 @@ def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
         ok = form.is_valid() and call_service(
             request,
             form,
-            lambda: services.shift_close(cardroom=cardroom, **form.cleaned_data, by=by),
+            lambda: services.shift_close(
+                cardroom=cardroom,
+                gaming_day=form.cleaned_data["gaming_day"],
+                shift=form.cleaned_data["shift"],
+                signature=own_signature(request, form.cleaned_data["secret"]),
+                by=by,
+            ),
+            fields=SIGNED,
         )
         forms = {"close": form}
     elif action == "close-day":
@@ -243,7 +266,13 @@ def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
         ok = form.is_valid() and call_service(
             request,
             form,
-            lambda: services.gaming_day_close(cardroom=cardroom, **form.cleaned_data, by=by),
+            lambda: services.gaming_day_close(
+                cardroom=cardroom,
+                gaming_day=form.cleaned_data["gaming_day"],
+                signature=own_signature(request, form.cleaned_data["secret"]),
+                by=by,
+            ),
+            fields=SIGNED,
         )
         forms = {"close": form}
     else:
@@ -300,7 +329,6 @@ def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> H
         "cash": list(selectors.CASH_DENOMINATIONS),
         "chips": cardroom.chip_denominations,
     }
-    counters = _users(COUNT_TEAM).exclude(pk=request.user.pk)
     boxes = selectors.drop_boxes(cardroom, day, shift)
     rows = [
         (
@@ -309,7 +337,7 @@ def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> H
             form
             if form is not None and form.data.get("table") == str(table.pk)
             else DropCountForm(
-                initial={"table": table.pk}, denominations=denominations, counters=counters
+                initial={"table": table.pk}, denominations=denominations, auto_id=_box_ids(table.pk)
             ),
         )
         for table, count in boxes
@@ -325,6 +353,11 @@ def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> H
     return render(request, "cage/count.html", context, status=422 if form is not None else 200)
 
 
+def _box_ids(table: object) -> str:
+    """Each box's form on the page has ids of its own (``id_box3_second_counter``)."""
+    return f"id_box{table}_%s"
+
+
 @require_POST
 @count_team
 def count_record(request: SignedInRequest) -> HttpResponseBase:
@@ -334,8 +367,8 @@ def count_record(request: SignedInRequest) -> HttpResponseBase:
         "cash": list(selectors.CASH_DENOMINATIONS),
         "chips": cardroom.chip_denominations,
     }
-    counters = _users(COUNT_TEAM).exclude(pk=request.user.pk)
-    form = DropCountForm(request.POST, denominations=denominations, counters=counters)
+    box = "".join(filter(str.isdigit, request.POST.get("table", "")))
+    form = DropCountForm(request.POST, denominations=denominations, auto_id=_box_ids(box))
     ok = form.is_valid() and call_service(
         request,
         form,
@@ -345,7 +378,11 @@ def count_record(request: SignedInRequest) -> HttpResponseBase:
             shift=shift,
             cash=form.pieces("cash"),
             chips=form.pieces("chips"),
-            second_counter=form.cleaned_data["second_counter"],
+            second_counter=signature(
+                request,
+                form.cleaned_data["second_counter"],
+                form.cleaned_data["second_counter_secret"],
+            ),
             note=form.cleaned_data["note"],
             by=request.user,
         ),

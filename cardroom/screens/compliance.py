@@ -46,7 +46,7 @@ def compliance_home(request: SignedInRequest) -> HttpResponse:
 @auditors
 def audit_log(request: SignedInRequest) -> HttpResponse:
     form = EventSearchForm(request.GET or None)
-    events = AuditEvent.objects.order_by("-seq")
+    events = AuditEvent.objects.select_related("actor").order_by("-seq")
     if form.is_valid():
         data = form.cleaned_data
         if data["actor"]:

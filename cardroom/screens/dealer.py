@@ -34,6 +34,7 @@ from wagers.models import Hand, Spot
 
 from .base import SignedInRequest, call_service, role_required
 from .dealer_settlement import settlement_rows
+from .dealer_slips import slips_context
 from .forms.hands import (
     WAGER_FIELDS,
     BankForm,
@@ -69,7 +70,8 @@ def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
     refused = _refuse_another_dealers_table(request, table)
     if refused is not None:
         return refused
-    return render(request, "dealer/table.html", play_context(request, table))
+    context = play_context(request, table) | slips_context(table)
+    return render(request, "dealer/table.html", context)
 
 
 def _refuse_another_dealers_table(request: SignedInRequest, table: Table) -> HttpResponse | None:

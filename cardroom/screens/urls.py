@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import account, cage, compliance, dealer, floor, home, law, staff
+from . import account, cage, compliance, dealer, dealer_slips, floor, home, law, staff
 
 home_patterns = [path("", home.home, name="home")]
 
@@ -16,6 +16,9 @@ account_patterns = [
 dealer_patterns = [
     path("", dealer.dealer_home, name="dealer-home"),
     path("tables/<int:pk>/", dealer.dealer_table, name="dealer-table"),
+    # The fills and credits waiting for the table (before the steps: "slips" is no step).
+    path("tables/<int:pk>/slips/", dealer_slips.slips_panel, name="dealer-slips"),
+    path("tables/<int:pk>/slips/<int:slip>/sign/", dealer_slips.slip_sign, name="dealer-slip-sign"),
     path("tables/<int:pk>/<slug:step>/", dealer.dealer_step, name="dealer-step"),
 ]
 

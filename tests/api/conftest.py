@@ -35,6 +35,7 @@ from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
 from tables import services as tables
 from tables.models import GameStop, Seating, SettingChange, Table
+from tests.conftest import signed
 from wagers import services as wagers
 from wagers.models import Hand
 
@@ -374,7 +375,7 @@ class World:
             shift="day",
             cash={},
             chips={"1": 2},
-            second_counter=self.second_counter,
+            second_counter=signed(self.second_counter),
             by=self.counter,
         )
 
@@ -382,7 +383,11 @@ class World:
     def closed_shift(self):
         """The only shift of 2024-03-02 (a day without play), closed: the day may close."""
         return cage.shift_close(
-            cardroom=self.cardroom, gaming_day=date(2024, 3, 2), shift="day", by=self.supervisor
+            cardroom=self.cardroom,
+            gaming_day=date(2024, 3, 2),
+            shift="day",
+            signature=signed(self.supervisor),
+            by=self.supervisor,
         )
 
     # --- exports ----------------------------------------------------------------------------

@@ -531,24 +531,36 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
             "gaming_day": "2024-03-01",
             "shift": "day",
+            "signature": {"secret": PASSWORD},
         },
         f"{V}/cardrooms/{{cardroom}}/day-closes/": lambda: {
-            "gaming_day": w.closed_shift.gaming_day.isoformat()
+            "gaming_day": w.closed_shift.gaming_day.isoformat(),
+            "signature": {"secret": PASSWORD},
         },
+        # A second person signs with their own username and password; the person signed in
+        # signs as themselves.
         f"{V}/tables/{{house_table}}/inventory/": lambda: {
             "kind": "opening",
             "chips": {"25": 40, "100": 10},
-            "counted_by": w["dealer"],
+            "counted_by": {"username": w.dealer.username, "secret": PASSWORD},
+            "signature": {"secret": PASSWORD},
         },
         f"{V}/tables/{{house_table}}/slips/": lambda: {"kind": "fill", "chips": {"100": 5}},
-        f"{V}/slips/{{slip}}/void/": lambda: {"reason": "Wrong table", "witness": w["dealer"]},
+        f"{V}/slips/{{slip}}/deliver/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/slips/{{slip}}/void/": lambda: {
+            "reason": "Wrong table",
+            "witness": {"username": w.dealer.username, "secret": PASSWORD},
+        },
         f"{V}/tables/{{dp_table}}/drop-counts/": lambda: {
             "gaming_day": "2024-02-29",
             "shift": "day",
             "chips": {"1": 1},
-            "second_counter": w["second_counter"],
+            "second_counter": {"username": w.second_counter.username, "secret": PASSWORD},
         },
-        f"{V}/drop-counts/{{drop_count}}/sign-off/": lambda: {"reason": "A $1 chip from a tip"},
+        f"{V}/drop-counts/{{drop_count}}/sign-off/": lambda: {
+            "reason": "A $1 chip from a tip",
+            "signature": {"secret": PASSWORD},
+        },
         f"{V}/players/{{new_player}}/identity/": lambda: {
             "date_of_birth": "1985-02-03",
             "id_type": "passport",

@@ -335,3 +335,23 @@ def test_a_key_that_is_not_short_printable_ascii_is_a_400_naming_the_header(api,
 
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "Idempotency-Key"
+
+
+def test_a_signed_requests_fingerprint_does_not_let_a_reader_test_pin_guesses(world):
+    """The fingerprint is keyed with the secret key: hashing a guessed body (PIN included)
+    as the table stores it finds nothing."""
+    import hashlib
+
+    from audit.chain import canonical_json
+    from tests.conftest import PASSWORD
+
+    change = world.change
+    url = f"/api/v1/setting-changes/{change.pk}/approve/"
+    body = {"signature": {"secret": PASSWORD}}
+    response = post(token_client(world.supervisor), url, body)
+    assert response.status_code == 200, response.content
+    record = IdempotencyKey.objects.get(key=KEY)
+    parsed = {"reason": "", **body}
+    for guess in (body, parsed):
+        text = canonical_json(["POST", url, guess])
+        assert record.fingerprint != hashlib.sha256(text.encode()).hexdigest()

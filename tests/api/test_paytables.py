@@ -163,6 +163,7 @@ def test_r17_a_catalogue_change_is_proposed_by_one_supervisor_and_approved_by_an
     ).json()
     assert approved["status"] == "approved"
     assert approved["decision"]["decided_by"] == world.second_supervisor.pk
+    assert approved["decision"]["decided_by_name"] == "Gus Park"
     catalogue = proposer.get(f"{V}/cardrooms/{world['cardroom']}/paytables/").json()
     assert "4:2, 5:10, 6:20, 7:100" in [entry["text"] for entry in catalogue]
     history = proposer.get(url).json()["results"]

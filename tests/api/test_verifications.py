@@ -49,6 +49,7 @@ def test_chain_verification_is_queued_on_commit_not_run_in_the_request(
     assert run["result"]["events"] == AuditEvent.objects.count() > 0
     assert run["result"]["head_seq"] == AuditEvent.objects.order_by("-seq")[0].seq
     assert run["requested_by"] == world.auditor.pk and run["finished_at"]
+    assert run["requested_by_name"] == "Ari Kim"
 
 
 def test_books_verification_names_the_first_offending_row(

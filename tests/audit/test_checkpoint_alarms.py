@@ -22,6 +22,7 @@ from cage import services as cage_services
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors as table_selectors
 from tests.api.conftest import token_client
+from tests.conftest import signed
 
 from .support import T0, verify_audit
 
@@ -106,18 +107,26 @@ def test_a_gaming_day_closes_once_compliance_acknowledged_the_checkpoint_problem
     clock.set(T0 + timedelta(days=1))
     for span in table_selectors.day_shifts(cardroom, day):
         cage_services.shift_close(
-            cardroom=cardroom, gaming_day=day, shift=span.shift, by=supervisor
+            cardroom=cardroom,
+            gaming_day=day,
+            shift=span.shift,
+            signature=signed(supervisor),
+            by=supervisor,
         )
 
     with pytest.raises(Conflict) as refused:
-        cage_services.gaming_day_close(cardroom=cardroom, gaming_day=day, by=auditor)
+        cage_services.gaming_day_close(
+            cardroom=cardroom, gaming_day=day, signature=signed(auditor), by=auditor
+        )
     assert refused.value.field == "gaming_day"
     assert "not acknowledged" in refused.value.message
     [problem] = CheckpointProblem.objects.all()  # kept by the refused close, to acknowledge
     assert problem.text in refused.value.message
 
     alarms.checkpoint_problem_acknowledge(problem=problem, note="Reported", by=auditor)
-    closed = cage_services.gaming_day_close(cardroom=cardroom, gaming_day=day, by=auditor)
+    closed = cage_services.gaming_day_close(
+        cardroom=cardroom, gaming_day=day, signature=signed(auditor), by=auditor
+    )
     assert closed.checkpoint.pk != forged.pk
 
 

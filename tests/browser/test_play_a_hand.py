@@ -73,7 +73,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     expect(page).to_have_url(f"{base}/dealer/tables/{table.pk}/")
     play = page.locator("#play")
     expect(play.get_by_role("heading", level=1)).to_contain_text("Table 1")
-    expect(play).to_contain_text("open · dealer dee")
+    expect(play).to_contain_text("open · dealer Dee Lee")
 
     # Start: the session's first hand goes by a high-card draw (R16); the button shows.
     page.get_by_role("button", name="Start hand").click()

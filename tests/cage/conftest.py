@@ -1,5 +1,6 @@
 """Fixtures for the cage: a cardroom in New York with three shifts (day 06:00, swing 14:00,
-grave 22:00), the count team, a clock, and helpers that play a hand to the end."""
+grave 22:00), the count team, a clock, a floor with its racks counted, and helpers that play a
+hand to the end."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 from django.utils import timezone
 
+from cage import services
 from cardroom.kernel.roles import COUNT_TEAM
 from tables import services as table_services
-from tests.conftest import an_administrator
+from tests.conftest import an_administrator, signed
 
 # 2024-03-01 12:00 UTC is 07:00 in New York (EST): the day shift of gaming day 2024-03-01.
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
+RACK = {"1": 100, "5": 100, "25": 80, "100": 20}  # $4,600
 
 
 @dataclass
@@ -60,3 +63,30 @@ def counter(make_user):
 @pytest.fixture
 def second_counter(make_user):
     return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
+
+
+@pytest.fixture
+def floor(cardroom, clock, supervisor, dealer):
+    """At 07:00 of 2024-03-01: the house table open with its opening count; the DP table
+    open; a closed house table."""
+    clock.at("07:00")
+    house = table_services.table_create(
+        cardroom=cardroom, name="House", banking="house", by=supervisor
+    )
+    dp = table_services.table_create(
+        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
+    )
+    closed = table_services.table_create(
+        cardroom=cardroom, name="Closed", banking="house", by=supervisor
+    )
+    for table in (house, dp):
+        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    services.inventory_count_record(
+        table=house,
+        kind="opening",
+        chips=RACK,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
+    )
+    return {"house": house, "dp": dp, "closed": closed}

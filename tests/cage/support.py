@@ -1,13 +1,26 @@
-"""Helpers the cage tests share: playing a hand to the end through the services, and chips by
-denomination."""
+"""Helpers the cage tests share: playing a hand to the end through the services, chips by
+denomination, and a floor moved through its gaming day with every signature given."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
+from django.contrib.auth.models import User
+
+from cage import services as cage_services
+from cage.models import DropCount, Slip
+from tables import services as table_services
 from tables.models import Seating, Table
+from tables.signatures import SignatureInput
+from tests.conftest import signed
 from wagers import services
 from wagers.models import Hand
+
+from .conftest import RACK
+
+#: The gaming day the cage tests play (conftest.T0).
+DAY = date(2024, 3, 1)
 
 # Hands that never share a card (R1); the dealer's qualifies (3 spades), a spade 4 for a
 # diamond 4 makes it a two-card flush that does not (R4).
@@ -48,3 +61,102 @@ def play(
     services.hand_settle(hand=hand, by=by)
     hand.refresh_from_db()
     return hand
+
+
+class Floor:
+    """The floor of ``conftest.floor`` and its people, moved through the day by the cage's
+    services, each second person signing with the right password."""
+
+    def __init__(self, floor: dict, clock: Any, people: dict[str, User]) -> None:
+        self.house, self.dp, self.clock, self.p = floor["house"], floor["dp"], clock, people
+        self.cardroom = self.house.cardroom
+        self.supervisor, self.dealer = people["supervisor"], people["dealer"]
+        self.fill: Slip | None = None
+
+    def request_fill(self) -> None:
+        self.fill = cage_services.slip_request(
+            table=self.house, kind="fill", chips={"100": 5}, by=self.supervisor
+        )
+
+    def deliver(self, entry: SignatureInput | None) -> Any:
+        assert self.fill is not None
+        return cage_services.slip_deliver(slip=self.fill, signature=entry, by=self.supervisor)
+
+    def void(self, entry: SignatureInput | None) -> Any:
+        assert self.fill is not None
+        return cage_services.slip_void(
+            slip=self.fill, reason="Wrong table", witness=entry, by=self.supervisor
+        )
+
+    def count_rack(
+        self, counted_by: SignatureInput | None, signature: SignatureInput | None
+    ) -> Any:
+        return cage_services.inventory_count_record(
+            table=self.house,
+            kind="closing",
+            chips=RACK,
+            counted_by=counted_by,
+            signature=signature,
+            by=self.supervisor,
+        )
+
+    def count_box(self, table: Any, entry: SignatureInput | None, chips: dict | None = None) -> Any:
+        return cage_services.drop_count_record(
+            table=table,
+            gaming_day=DAY,
+            shift="day",
+            cash={},
+            chips=chips or {},
+            second_counter=entry,
+            by=self.p["counter"],
+        )
+
+    def day_shift_counted(self, *, over: bool = False) -> None:
+        """14:05: the day shift over, its racks and boxes counted (the house's box a dollar
+        over when ``over``)."""
+        self.clock.at("14:05")
+        cage_services.inventory_count_record(
+            table=self.house,
+            kind="shift_change",
+            chips=RACK,
+            counted_by=signed(self.dealer),
+            signature=signed(self.supervisor),
+            by=self.supervisor,
+        )
+        self.count_box(self.dp, signed(self.p["second_counter"]))
+        self.count_box(self.house, signed(self.p["second_counter"]), {"1": 1} if over else None)
+
+    def close_shift(self, shift: str = "day", entry: SignatureInput | None = None) -> Any:
+        return cage_services.shift_close(
+            cardroom=self.cardroom,
+            gaming_day=DAY,
+            shift=shift,
+            signature=entry or signed(self.supervisor),
+            by=self.supervisor,
+        )
+
+    def house_box(self) -> DropCount:
+        return DropCount.objects.get(table=self.house)
+
+    def sign_off(self, entry: SignatureInput | None) -> Any:
+        return cage_services.drop_variance_sign_off(
+            count=self.house_box(),
+            reason="A dollar chip tipped into the box",
+            signature=entry,
+            by=self.supervisor,
+        )
+
+    def day_over(self) -> None:
+        """06:30 the next morning: every table closed, every box counted, every shift closed."""
+        self.count_rack(signed(self.dealer), signed(self.supervisor))
+        table_services.table_close(table=self.dp, by=self.supervisor)
+        self.clock.at("06:30", days=1)
+        for table in (self.house, self.dp):
+            self.count_box(table, signed(self.p["second_counter"]))
+        for shift in ("day", "swing", "grave"):
+            self.close_shift(shift)
+
+    def close_day(self, entry: SignatureInput | None) -> Any:
+        return cage_services.gaming_day_close(
+            cardroom=self.cardroom, gaming_day=DAY, signature=entry, by=self.p["auditor"]
+        )

@@ -1,12 +1,14 @@
 """The cage through the API: a day shift at a house-banked table run with tokens (the floor
-supervisor, the dealer, two counters), its statistics as JSON and CSV, and refusals in the
-one error shape naming the field."""
+supervisor, the dealer, two counters), every second person signing in the request with their
+password, its statistics as JSON and CSV, and refusals in the one error shape naming the
+field."""
 
 from __future__ import annotations
 
 import pytest
 
 from tables import services as table_services
+from tests.conftest import PASSWORD
 
 from ..api.conftest import token_client
 
@@ -30,10 +32,20 @@ def test_a_shift_is_run_and_reported_through_the_api(
     )
     opening = floor.post(
         f"{V}/tables/{table.pk}/inventory/",
-        {"kind": "opening", "chips": {"100": 10}, "counted_by": dealer.pk},
+        {
+            "kind": "opening",
+            "chips": {"100": 10},
+            "counted_by": {"username": "dealer", "secret": PASSWORD},
+            "signature": {"secret": PASSWORD},
+        },
         format="json",
     )
     assert opening.status_code == 201 and opening.json()["total"] == "1000.00"
+    assert (opening.json()["counted_by"], opening.json()["counted_by_name"]) == (
+        dealer.pk,
+        "Dee Lee",
+    )
+    assert opening.json()["verified_by_name"] == "Fran Ortiz"
     seat = dealer_api.post(
         f"{V}/tables/{table.pk}/seatings/",
         {
@@ -49,12 +61,26 @@ def test_a_shift_is_run_and_reported_through_the_api(
         f"{V}/tables/{table.pk}/slips/", {"kind": "fill", "chips": {"25": 4}}, format="json"
     )
     assert fill.json()["number"] == "F-000001" and fill.json()["status"] == "requested"
-    delivered = dealer_api.post(f"{V}/slips/{fill.json()['id']}/deliver/", format="json")
+    assert fill.json()["requested_by_name"] == "Fran Ortiz"
+    delivered = dealer_api.post(
+        f"{V}/slips/{fill.json()['id']}/deliver/",
+        {"signature": {"secret": PASSWORD}},  # the dealer signed in signs as themselves
+        format="json",
+    )
     assert delivered.json()["status"] == "delivered"
+    assert (delivered.json()["delivered_by"], delivered.json()["delivered_by_name"]) == (
+        dealer.pk,
+        "Dee Lee",
+    )
     # rack by the books: 1000 − 200 (sold to Pat) + 100 (the fill) = 900
     closing = floor.post(
         f"{V}/tables/{table.pk}/inventory/",
-        {"kind": "closing", "chips": {"100": 9}, "counted_by": dealer.pk},
+        {
+            "kind": "closing",
+            "chips": {"100": 9},
+            "counted_by": {"username": "dealer", "secret": PASSWORD},
+            "signature": {"secret": PASSWORD},
+        },
         format="json",
     )
     assert (closing.json()["book_total"], closing.json()["variance"]) == ("900.00", "0.00")
@@ -64,7 +90,7 @@ def test_a_shift_is_run_and_reported_through_the_api(
             "gaming_day": "2024-03-01",
             "shift": "day",
             "cash": {"100": 2},
-            "second_counter": second_counter.pk,
+            "second_counter": {"username": "counter2", "secret": PASSWORD},
         },
         format="json",
     )
@@ -81,17 +107,21 @@ def test_a_shift_is_run_and_reported_through_the_api(
             "gaming_day": "2024-03-01",
             "shift": "day",
             "cash": {"100": 2},
-            "second_counter": second_counter.pk,
+            "second_counter": {"username": "counter2", "secret": PASSWORD},
         },
         format="json",
     )
     assert (counted.json()["expected_total"], counted.json()["variance"]) == ("200.00", "0.00")
+    assert (counted.json()["counted_by_name"], counted.json()["second_counter_name"]) == (
+        "Cam Diaz",
+        "Jo Fox",
+    )
     closed = floor.post(
         f"{V}/cardrooms/{cardroom.pk}/shift-closes/",
-        {"gaming_day": "2024-03-01", "shift": "day"},
+        {"gaming_day": "2024-03-01", "shift": "day", "signature": {"secret": PASSWORD}},
         format="json",
     )
-    assert closed.status_code == 201
+    assert closed.status_code == 201 and closed.json()["closed_by_name"] == "Fran Ortiz"
     stats = floor.get(f"{V}/cardrooms/{cardroom.pk}/statistics/?day=2024-03-01&shift=day").json()
     [house] = stats["tables"]
     # win = 900 − 1000 + 0 − 100 + 200 = 0: no hand was played, the house won nothing

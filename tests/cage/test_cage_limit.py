@@ -14,6 +14,7 @@ from cage.models import Slip
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import DEFAULT_LARGEST_CAGE_AMOUNT
+from tests.conftest import signed
 
 from ..api.conftest import token_client
 
@@ -32,7 +33,12 @@ def house(cardroom, clock, supervisor, dealer):
     )
     table_services.table_open(table=table, dealer=dealer, by=supervisor)
     cage.inventory_count_record(
-        table=table, kind="opening", chips={"100": 10}, counted_by=dealer, by=supervisor
+        table=table,
+        kind="opening",
+        chips={"100": 10},
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     )
     return table
 
@@ -63,7 +69,12 @@ def test_a_rack_count_over_the_largest_amount_is_refused(
     table_services.table_open(table=table, dealer=dealer, by=supervisor)
     with refusal(DomainError, field="chips", says="largest fill, credit or count"):
         cage.inventory_count_record(
-            table=table, kind="opening", chips={"500": 2001}, counted_by=dealer, by=supervisor
+            table=table,
+            kind="opening",
+            chips={"500": 2001},
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         )
 
 
@@ -78,7 +89,7 @@ def test_a_drop_count_over_the_largest_amount_is_refused_naming_cash_or_chips(
             shift="day",
             cash={"100": 10_001},
             chips={},
-            second_counter=second_counter,
+            second_counter=signed(second_counter),
             by=counter,
         )
 

@@ -24,7 +24,7 @@ from cardroom.kernel.errors import DomainError
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
-from tests.conftest import an_administrator
+from tests.conftest import an_administrator, signed
 from wagers import services as hand_services
 
 from ..wagers.support import SEVEN_HANDS, draw_won_by, total
@@ -142,7 +142,7 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
         if name == "credit" and rack is not None and rack < 25 * chips["25"]:
             return
         slip = services.slip_request(table=house, kind=name, chips=chips, by=supervisor)
-        services.slip_deliver(slip=slip, by=dealer)
+        services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer)
 
 
 @settings(
@@ -163,7 +163,12 @@ def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     for table in (house, dp):
         table_services.table_open(table=table, dealer=dealer, by=supervisor)
     opening = services.inventory_count_record(
-        table=house, kind="opening", chips=OPENING, counted_by=dealer, by=supervisor
+        table=house,
+        kind="opening",
+        chips=OPENING,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     ).total
     for number in (1, 2, 4):
         table_services.player_seat_new(table=dp, seat=number, name="D", buy_in="500", by=dealer)
@@ -175,7 +180,12 @@ def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     rack, _ = selectors.rack_by_the_books(house)
     assert rack is not None and rack == int(rack)
     closing = services.inventory_count_record(
-        table=house, kind="closing", chips={"1": int(rack)}, counted_by=dealer, by=supervisor
+        table=house,
+        kind="closing",
+        chips={"1": int(rack)},
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     )
     assert closing.book_total == closing.total
     assert_conserved(house, dp, opening)  # closing cashes everyone out: chips leave with them

@@ -14,7 +14,7 @@ from audit.models import AuditEvent
 from cage import selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from patrons.models import CashTransaction, CurrencyTransactionReport, Exclusion, Incident
-from tables.models import Cardroom, HouseBankEntry
+from tables.models import Cardroom, HouseBankEntry, Signature
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +46,22 @@ def test_the_demo_has_a_closed_day_that_reconciles():
     assert ShiftClose.objects.filter(gaming_day=closed.gaming_day).count() == 3
     assert closed.closed_by.username == "compliance"
     assert sorted(s.number for s in Slip.objects.all()) == ["C-000001", "F-000001", "F-000002"]
+    # Every second person signed as themselves (demo_signature): who, in which capacity.
+    signed = {
+        (s.record_type, s.capacity, s.signer.username)
+        for s in Signature.objects.select_related("signer").filter(record_type__startswith="cage.")
+    }
+    assert signed == {
+        ("cage.inventorycount", "counter", "dealer"),
+        ("cage.inventorycount", "verifier", "floor"),
+        ("cage.slip", "dealer", "dealer"),
+        ("cage.slip", "witness", "dealer"),
+        ("cage.dropcount", "second_counter", "count2"),
+        ("cage.dropcount", "approver", "floor"),
+        ("cage.shiftclose", "closer", "floor"),
+        ("cage.dayclose", "closer", "compliance"),
+    }
+    assert Signature.objects.filter(record_type="cage.dropcount").count() == 4  # 3 boxes, 1 off
     # Today the house table opened with its rack counted as the books say, before buy-ins.
     today = InventoryCount.objects.filter(table=house.table, session__closed_at=None).get()
     assert today.total == today.book_total == D("4395.00")

@@ -27,13 +27,14 @@ from cage.models import (
 from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import HouseBankEntry, StackEntry
+from tests.conftest import signed
 
+from .conftest import RACK
 from .support import seating
 
 pytestmark = pytest.mark.django_db
 
 DAY = date(2024, 3, 1)
-RACK = {"1": 100, "5": 100, "25": 80, "100": 20}  # $4,600
 
 
 def written() -> tuple[Any, ...]:
@@ -73,35 +74,18 @@ def refused(
     return caught.value
 
 
-@pytest.fixture
-def floor(cardroom, clock, supervisor, dealer):
-    """At 07:00 of 2024-03-01: the house table open with its opening count; the DP table
-    open; a closed house table."""
-    clock.at("07:00")
-    house = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    dp = table_services.table_create(
-        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
-    )
-    closed = table_services.table_create(
-        cardroom=cardroom, name="Closed", banking="house", by=supervisor
-    )
-    for table in (house, dp):
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
-    services.inventory_count_record(
-        table=house, kind="opening", chips=RACK, counted_by=dealer, by=supervisor
-    )
-    return {"house": house, "dp": dp, "closed": closed}
-
-
 # --- inventory counts -------------------------------------------------------------------------
 
 
 def test_it_refuses_a_second_opening_count(floor, supervisor, dealer):
     refused(
         lambda: services.inventory_count_record(
-            table=floor["house"], kind="opening", chips=RACK, counted_by=dealer, by=supervisor
+            table=floor["house"],
+            kind="opening",
+            chips=RACK,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "kind",
@@ -112,7 +96,12 @@ def test_it_refuses_a_second_opening_count(floor, supervisor, dealer):
 def test_it_refuses_a_shift_change_count_in_the_shift_of_the_last_count(floor, supervisor, dealer):
     refused(
         lambda: services.inventory_count_record(
-            table=floor["house"], kind="shift_change", chips=RACK, counted_by=dealer, by=supervisor
+            table=floor["house"],
+            kind="shift_change",
+            chips=RACK,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "kind",
@@ -125,7 +114,12 @@ def test_it_refuses_a_count_at_a_closed_table_and_a_closing_before_an_opening(
 ):
     refused(
         lambda: services.inventory_count_record(
-            table=floor["closed"], kind="opening", chips=RACK, counted_by=dealer, by=supervisor
+            table=floor["closed"],
+            kind="opening",
+            chips=RACK,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "table",
@@ -134,7 +128,12 @@ def test_it_refuses_a_count_at_a_closed_table_and_a_closing_before_an_opening(
     table_services.table_open(table=floor["closed"], dealer=dealer, by=supervisor)
     refused(
         lambda: services.inventory_count_record(
-            table=floor["closed"], kind="closing", chips=RACK, counted_by=dealer, by=supervisor
+            table=floor["closed"],
+            kind="closing",
+            chips=RACK,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "kind",
@@ -145,7 +144,12 @@ def test_it_refuses_a_count_at_a_closed_table_and_a_closing_before_an_opening(
 def test_a_designated_player_table_has_no_rack_to_count(floor, supervisor, dealer):
     refused(
         lambda: services.inventory_count_record(
-            table=floor["dp"], kind="opening", chips=RACK, counted_by=dealer, by=supervisor
+            table=floor["dp"],
+            kind="opening",
+            chips=RACK,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "table",
@@ -156,10 +160,15 @@ def test_a_designated_player_table_has_no_rack_to_count(floor, supervisor, deale
 def test_a_count_needs_two_signatures_of_table_staff(floor, supervisor, dealer, auditor):
     def count(by, counted_by):
         return lambda: services.inventory_count_record(
-            table=floor["house"], kind="closing", chips=RACK, counted_by=counted_by, by=by
+            table=floor["house"],
+            kind="closing",
+            chips=RACK,
+            counted_by=signed(counted_by),
+            signature=signed(by),
+            by=by,
         )
 
-    refused(count(supervisor, supervisor), DomainError, "counted_by", "another person's")
+    refused(count(supervisor, supervisor), DomainError, "counted_by", "on this record already")
     refused(count(supervisor, auditor), DomainError, "counted_by", "is not a dealer")
     refused(count(dealer, supervisor), PermissionDenied, None, "Only a floor supervisor")
 
@@ -179,7 +188,12 @@ def test_a_count_is_whole_chips_of_the_cardrooms_denominations(
 ):
     error = refused(
         lambda: services.inventory_count_record(
-            table=floor["house"], kind="closing", chips=chips, counted_by=dealer, by=supervisor
+            table=floor["house"],
+            kind="closing",
+            chips=chips,
+            counted_by=signed(dealer),
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         DomainError,
         field,
@@ -241,26 +255,28 @@ def test_a_delivery_is_another_persons_signature_and_happens_once(
 ):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"100": 5}, by=supervisor)
     refused(
-        lambda: services.slip_deliver(slip=slip, by=supervisor),
-        PermissionDenied,
-        None,
-        "another person signs",
+        lambda: services.slip_deliver(slip=slip, signature=signed(supervisor), by=supervisor),
+        DomainError,
+        "signature",
+        "on this record already: another person signs",
     )
     refused(
-        lambda: services.slip_deliver(slip=slip, by=other_dealer),
+        lambda: services.slip_deliver(slip=slip, signature=signed(other_dealer), by=other_dealer),
         PermissionDenied,
         None,
         "Only the dealer on duty",
     )
-    services.slip_deliver(slip=slip, by=second_supervisor)
+    services.slip_deliver(slip=slip, signature=signed(second_supervisor), by=second_supervisor)
     refused(
-        lambda: services.slip_deliver(slip=slip, by=dealer),
+        lambda: services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer),
         Conflict,
         "slip",
         "F-000001 is delivered already",
     )
     refused(
-        lambda: services.slip_void(slip=slip, reason="Oops", witness=dealer, by=second_supervisor),
+        lambda: services.slip_void(
+            slip=slip, reason="Oops", witness=signed(dealer), by=second_supervisor
+        ),
         Conflict,
         "slip",
         "delivered already",
@@ -270,23 +286,30 @@ def test_a_delivery_is_another_persons_signature_and_happens_once(
 def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dealer):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor)
     refused(
-        lambda: services.slip_void(slip=slip, reason="  ", witness=dealer, by=supervisor),
+        lambda: services.slip_void(slip=slip, reason="  ", witness=signed(dealer), by=supervisor),
         DomainError,
         "reason",
         "Say why",
     )
     refused(
-        lambda: services.slip_void(slip=slip, reason="Wrong", witness=supervisor, by=supervisor),
+        lambda: services.slip_void(
+            slip=slip, reason="Wrong", witness=signed(supervisor), by=supervisor
+        ),
         DomainError,
         "witness",
-        "another person's",
+        "on this record already",
     )
-    services.slip_void(slip=slip, reason="Wrong table", witness=dealer, by=supervisor)
+    services.slip_void(slip=slip, reason="Wrong table", witness=signed(dealer), by=supervisor)
     refused(
-        lambda: services.slip_deliver(slip=slip, by=dealer), Conflict, "slip", "F-000001 is void"
+        lambda: services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer),
+        Conflict,
+        "slip",
+        "F-000001 is void",
     )
     refused(
-        lambda: services.slip_void(slip=slip, reason="Again", witness=dealer, by=supervisor),
+        lambda: services.slip_void(
+            slip=slip, reason="Again", witness=signed(dealer), by=supervisor
+        ),
         Conflict,
         "slip",
         "is void",
@@ -298,10 +321,17 @@ def test_a_slip_is_never_delivered_to_a_table_closed_since(
 ):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor)
     services.inventory_count_record(
-        table=floor["house"], kind="closing", chips=RACK, counted_by=dealer, by=supervisor
+        table=floor["house"],
+        kind="closing",
+        chips=RACK,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     )
     refused(
-        lambda: services.slip_deliver(slip=slip, by=second_supervisor),
+        lambda: services.slip_deliver(
+            slip=slip, signature=signed(second_supervisor), by=second_supervisor
+        ),
         Conflict,
         "slip",
         "no fill goes to a closed table",
@@ -318,7 +348,7 @@ def count_drop(table, by, second, *, day=DAY, shift="day", chips=None):
         shift=shift,
         cash={},
         chips=chips or {},
-        second_counter=second,
+        second_counter=signed(second),
         by=by,
     )
 
@@ -330,7 +360,9 @@ def test_a_drop_box_is_counted_after_its_shift_once_by_two_counters(
     refused(count_drop(dp, counter, second_counter), Conflict, "shift", "is not over")
     clock.at("14:05")
     refused(count_drop(dp, supervisor, counter), PermissionDenied, None, "Only a count team")
-    refused(count_drop(dp, counter, counter), DomainError, "second_counter", "another person's")
+    refused(
+        count_drop(dp, counter, counter), DomainError, "second_counter", "on this record already"
+    )
     refused(count_drop(dp, counter, dealer), DomainError, "second_counter", "not a count team")
     refused(
         count_drop(dp, counter, second_counter, shift="brunch"), DomainError, "shift", "no shift"
@@ -347,26 +379,36 @@ def test_a_variance_is_signed_off_by_a_supervisor_once_with_a_reason(
     over = count_drop(floor["house"], counter, second_counter, chips={"1": 1})()
     assert (exact.variance, over.variance) == (Decimal("0.00"), Decimal("1.00"))
     refused(
-        lambda: services.drop_variance_sign_off(count=exact, reason="x", by=supervisor),
+        lambda: services.drop_variance_sign_off(
+            count=exact, reason="x", signature=signed(supervisor), by=supervisor
+        ),
         Conflict,
         "count",
         "no variance",
     )
     refused(
-        lambda: services.drop_variance_sign_off(count=over, reason="", by=supervisor),
+        lambda: services.drop_variance_sign_off(
+            count=over, reason="", signature=signed(supervisor), by=supervisor
+        ),
         DomainError,
         "reason",
         "Explain",
     )
     refused(
-        lambda: services.drop_variance_sign_off(count=over, reason="Tip", by=dealer),
+        lambda: services.drop_variance_sign_off(
+            count=over, reason="Tip", signature=signed(dealer), by=dealer
+        ),
         PermissionDenied,
         None,
         "Only a floor supervisor",
     )
-    services.drop_variance_sign_off(count=over, reason="A tip dropped", by=supervisor)
+    services.drop_variance_sign_off(
+        count=over, reason="A tip dropped", signature=signed(supervisor), by=supervisor
+    )
     refused(
-        lambda: services.drop_variance_sign_off(count=over, reason="Tip", by=supervisor),
+        lambda: services.drop_variance_sign_off(
+            count=over, reason="Tip", signature=signed(supervisor), by=supervisor
+        ),
         Conflict,
         "count",
         "signed off already",
@@ -378,7 +420,11 @@ def test_a_shift_closes_only_when_it_is_over_and_every_count_is_in(
 ):
     def close(by=supervisor, shift="day"):
         return lambda: services.shift_close(
-            cardroom=floor["house"].cardroom, gaming_day=DAY, shift=shift, by=by
+            cardroom=floor["house"].cardroom,
+            gaming_day=DAY,
+            shift=shift,
+            signature=signed(by),
+            by=by,
         )
 
     pending = services.slip_request(
@@ -395,16 +441,27 @@ def test_a_shift_closes_only_when_it_is_over_and_every_count_is_in(
     ):
         assert missing in error.message
     refused(close(by=auditor), PermissionDenied, None, "Only a floor supervisor")
-    services.slip_void(slip=pending, reason="Not needed", witness=dealer, by=supervisor)
+    services.slip_void(slip=pending, reason="Not needed", witness=signed(dealer), by=supervisor)
     services.inventory_count_record(
-        table=floor["house"], kind="shift_change", chips=RACK, counted_by=dealer, by=supervisor
+        table=floor["house"],
+        kind="shift_change",
+        chips=RACK,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     )
     count_drop(floor["dp"], counter, second_counter)()
     over = count_drop(floor["house"], counter, second_counter, chips={"1": 1})()
     refused(close(), Conflict, "shift", "variance of $1.00 is not signed off")
-    services.drop_variance_sign_off(count=over, reason="A tip dropped", by=supervisor)
+    services.drop_variance_sign_off(
+        count=over, reason="A tip dropped", signature=signed(supervisor), by=supervisor
+    )
     services.shift_close(
-        cardroom=floor["house"].cardroom, gaming_day=DAY, shift="day", by=supervisor
+        cardroom=floor["house"].cardroom,
+        gaming_day=DAY,
+        shift="day",
+        signature=signed(supervisor),
+        by=supervisor,
     )
     refused(close(), Conflict, "shift", "shift of 2024-03-01 is closed")
     refused(
@@ -421,11 +478,18 @@ def test_a_day_closes_when_every_shift_is_closed_and_is_then_locked(
     cardroom = floor["house"].cardroom
 
     def close_day(by=auditor):
-        return lambda: services.gaming_day_close(cardroom=cardroom, gaming_day=DAY, by=by)
+        return lambda: services.gaming_day_close(
+            cardroom=cardroom, gaming_day=DAY, signature=signed(by), by=by
+        )
 
     refused(close_day(), Conflict, "gaming_day", "is not over")
     services.inventory_count_record(
-        table=floor["house"], kind="closing", chips=RACK, counted_by=dealer, by=supervisor
+        table=floor["house"],
+        kind="closing",
+        chips=RACK,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
+        by=supervisor,
     )
     table_services.table_close(table=floor["dp"], by=supervisor)
     clock.at("06:30", days=1)
@@ -433,13 +497,22 @@ def test_a_day_closes_when_every_shift_is_closed_and_is_then_locked(
         count_drop(table, counter, second_counter)()
     refused(close_day(), Conflict, "gaming_day", "shift day, swing, grave is not closed")
     for shift in ("day", "swing", "grave"):
-        services.shift_close(cardroom=cardroom, gaming_day=DAY, shift=shift, by=supervisor)
+        services.shift_close(
+            cardroom=cardroom,
+            gaming_day=DAY,
+            shift=shift,
+            signature=signed(supervisor),
+            by=supervisor,
+        )
     refused(close_day(by=supervisor), PermissionDenied, None, "Only a compliance auditor")
     close_day()()
     refused(close_day(), Conflict, "gaming_day", "is closed already")
     refused(
         lambda: services.drop_variance_sign_off(
-            count=DropCount.objects.first(), reason="late", by=supervisor
+            count=DropCount.objects.first(),
+            reason="late",
+            signature=signed(supervisor),
+            by=supervisor,
         ),
         Conflict,
         "count",

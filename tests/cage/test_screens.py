@@ -1,7 +1,9 @@
 """The cage through its screens, as the people would use them: the floor supervisor counts a
 rack with the dealer, requests, signs for, voids and prints slips; the count team counts the
 boxes (blind); the supervisor signs off a variance and closes the shifts; compliance closes the
-day. Every figure is checked on the pages and in the CSV."""
+day. Every second person signs on the device in use with their username and password, the
+person signed in with their own password; nobody is picked from a list. Every figure is
+checked on the pages and in the CSV, every person named by full name."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from django.urls import reverse
 
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
 from tables import services as table_services
+from tests.conftest import PASSWORD
 
 from ..screens.support import parse
 
@@ -36,41 +39,58 @@ def house(cardroom, clock, supervisor, dealer):
     return table
 
 
+#: The dealer counts the rack and signs on the supervisor's screen; the supervisor signs too.
+SIGNED_COUNT = {"counted_by": "dealer", "counted_by_secret": PASSWORD, "secret": PASSWORD}
+
+
 def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     client, house, supervisor, dealer, second_supervisor
 ):
     client.force_login(supervisor)
     action = lambda name: reverse("cage-table-action", args=[house.pk, name])  # noqa: E731
+    page = parse(client.get(reverse("cage-table", args=[house.pk])).content)
+    # Who signs is typed, never picked: no list of people anywhere on the page.
+    assert not [o for o in page.find_all("option") if "Lee" in o.text or "dealer" in o.text]
+    assert page.find("input", name="counted_by").attrs["type"] == "text"
+    assert "Dee Lee" in page.text  # the dealer on duty, by name
     response = client.post(
-        action("count"), {"kind": "opening", "counted_by": dealer.pk, **chips(c25=40, c100=10)}
+        action("count"), {"kind": "opening", **SIGNED_COUNT, **chips(c25=40, c100=10)}
     )
     assert response.status_code == 302
     assert InventoryCount.objects.get().total == Decimal("2000.00")  # 40×25 + 10×100
     # A second opening count is refused on the page, next to nothing written.
-    again = client.post(
-        action("count"), {"kind": "opening", "counted_by": dealer.pk, **chips(c25=1)}
-    )
+    again = client.post(action("count"), {"kind": "opening", **SIGNED_COUNT, **chips(c25=1)})
     assert again.status_code == 422
     assert "opening count is recorded already" in again.text
     assert InventoryCount.objects.count() == 1
-    # A fill, signed for by another person; a second one voided with a witness.
+    # A fill, signed for by another person; a second one voided with a witness who signs.
     assert client.post(action("slip"), {"kind": "fill", **chips(c100=5)}).status_code == 302
     fill = Slip.objects.get()
-    mine = client.post(action("deliver"), {"slip": fill.pk})
+    mine = client.post(
+        action("deliver"), {"slip": fill.pk, "signer": "supervisor", "secret": PASSWORD}
+    )
     assert mine.status_code == 422 and "another person signs" in mine.text
-    client.force_login(second_supervisor)
-    assert client.post(action("deliver"), {"slip": fill.pk}).status_code == 302
-    client.force_login(supervisor)
+    wrong = client.post(
+        action("deliver"), {"slip": fill.pk, "signer": "supervisor2", "secret": "not it"}
+    )
+    assert wrong.status_code == 422 and "password or PIN is wrong" in wrong.text
+    signed_for = client.post(
+        action("deliver"), {"slip": fill.pk, "signer": "supervisor2", "secret": PASSWORD}
+    )
+    assert signed_for.status_code == 302
     client.post(action("slip"), {"kind": "credit", **chips(c25=2)})
     credit = Slip.objects.get(kind="credit")
     void = client.post(
-        action("void"), {"slip": credit.pk, "reason": "No need", "witness": dealer.pk}
+        action("void"),
+        {"slip": credit.pk, "reason": "No need", "witness": "dealer", "witness_secret": PASSWORD},
     )
     assert void.status_code == 302
     response = client.get(reverse("cage-table", args=[house.pk]))
     slips = parse(response.content).find("table", id="slips").text
-    assert "F-000001" in slips and "delivered, signed by supervisor2" in slips
-    assert "C-000001" in slips and "void" in slips
+    assert "F-000001" in slips and "delivered, signed by Gus Park" in slips
+    assert "C-000001" in slips and "void" in slips and "witness Dee Lee" in slips
+    counts = parse(response.content).find("table", id="counts").text
+    assert "Dee Lee" in counts and "Fran Ortiz" in counts
     # The rack by the books: 2000 + 500 (the fill).
     assert "rack by the books: <strong>$2500.00</strong>" in response.text
     # Printing: the original, then a reprint marked as such.
@@ -78,6 +98,8 @@ def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     second = client.post(reverse("cage-slip-print", args=[fill.pk]))
     assert "REPRINT" not in first.text and "@media print" in first.text
     assert "FILL SLIP F-000001" in first.text and "$500.00" in first.text
+    assert "signed for by Gus Park (supervisor2) with their password" in first.text
+    assert "Requested by Fran Ortiz (supervisor)" in first.text
     assert "REPRINT" in second.text
     assert list(SlipPrint.objects.values_list("reprint", flat=True)) == [False, True]
 
@@ -88,13 +110,13 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     client.force_login(supervisor)
     client.post(
         reverse("cage-table-action", args=[house.pk, "count"]),
-        {"kind": "opening", "counted_by": dealer.pk, **chips(c100=10)},
+        {"kind": "opening", **SIGNED_COUNT, **chips(c100=10)},
     )
     table_services.player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
     clock.at("13:00")
     # The rack holds $1,000 where the books say 1000 − 300 (sold to Pat) = 700: refused
     # without an explanation, recorded with one.
-    closing = {"kind": "closing", "counted_by": dealer.pk, **chips(c100=10)}
+    closing = {"kind": "closing", **SIGNED_COUNT, **chips(c100=10)}
     refused = client.post(reverse("cage-table-action", args=[house.pk, "count"]), closing)
     assert refused.status_code == 422 and "explain the difference" in refused.text
     client.post(
@@ -108,9 +130,15 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     page = client.get(reverse("count-home") + query)
     assert page.status_code == 200
     assert "$300" not in page.text  # blind: nothing expected is shown before the count
-    recorded = client.post(
+    assert parse(page.content).find_all("select", name="second_counter") == []
+    box = {"table": house.pk, "cash_100.00": 3, "cash_1.00": 1, "second_counter": "counter2"}
+    alone = client.post(
         reverse("count-record") + query,
-        {"table": house.pk, "cash_100.00": 3, "cash_1.00": 1, "second_counter": second_counter.pk},
+        {**box, "second_counter": "counter", "second_counter_secret": PASSWORD},
+    )
+    assert alone.status_code == 422 and "another person signs" in alone.text
+    recorded = client.post(
+        reverse("count-record") + query, {**box, "second_counter_secret": PASSWORD}
     )
     assert recorded.status_code == 302
     count = DropCount.objects.get()
@@ -121,6 +149,7 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     )
     shown = client.get(reverse("count-home") + query).text
     assert "variance 1.00" in shown
+    assert "Counted by Cam Diaz and Jo Fox" in shown
     # The count team reaches nothing else.
     assert client.get(reverse("cage-overview")).status_code == 403
     # The supervisor sees the variance, signs it off, closes the shift.
@@ -130,11 +159,17 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     assert "is not signed off" in overview.text
     client.post(
         reverse("cage-overview-action", args=["sign-off"]) + query,
-        {"count": count.pk, "reason": "A dollar dropped with the buy-in"},
+        {"count": count.pk, "reason": "A dollar dropped with the buy-in", "secret": PASSWORD},
     )
+    unsigned = client.post(
+        reverse("cage-overview-action", args=["close-shift"]) + query,
+        {"gaming_day": DAY, "shift": "day", "secret": "not it"},
+    )
+    assert unsigned.status_code == 422 and "password or PIN is wrong" in unsigned.text
+    assert not ShiftClose.objects.exists()
     closed = client.post(
         reverse("cage-overview-action", args=["close-shift"]) + query,
-        {"gaming_day": DAY, "shift": "day"},
+        {"gaming_day": DAY, "shift": "day", "secret": PASSWORD},
     )
     assert closed.status_code == 302
     # Win = closing − opening + credits − fills + drop = 1000 − 1000 + 0 − 0 + 301 = 301;
@@ -150,14 +185,18 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
     for shift in ("swing", "grave"):
         shift_closed = client.post(
             reverse("cage-overview-action", args=["close-shift"]),
-            {"gaming_day": DAY, "shift": shift},
+            {"gaming_day": DAY, "shift": shift, "secret": PASSWORD},
         )
         assert shift_closed.status_code == 302
     assert ShiftClose.objects.count() == 3
     client.force_login(auditor)
     day_closed = client.post(
-        reverse("cage-overview-action", args=["close-day"]) + query, {"gaming_day": DAY}
+        reverse("cage-overview-action", args=["close-day"]) + query,
+        {"gaming_day": DAY, "secret": PASSWORD},
     )
     assert day_closed.status_code == 302
     assert DayClose.objects.get().gaming_day == date(2024, 3, 1)
-    assert "signed off by auditor" in client.get(reverse("cage-overview") + query).text
+    overview = client.get(reverse("cage-overview") + query).text
+    assert "signed off by Ari Kim" in overview
+    assert "A dollar dropped with the buy-in — Fran Ortiz" in overview
+    assert "Cam Diaz, Jo Fox" in overview

@@ -48,6 +48,7 @@ from cage.models import DayClose, InventoryCount, Slip
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import HouseBankEntry, StackEntry
+from tests.conftest import signed
 from wagers import services as hand_services
 from wagers.models import Settlement
 
@@ -113,7 +114,8 @@ def day(
         table=house,
         kind="opening",
         chips={"1": 100, "5": 100, "25": 80, "100": 20},
-        counted_by=dealer,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
         by=supervisor,
     )
     clock.at("07:05")
@@ -129,11 +131,11 @@ def day(
     dp_hand(dp, dealer, draw_cards=draw(1, (1, 2, 4)))
     clock.at("09:00")
     fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=supervisor)
-    services.slip_deliver(slip=fill, by=dealer)
+    services.slip_deliver(slip=fill, signature=signed(dealer), by=dealer)
     clock.at("09:30")
     wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=supervisor)
     services.slip_void(
-        slip=wrong, reason="Asked for the wrong table", witness=dealer, by=supervisor
+        slip=wrong, reason="Asked for the wrong table", witness=signed(dealer), by=supervisor
     )
     clock.at("10:00")
     table_services.stack_add(seating=seating(house, 1), amount="200", by=dealer)
@@ -141,13 +143,14 @@ def day(
     dp_hand(dp, dealer)
     clock.at("12:00")
     credit = services.slip_request(table=house, kind="credit", chips={"25": 20}, by=supervisor)
-    services.slip_deliver(slip=credit, by=dealer)
+    services.slip_deliver(slip=credit, signature=signed(dealer), by=dealer)
     clock.at("13:30")
     closing = services.inventory_count_record(
         table=house,
         kind="closing",
         chips={"100": 20, "25": 60, "5": 80, "1": 45},
-        counted_by=dealer,
+        counted_by=signed(dealer),
+        signature=signed(supervisor),
         by=supervisor,
     )
     clock.at("15:00")
@@ -202,7 +205,7 @@ def test_the_day_shift_figures_reconcile_at_both_tables(day, clock, counter, sec
         shift="day",
         cash={"100": 7},
         chips={},
-        second_counter=second_counter,
+        second_counter=signed(second_counter),
         by=counter,
     )
     dp_count = services.drop_count_record(
@@ -211,7 +214,7 @@ def test_the_day_shift_figures_reconcile_at_both_tables(day, clock, counter, sec
         shift="day",
         cash={},
         chips={"1": 5},
-        second_counter=second_counter,
+        second_counter=signed(second_counter),
         by=counter,
     )
     assert (dp_count.expected_total, dp_count.total, dp_count.variance) == (
@@ -255,7 +258,7 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
             shift="day",
             cash=cash,
             chips=chips,
-            second_counter=second_counter,
+            second_counter=signed(second_counter),
             by=counter,
         )
     short = selectors.drop_boxes(day["house"].cardroom, DAY, "day")[0][1]
@@ -263,9 +266,16 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
     services.drop_variance_sign_off(
         count=short,
         reason="A $1 chip stuck in the box's slot; found after the count",
+        signature=signed(supervisor),
         by=supervisor,
     )
-    services.shift_close(cardroom=day["house"].cardroom, gaming_day=DAY, shift="day", by=supervisor)
+    services.shift_close(
+        cardroom=day["house"].cardroom,
+        gaming_day=DAY,
+        shift="day",
+        signature=signed(supervisor),
+        by=supervisor,
+    )
     clock.at("22:15")
     services.drop_count_record(
         table=day["dp"],
@@ -273,17 +283,27 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
         shift="swing",
         cash={},
         chips={"1": 3},
-        second_counter=second_counter,
+        second_counter=signed(second_counter),
         by=counter,
     )
     services.shift_close(
-        cardroom=day["house"].cardroom, gaming_day=DAY, shift="swing", by=supervisor
+        cardroom=day["house"].cardroom,
+        gaming_day=DAY,
+        shift="swing",
+        signature=signed(supervisor),
+        by=supervisor,
     )
     clock.at("06:10", days=1)
     services.shift_close(
-        cardroom=day["house"].cardroom, gaming_day=DAY, shift="grave", by=supervisor
+        cardroom=day["house"].cardroom,
+        gaming_day=DAY,
+        shift="grave",
+        signature=signed(supervisor),
+        by=supervisor,
     )
-    return services.gaming_day_close(cardroom=day["house"].cardroom, gaming_day=DAY, by=auditor)
+    return services.gaming_day_close(
+        cardroom=day["house"].cardroom, gaming_day=DAY, signature=signed(auditor), by=auditor
+    )
 
 
 def test_a_supervisor_closes_each_shift_and_compliance_closes_the_day(

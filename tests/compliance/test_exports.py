@@ -178,6 +178,10 @@ def test_an_audit_log_export_has_one_row_per_event_up_to_the_head_it_names(
         for before, after in zip(in_chain, in_chain[1:], strict=False):
             assert after[AUDIT_COLUMNS.index("prev_hash")] == before[AUDIT_COLUMNS.index("hash")]
     assert rows[-1][AUDIT_COLUMNS.index("hash")] == head.hash
+    # People by name, the username the chain recorded beside it; the system as recorded.
+    last = rows[-1]
+    actor = (last[AUDIT_COLUMNS.index("actor")], last[AUDIT_COLUMNS.index("actor_username")])
+    assert actor == ("Ari Kim", "auditor")
 
 
 def test_an_audit_log_export_of_a_period_holds_the_events_of_that_period(

@@ -154,6 +154,8 @@ def test_the_ctr_file_carries_the_whole_id_and_its_making_is_audited(
     assert str(player.pk) in event.payload
     mtl = mtl_csv(cardroom=cardroom, start=day, end=day, by=auditor)
     assert "10000.01" in mtl and "D1234567" not in mtl and "4567" in mtl
+    # Who recorded the cash, by name, the username beside it.
+    assert mtl.splitlines()[1].endswith(",Fran Ortiz,supervisor")
 
 
 def test_only_compliance_exports_cash_reports(cardroom, supervisor, refusal):

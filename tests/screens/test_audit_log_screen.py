@@ -68,7 +68,11 @@ def test_objects_are_named_as_people_read_them(compliance, settled):
 @pytest.mark.parametrize("typed", ["Dee Lee", "dee", "LEE", "dealer"])
 def test_an_actor_is_found_by_name(compliance, settled, typed):
     _, rows = _rows(compliance, actor=typed, action="hand.wager")
-    assert [row.find_all("td")[2].text for row in rows] == ["dealer", "dealer"]
+    # The actor by full name, the username the chain recorded beside it.
+    actors = [row.find("td", class_="actor") for row in rows]
+    assert [
+        (actor.children[0].strip(), actor.find("small", class_="username").text) for actor in actors
+    ] == [("Dee Lee", "dealer")] * 2
 
 
 def test_a_name_matches_no_one_else(compliance, settled):

@@ -68,7 +68,8 @@ def test_the_audit_log_is_searched_by_actor_and_action(compliance, settled):
     )
     page = parse(response.content)
     rows = [[td.text for td in tr.find_all("td")] for tr in page.by_id("events").find_all("tr")[1:]]
-    assert [(row[2], row[3]) for row in rows] == [("dealer", "hand.wager_placed")] * 2
+    # The actor by name, the username the chain recorded beside it.
+    assert [(row[2], row[3]) for row in rows] == [("Dee Lee dealer", "hand.wager_placed")] * 2
     assert form_values(page.find("main").find("form", method="get")) == {
         "actor": "dealer",
         "action": "hand.wager",
@@ -284,8 +285,8 @@ def test_an_export_requested_and_built_at_once_shows_the_link(
     body = b"".join(compliance.get(link.attrs["href"]).streaming_content).decode()
     assert (
         body.splitlines()[0]
-        == "seq,chain,chain_seq,occurred_at,actor,action,object_type,object_id,payload,prev_hash,"
-        "hash"
+        == "seq,chain,chain_seq,occurred_at,actor,actor_username,action,object_type,object_id,"
+        "payload,prev_hash,hash"
     )
     assert len(body.splitlines()) == 1 + export.rows
 

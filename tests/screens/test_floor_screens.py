@@ -247,7 +247,7 @@ def test_another_supervisor_approves_a_proposed_change(
     }
     assert settings["Minimum ante ($)"] == "$10.00"
     status = page.by_id("changes").find_all("tr")[1].find_all("td")[4].text
-    assert status.startswith("approved by supervisor2") and status.endswith("→ v2")
+    assert status.startswith("approved by Gus Park") and status.endswith("→ v2")
 
 
 def test_approving_your_own_change_is_refused_with_the_message(floor, world, supervisor):
@@ -319,7 +319,7 @@ def test_a_table_is_closed_and_opened_again_with_a_dealer(floor, world, dealer):
     page = _table_page(floor, world.dp_table)
     form = page.find("form", action=_action(world.dp_table, "open"))
     options = {o.text: o.attrs["value"] for o in form.find("select").find_all("option")}
-    assert options == {"---------": "", "dealer": str(dealer.pk)}
+    assert options == {"---------": "", "Dee Lee (dealer)": str(dealer.pk)}
 
     response = floor.post(_action(world.dp_table, "open"), {"dealer": ""})
     assert response.status_code == 422

@@ -1,16 +1,20 @@
 """Forms of the cage screens: counts by denomination (one field per chip or bill), slips, drop
-counts, sign-offs. The services check the rules and name the field at fault."""
+counts, sign-offs. The services check the rules and name the field at fault.
+
+A second person signs by typing their username and their password or PIN on this device
+(never by being picked from a list); the person signed in signs with their own password or
+PIN."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib.auth.models import User
-from django.db.models import QuerySet
 
 from cage.models import InventoryCount, Slip
 from cardroom.kernel.inputs import AsciiDigitsForm
+
+from .signing import SECRET_FIELD, SIGNER_FIELD
 
 PIECES = {"inputmode": "numeric", "autocomplete": "off", "size": 4}
 
@@ -64,14 +68,13 @@ class PiecesForm(AsciiDigitsForm):
 
 class InventoryCountForm(PiecesForm):
     kind = forms.ChoiceField(choices=InventoryCount.Kind.choices)
-    counted_by = forms.ModelChoiceField(queryset=User.objects.none(), label="Counted by")
+    counted_by = SIGNER_FIELD("Counted by: the dealer's username")
+    counted_by_secret = SECRET_FIELD("The dealer's password or PIN", required=True)
     note = forms.CharField(max_length=2000, required=False, label="If it differs from the books")
+    secret = SECRET_FIELD("Your password or PIN: you verify", required=True)
 
-    def __init__(self, *args: Any, counters: QuerySet[User], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["counted_by"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = counters
+    def service_fields(self) -> dict[str, str]:
+        return super().service_fields() | {"counted_by": "counted_by", "signature": "secret"}
 
 
 class SlipForm(PiecesForm):
@@ -80,41 +83,47 @@ class SlipForm(PiecesForm):
 
 class VoidForm(AsciiDigitsForm):
     slip = forms.IntegerField(widget=forms.HiddenInput)
-    reason = forms.CharField(max_length=2000)
-    witness = forms.ModelChoiceField(queryset=User.objects.none())
-
-    def __init__(self, *args: Any, witnesses: QuerySet[User], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["witness"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = witnesses
+    reason = forms.CharField(max_length=2000, label="Why void")
+    witness = SIGNER_FIELD("Witness: their username")
+    witness_secret = SECRET_FIELD("The witness's password or PIN", required=True)
 
 
-class SlipActionForm(AsciiDigitsForm):
+class DeliverForm(AsciiDigitsForm):
+    """Whoever signs for the chips, on this device: the dealer at the table, or a floor
+    supervisor who did not request the slip."""
+
     slip = forms.IntegerField(widget=forms.HiddenInput)
+    signer = SIGNER_FIELD("Signed for by: username")
+    secret = SECRET_FIELD("Their password or PIN", required=True)
+
+    SERVICE_FIELDS = {"signature": "signer"}
+
+
+class DealerSignForm(AsciiDigitsForm):
+    """The dealer at the table signs for a fill or a credit with their own password or PIN."""
+
+    secret = SECRET_FIELD("Your password or PIN", required=True)
 
 
 class DropCountForm(PiecesForm):
     table = forms.IntegerField(widget=forms.HiddenInput)
-    second_counter = forms.ModelChoiceField(queryset=User.objects.none())
+    second_counter = SIGNER_FIELD("Second counter: their username")
+    second_counter_secret = SECRET_FIELD("The second counter's password or PIN", required=True)
     note = forms.CharField(max_length=2000, required=False)
-
-    def __init__(self, *args: Any, counters: QuerySet[User], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        field = self.fields["second_counter"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = counters
 
 
 class SignOffForm(AsciiDigitsForm):
     count = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=2000, label="Explanation")
+    secret = SECRET_FIELD(required=True)
 
 
 class ShiftCloseForm(AsciiDigitsForm):
     gaming_day = forms.DateField(widget=forms.HiddenInput)
     shift = forms.CharField(max_length=20, widget=forms.HiddenInput)
+    secret = SECRET_FIELD(required=True)
 
 
 class DayCloseForm(AsciiDigitsForm):
     gaming_day = forms.DateField(widget=forms.HiddenInput)
+    secret = SECRET_FIELD(required=True)

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from cardroom.kernel.inputs import AsciiDigitsForm
+from cardroom.kernel.people import person_name
 from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
 
@@ -94,8 +95,16 @@ class ChangeForm(AsciiDigitsForm):
     secret = SECRET_FIELD()
 
 
+class PersonChoiceField(forms.ModelChoiceField):
+    """A choice of person by full name, the username beside it ("Dee Lee (dealer)")."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        name = person_name(obj)
+        return name if name == obj.get_username() else f"{name} ({obj.get_username()})"
+
+
 class OpenTableForm(AsciiDigitsForm):
-    dealer: forms.ModelChoiceField[User] = forms.ModelChoiceField(queryset=User.objects.none())
+    dealer: forms.ModelChoiceField[User] = PersonChoiceField(queryset=User.objects.none())
 
     def __init__(self, *args: Any, dealers: QuerySet[User], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

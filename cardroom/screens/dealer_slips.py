@@ -1,0 +1,99 @@
+"""The fills and credits waiting for a table, on the dealer screen (design.md 8): the dealer on
+duty sees each slip's number, chips by denomination and total, counts the chips, then signs
+with their own password or PIN; the rack moves (``cage.services.slip_deliver``). The panel
+refreshes itself, so a fill requested at the cage appears without a reload."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from audit.services import audit_refusal
+from cage import selectors, services
+from cage.models import Slip
+from cardroom.kernel.money import money_text
+from cardroom.kernel.roles import TABLE_STAFF
+from cardroom.signing import own_signature
+from tables import selectors as table_selectors
+from tables.models import Table
+from wagers.engine.table import Banking
+
+from .base import SignedInRequest, call_service, role_required
+from .forms.cage import DealerSignForm
+
+
+def slips_context(
+    table: Table, *, form: DealerSignForm | None = None, signed: Slip | None = None
+) -> dict[str, Any]:
+    """What the slips panel shows: the table's waiting slips (an open house-banked table has
+    them), a refused signature's form in place, the slip just signed."""
+    waiting: list[Slip] = []
+    if table.banking == Banking.HOUSE and table_selectors.open_session(table) is not None:
+        waiting = list(selectors.slips(table, waiting=True).order_by("id"))
+    return {
+        "slips_panel": True,
+        "table": table,
+        "waiting_slips": [(slip, _pieces(slip)) for slip in waiting],
+        "sign_form": form,
+        "signed_note": signed_words(signed) if signed is not None else "",
+    }
+
+
+def _pieces(slip: Slip) -> list[tuple[str, int, Decimal]]:
+    return [(d, n, Decimal(d) * n) for d, n in slip.chips.items() if n]
+
+
+def _refused(request: SignedInRequest, table: Table) -> HttpResponse | None:
+    """The dealer screen's rule: an open table's play is its dealer on duty's and the floor's."""
+    if table_selectors.viewer(request.user).sees_live_cards(table.pk):
+        return None
+    message = "Another dealer is on duty at this table: only they and the floor see its play."
+    audit_refusal(actor=request.user, attempted=f"screen {request.path}", message=message)
+    return render(request, "403.html", {"message": message}, status=403)
+
+
+@role_required(*TABLE_STAFF)
+def slips_panel(request: SignedInRequest, pk: int) -> HttpResponse:
+    """The panel alone, as it refreshes itself."""
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    return _refused(request, table) or render(request, "dealer/_slips.html", slips_context(table))
+
+
+@require_POST
+@role_required(*TABLE_STAFF)
+def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
+    """The person signed in at the table signs for the slip's chips."""
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    refused = _refused(request, table)
+    if refused is not None:
+        return refused
+    waiting = get_object_or_404(Slip, pk=slip, table=table)
+    form = DealerSignForm(request.POST)
+    done = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.slip_deliver(
+            slip=waiting,
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+        fields={"signature": "secret", "slip": None},
+    )
+    if done and not request.htmx:
+        messages.success(request, signed_words(waiting))
+        return redirect("dealer-table", pk=table.pk)
+    context = slips_context(table, form=None if done else form, signed=waiting if done else None)
+    context |= {"failed_slip": None if done else waiting.pk, "failed_number": waiting.number}
+    if request.htmx:  # htmx swaps a 200 only: the refusal shows in the panel it replaces
+        return render(request, "dealer/_slips.html", context)
+    return render(request, "dealer/slip_sign.html", context, status=422)
+
+
+def signed_words(slip: Slip) -> str:
+    where = "went into the rack" if slip.kind == Slip.Kind.FILL else "left the rack for the cage"
+    return f"{slip.get_kind_display()} {slip.number} signed: ${money_text(slip.total)} {where}."

@@ -10,8 +10,9 @@ spread over ``--tables`` table chains, a cardroom chain and the global chain, ha
 ``audit.services.audit_record`` hashes them and written with ``COPY`` (the bench measures the
 verification, not the appends). Then it times, best of three:
 
-- a full verification in one process and in ``--workers`` processes (``verify_audit --full``);
-- a checkpoint, 1% more events, and the incremental verification after it (``verify_audit``);
+- a full verification in one process and in ``--workers`` processes (``verify_audit``);
+- a checkpoint, 1% more events, and the incremental verification after it
+  (``verify_audit --since-checkpoint``);
 - ``sha256`` alone over the same bytes as the full verification hashes (each event's canonical
   record), and the same with the records built and encoded too, in one process.
 """

@@ -16,7 +16,7 @@ from datetime import timedelta
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from audit import signing
 from audit.chain import heads_hash
@@ -231,22 +231,39 @@ def test_verify_audit_reports_the_events_at_risk_since_the_last_signed_checkpoin
     ) in out, out
 
 
-def test_incremental_verification_starts_at_the_last_checkpoint_and_full_redoes_all(
+def test_verify_audit_rehashes_every_event_unless_told_since_checkpoint(
     events, checkpoint, make_player
 ):
     checkpoint()
     make_player()
     status, out = verify_audit()
+    assert status == 0 and out.startswith(f"OK: {len(events) + 1} events in "), out
+    status, out = verify_audit("--since-checkpoint")
     assert status == 0 and out.startswith("OK: 1 events in "), out
+    assert "since the last checkpoint" in out.splitlines()[0]
+    # --full was the way to ask for every event: still accepted, and the same as the default.
     status, out = verify_audit("--full")
     assert status == 0 and out.startswith(f"OK: {len(events) + 1} events in "), out
-    # A change before the checkpoint: the incremental run reads only the checkpoint's own
-    # event of each chain; the full run finds it.
+
+
+def test_an_old_event_rewritten_behind_the_last_checkpoint_fails_the_default_verify_audit(
+    events, checkpoint, make_player
+):
+    checkpoint()
+    make_player()
     with past_append_only():
         AuditEvent.objects.filter(pk=events[1].pk).update(actor_name="someone")
-    assert verify_audit()[0] == 0
-    status, out = verify_audit("--full")
+    status, out = verify_audit()
     assert status == 1 and out.startswith(f"BROKEN at #{events[1].chain_seq}:"), out
+    assert "its content does not match its hash" in out
+    # Only the events since the checkpoint: the checkpoint's own event of each chain is read,
+    # not the one rewritten before it.
+    assert verify_audit("--since-checkpoint")[0] == 0
+
+
+def test_since_checkpoint_and_full_together_are_refused():
+    with pytest.raises(CommandError):
+        verify_audit("--since-checkpoint", "--full")
 
 
 @with_redis

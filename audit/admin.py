@@ -4,7 +4,7 @@ from django.contrib import admin
 
 from cardroom.kernel.admin import ReadOnlyAdmin
 
-from .models import AuditEvent, ChainHead, Checkpoint
+from .models import AuditEvent, ChainHead, ChainSweep, Checkpoint
 
 
 @admin.register(AuditEvent)
@@ -28,6 +28,13 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(ChainHead)
 class ChainHeadAdmin(ReadOnlyAdmin):
     list_display = ["chain", "seq", "hash"]
+
+
+@admin.register(ChainSweep)
+class ChainSweepAdmin(ReadOnlyAdmin):
+    """Where beat's rolling re-hash stands (``audit.sweep``): moved by beat alone."""
+
+    list_display = ["chain", "place", "passed_at", "checked_at", "broken"]
 
 
 @admin.register(Checkpoint)

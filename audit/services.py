@@ -13,6 +13,7 @@ from . import signing
 from .actions import AuditAction
 from .chain import LEGACY, canonical_json, chain_event_hash, chain_genesis, chain_of, heads_hash
 from .models import AuditEvent, ChainHead, Checkpoint
+from .sweep import sweep_found_broken
 from .verification import verify_chains
 
 #: Who acted: a signed-in user, or nobody (a failed login, a refused anonymous request).
@@ -159,6 +160,10 @@ def audit_checkpoint_record(*, full: bool = False) -> Checkpoint | None:
     is reported by the caller (the periodic task logs an error; a day close refuses)."""
     report = verify_chains(full=full, workers=1)
     if not report.ok:
+        return None
+    # Nor over a chain the rolling re-hash (audit.sweep) found broken behind the last checkpoint,
+    # which the verification since that checkpoint does not read.
+    if sweep_found_broken():
         return None
     heads = [[h.chain, h.seq, h.hash] for h in report.heads]
     text = canonical_json(sorted(heads))

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit.models import AuditEvent
+from audit.sweep import sweep_state
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.inputs import whole_number
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
@@ -64,7 +65,13 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
     return render(
         request,
         "compliance/audit.html",
-        {"form": form, "page": page, "query": query.urlencode(), "report": None},
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "report": None,
+            "sweep": sweep_state(),
+        },
     )
 
 

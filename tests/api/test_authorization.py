@@ -509,6 +509,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/hands/{{hand_wagering}}/misdeal/": lambda: {"reason": "shuffler_fault"},
         f"{V}/hands/{{hand_settled}}/corrections/": lambda: {
             "reason": "The dealer's 4s was the 4d",
+            "corrects": w.hand_settled.settlements.latest("entry").pk,
             "dealer_cards": CORRECTED_DEALER_CARDS,
         },
         f"{V}/settle-preview/": lambda: ROUND,

@@ -195,7 +195,11 @@ def test_every_read_of_the_worlds_objects_answers_as_documented(
     hand = world.hand_settled
     corrected = api(world.supervisor).post(
         f"/api/v1/hands/{hand.pk}/corrections/",
-        {"reason": "The 4s was the 4d", "dealer_cards": CORRECTED_DEALER_CARDS},
+        {
+            "reason": "The 4s was the 4d",
+            "corrects": hand.settlements.latest("entry").pk,
+            "dealer_cards": CORRECTED_DEALER_CARDS,
+        },
         format="json",
     )
     assert corrected.status_code == 201

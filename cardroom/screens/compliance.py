@@ -104,6 +104,14 @@ def verify_books(request: SignedInRequest) -> HttpResponse:
     return redirect("compliance-verification", run.pk)
 
 
+@require_POST
+@auditors
+def verify_state(request: SignedInRequest) -> HttpResponse:
+    """Verify the compliance state in a task; the run's page shows the first offending row."""
+    run = services.verification_request(kind=VerificationRun.Kind.STATE, by=request.user)
+    return redirect("compliance-verification", run.pk)
+
+
 @auditors
 def verification(request: SignedInRequest, pk: int) -> HttpResponse:
     """A verification run: its progress while it runs (polled by htmx), then its report."""

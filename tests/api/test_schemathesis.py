@@ -86,6 +86,7 @@ IDS = [
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
     (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
     (r"^/api/v1/books/verify/\{id\}/", ["books_run"]),
+    (r"^/api/v1/state/verify/\{id\}/", ["state_run"]),
 ]
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(

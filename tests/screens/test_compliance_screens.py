@@ -440,3 +440,23 @@ def test_the_audit_log_says_where_beats_rolling_rehash_stands(compliance, settle
         in text
     )
     assert "no checkpoint is signed until the chain is whole" in text
+
+
+def test_verifying_the_compliance_state_shows_the_first_row_that_does_not_agree(
+    compliance, settled, django_capture_on_commit_callbacks
+):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    button = page.by_id("verify-state")
+    assert button.closest("form").attrs["action"] == reverse("compliance-verify-state")
+    assert compliance.get(reverse("compliance-verify-state")).status_code == 405
+    with django_capture_on_commit_callbacks(execute=True):
+        response = compliance.post(reverse("compliance-verify-state"))
+    page = parse(compliance.get(response["Location"]).content)
+    assert page.find("h1").text == "Compliance state verification"
+    verification = page.by_id("verification")
+    # The screens' personas are put in their groups by fixtures, with no audited role.
+    assert verification.attrs["data-ok"] == "false"
+    assert "The compliance state does not agree with the audit log at auth_user #" in (
+        verification.text
+    )
+    assert "no audit event gave the account a role" in verification.text

@@ -17,6 +17,7 @@ from django.core.management import call_command
 from audit.actions import AuditAction
 from audit.models import AuditEvent
 from audit.services import audit_record
+from cardroom.kernel.errors import DomainError
 from compliance.books import verify_books
 from compliance.models import VerificationRun
 from compliance.tasks import verify_books_task
@@ -32,7 +33,8 @@ from tests.audit.support import (
     raw,
     verify_audit,
 )
-from wagers.models import Hand, Settlement, SpotSettlement, WagerSettlement
+from wagers import services
+from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 pytestmark = pytest.mark.django_db
 
@@ -314,3 +316,25 @@ def test_a_settlement_named_by_a_second_settling_event_is_found(day, dealer):
     settlement = hand.settlements.get()
     assert (report.ok, report.row) == (False, f"wagers_settlement #{settlement.pk}")
     assert "it is named by 2 events" in report.problem
+
+
+def test_a_correction_of_a_raise_moves_its_stake_and_still_ties(day, supervisor):
+    """A raise corrected to a fold: the stake comes back with the correction's movement, which
+    is the corrected nets less the reversed ones (R15 on every entry)."""
+    corrected = None
+    for spot in Spot.objects.filter(decision="raise", hand__status="settled").order_by("pk"):
+        hand = spot.hand
+        try:
+            corrected = services.hand_correct(
+                hand=hand,
+                corrects=hand.settlements.latest("entry").pk,
+                by=supervisor,
+                reason="Seat folded; the raise was entered by mistake",
+                decisions={spot.seat: {"decision": "fold"}},
+            )
+            break
+        except DomainError:
+            continue
+    assert corrected is not None
+    report = verify_books()
+    assert report.ok, f"{report.row}: {report.problem}"

@@ -238,9 +238,11 @@ def _same_spots(
         if stored != expected:
             names = ("player", "ante", "flush bonus", "straight flush bonus", "cards", "dead",
                      "decision", "raise")  # fmt: skip
-            what = next(name for name, a, b in zip(names, stored, expected, strict=True) if a != b)
+            what, here, there = next(
+                (name, a, b) for name, a, b in zip(names, stored, expected, strict=True) if a != b
+            )
             raise Offence(
                 f"wagers_spot #{pk}",
-                f"{where} seat {seat}: its {what} is not the one it was settled with "
-                "(the round of its settlement entry in force, its cards and stakes the first's)",
+                f"{where} seat {seat}, {what}: {here or 'none'} here, {there or 'none'} in its "
+                "settlement (cards and stakes: the original entry's; decisions: the one in force)",
             )

@@ -24,6 +24,7 @@ from compliance.state import verify_state
 from compliance.tasks import verify_state_task
 from patrons.cash import cage_cash, ctr_file
 from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end, exclusion_list_import
+from patrons.keys import id_hash
 from patrons.models import CurrencyTransactionReport, Exclusion
 from tables import staff
 from tables.demo import DEMO_USERS
@@ -194,15 +195,32 @@ def test_a_lifetime_bar_cut_short_by_raw_sql_is_found(world):
 
 
 @pytest.mark.parametrize(
-    ("column", "value"),
-    [("date_of_birth", date(1981, 5, 17)), ("kind", "self_restricted"), ("id_issuer", "NV")],
+    ("column", "value", "found"),
+    [
+        ("date_of_birth", date(1981, 5, 17), "its fields are not those exclusion.added sealed"),
+        ("kind", "self_restricted", "its fields are not those exclusion.added sealed"),
+        # The ID is matched on its lookup hash, which is then no longer the ID's own.
+        ("id_issuer", "NV", "its ID lookup hash is not its ID number's"),
+    ],
 )
-def test_an_edited_exclusion_is_found_against_its_seal(world, column, value):
+def test_an_edited_exclusion_is_found(world, column, value, found):
     barred = Exclusion.objects.get(name="Robin Vale")
     raw(f"UPDATE patrons_exclusion SET {column} = %s WHERE id = %s", [value, barred.pk])
     report = verify_state()
     assert (report.ok, report.row) == (False, f"patrons_exclusion #{barred.pk}")
-    assert "it was edited" in report.problem or "lookup hash" in report.problem
+    assert found in report.problem
+
+
+def test_an_exclusions_id_hash_and_issuer_changed_together_are_found_against_its_seal(world):
+    barred = Exclusion.objects.get(name="Robin Vale")
+    forged = id_hash("driver_licence", "NV", "R7654321")
+    raw(
+        "UPDATE patrons_exclusion SET id_issuer = 'NV', id_hash = %s WHERE id = %s",
+        [forged, barred.pk],
+    )
+    report = verify_state()
+    assert (report.ok, report.row) == (False, f"patrons_exclusion #{barred.pk}")
+    assert "its fields are not those exclusion.added sealed (event #" in report.problem
 
 
 def test_a_renamed_exclusion_with_its_name_key_is_found_against_its_seal(world):
@@ -343,7 +361,9 @@ def test_a_settled_hands_cards_rewritten_are_found(world):
     assert verify_audit()[0] == 0
     report = verify_state()
     assert (report.ok, report.row) == (False, f"wagers_spot #{spot.pk}")
-    assert f"seat {spot.seat}: its cards is not the one it was settled with" in report.problem
+    assert f"seat {spot.seat}, cards: {spot.cards} here" not in report.problem  # the new ones
+    assert f"seat {spot.seat}, cards: " in report.problem
+    assert f"here, {spot.cards} in its settlement" in report.problem
 
 
 def test_a_settled_hands_dealer_cards_rewritten_are_found(world):
@@ -359,7 +379,7 @@ def test_a_corrected_decision_rewritten_is_found_against_the_entry_in_force(worl
     raw("UPDATE wagers_spot SET decision = %s WHERE id = %s", ["walked_away", spot.pk])
     report = verify_state()
     assert (report.ok, report.row) == (False, f"wagers_spot #{spot.pk}")
-    assert "its decision is not the one it was settled with" in report.problem
+    assert f"seat {spot.seat}, decision: walked_away here, {spot.decision} in its" in report.problem
 
 
 # --- as a task, in beat, on the screen ----------------------------------------------------------

@@ -185,8 +185,11 @@ class Ties:
         for chunk in _chunks(
             events.values_list("seq", "action", "object_id", "payload").iterator(chunk_size=2000)
         ):
-            wanted = {int(json.loads(text)["entry"]): (seq, action, seating, json.loads(text))
-                      for seq, action, seating, text in chunk}  # fmt: skip
+            parsed = [
+                (seq, action, seating, json.loads(text)) for seq, action, seating, text in chunk
+            ]
+            wanted = {int(payload["entry"]): (seq, action, seating, payload)
+                      for seq, action, seating, payload in parsed}  # fmt: skip
             stored = {
                 pk: (seating, reason, amount)
                 for pk, seating, reason, amount in StackEntry.objects.filter(

@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
+
+from django.db import connection, transaction
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
@@ -72,7 +75,8 @@ def verify_state(progress: Progress | None = None) -> StateReport:
     ]
     try:
         for done, step in enumerate(steps):
-            step()
+            with _one_snapshot():
+                step()
             if progress is not None:
                 progress((done + 1) * 100 // len(steps))
     except Offence as offence:
@@ -80,6 +84,21 @@ def verify_state(progress: Progress | None = None) -> StateReport:
         if progress is not None:
             progress(100)
     return report
+
+
+@contextmanager
+def _one_snapshot() -> Iterator[None]:
+    """Each check reads its rows and their events in one snapshot on PostgreSQL (a transaction
+    at REPEATABLE READ), so that a change committed while it reads — an account made with its
+    event, a CTR grown with its cash — is seen whole or not at all, never half. Inside a
+    transaction already (a test), as it is."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def _exclusions(report: StateReport) -> None:

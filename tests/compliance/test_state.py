@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management import call_command
+from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
@@ -56,7 +57,8 @@ def record_roles_as_the_services_do() -> None:
     each one's role as the staff services would (``audit.role_events``)."""
     for user in User.objects.filter(groups__name__in=ROLES).distinct().order_by("pk"):
         payload = {"username": user.username, "name": user.get_full_name(), "role": role_of(user)}
-        audit_record(actor=None, action=AuditAction.STAFF_CREATED, target=user, payload=payload)
+        with transaction.atomic():
+            audit_record(actor=None, action=AuditAction.STAFF_CREATED, target=user, payload=payload)
 
 
 @pytest.fixture
@@ -405,3 +407,14 @@ def test_the_task_records_a_run_and_says_where(world, cardroom):
         ("done", False, 100),
     ]
     assert runs[1].result["row"] == f"tables_cardroom #{cardroom.pk}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_by_a_worker_outside_a_transaction_each_check_reads_one_snapshot(world):
+    """As beat's worker runs it: not inside a transaction, so on PostgreSQL each check opens
+    its own, read-only at REPEATABLE READ; the run's progress is written between them."""
+    answer = verify_state_task.run()
+    assert answer["ok"] is True, answer
+    run = VerificationRun.objects.get(pk=answer["run"])
+    accounts = User.objects.filter(groups__name__in=ROLES).distinct().count()
+    assert (run.status, run.progress, run.result["accounts"]) == ("done", 100, accounts)

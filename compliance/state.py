@@ -27,12 +27,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 from typing import Any
-
-from django.db import connection, transaction
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
@@ -40,6 +37,7 @@ from tables.models import Cardroom
 from wagers.models import Hand, Settlement, Spot
 
 from .entries import Offence
+from .snapshots import read_snapshot
 from .state_law import check_ctrs, check_exclusions
 from .state_roles import check_roles
 
@@ -75,7 +73,7 @@ def verify_state(progress: Progress | None = None) -> StateReport:
     ]
     try:
         for done, step in enumerate(steps):
-            with _one_snapshot():
+            with read_snapshot():  # each check sees its rows and events at one moment
                 step()
             if progress is not None:
                 progress((done + 1) * 100 // len(steps))
@@ -84,21 +82,6 @@ def verify_state(progress: Progress | None = None) -> StateReport:
         if progress is not None:
             progress(100)
     return report
-
-
-@contextmanager
-def _one_snapshot() -> Iterator[None]:
-    """Each check reads its rows and their events in one snapshot on PostgreSQL (a transaction
-    at REPEATABLE READ), so that a change committed while it reads — an account made with its
-    event, a CTR grown with its cash — is seen whole or not at all, never half. Inside a
-    transaction already (a test), as it is."""
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        yield
-        return
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield
 
 
 def _exclusions(report: StateReport) -> None:

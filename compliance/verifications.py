@@ -20,6 +20,7 @@ from audit.verification import verify_chain
 
 from .books import verify_books
 from .models import VerificationRun
+from .snapshots import read_snapshot, side_progress
 from .state import verify_state
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,12 @@ def verification_run(run_id: int, *, task_id: str | None = None) -> Verification
 
 def _verify(run: VerificationRun) -> tuple[bool, dict[str, Any]]:
     if run.kind == VerificationRun.Kind.BOOKS:
-        books = verify_books(progress=lambda percent: _progress(run.pk, percent))
+        with read_snapshot() as snapshot:
+            if snapshot:
+                with side_progress(run.pk) as progress:
+                    books = verify_books(progress=progress)
+            else:
+                books = verify_books(progress=lambda percent: _progress(run.pk, percent))
         return books.ok, books.as_dict()
     if run.kind == VerificationRun.Kind.STATE:
         state = verify_state(progress=lambda percent: _progress(run.pk, percent))

@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
@@ -20,6 +21,7 @@ from audit.services import audit_record
 from cardroom.kernel.errors import DomainError
 from compliance.books import verify_books
 from compliance.models import VerificationRun
+from compliance.snapshots import read_snapshot
 from compliance.tasks import verify_books_task
 from patrons.models import CashTransaction
 from rake.models import FeeEntry
@@ -338,3 +340,30 @@ def test_a_correction_of_a_raise_moves_its_stake_and_still_ties(day, supervisor)
     assert corrected is not None
     report = verify_books()
     assert report.ok, f"{report.row}: {report.problem}"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_run_by_a_worker_outside_a_transaction_the_books_read_one_snapshot(day):
+    """As beat's worker runs it: on PostgreSQL the books are read in one read-only snapshot
+    (a hand settled meanwhile is not half seen), and the progress goes through a connection
+    of its own (the snapshot cannot write it)."""
+    answer = verify_books_task.run()
+    assert answer["ok"] is True, answer
+    run = VerificationRun.objects.get(pk=answer["run"])
+    assert (run.status, run.progress, run.result["settlements"]) == (
+        "done",
+        100,
+        Settlement.objects.count(),
+    )
+    assert verify_books_command()[0] == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_postgresql_reads_in_one_read_only_repeatable_snapshot():
+    with read_snapshot() as snapshot:
+        if connection.vendor != "postgresql":
+            assert snapshot is False  # SQLite: one writer
+            return
+        assert snapshot is True
+        assert raw("SHOW transaction_isolation") == [("repeatable read",)]
+        assert raw("SHOW transaction_read_only") == [("on",)]

@@ -7,6 +7,7 @@ from cardroom.kernel.admin import ReadOnlyAdmin
 from .models import (
     AuditEvent,
     ChainHead,
+    ChainSweep,
     Checkpoint,
     CheckpointProblem,
     CheckpointProblemAcknowledgement,
@@ -36,6 +37,13 @@ class AuditEventAdmin(ReadOnlyAdmin):
 @admin.register(ChainHead)
 class ChainHeadAdmin(ReadOnlyAdmin):
     list_display = ["chain", "seq", "hash"]
+
+
+@admin.register(ChainSweep)
+class ChainSweepAdmin(ReadOnlyAdmin):
+    """Where beat's rolling re-hash stands (``audit.sweep``): moved by beat alone."""
+
+    list_display = ["chain", "place", "passed_at", "checked_at", "broken"]
 
 
 @admin.register(Checkpoint)

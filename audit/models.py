@@ -162,3 +162,25 @@ class RefusalTally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.unrecorded} refusals since {self.recorded_at}"
+
+
+class ChainSweep(models.Model):
+    """Where beat's rolling re-hash of the older events stands (``audit.sweep``): one row.
+
+    The next slice starts after ``place`` in ``chain`` (a chain's first slice after place 0;
+    ``chain`` empty: at the first chain). ``broken`` is what the last slice found, empty when it
+    held: while it is set no checkpoint is signed, and the cursor stays where the slice began,
+    so every run re-hashes the broken slice again until the chain is whole."""
+
+    chain = models.CharField(max_length=40, blank=True)
+    place = models.PositiveBigIntegerField(default=0)
+    pass_started_at = models.DateTimeField(null=True, blank=True)
+    #: When the last complete pass over every chain ended.
+    passed_at = models.DateTimeField(null=True, blank=True)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    broken = models.TextField(blank=True)
+    broken_chain = models.CharField(max_length=40, blank=True)
+    broken_place = models.PositiveBigIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"sweep at {self.chain or 'the start'} #{self.place}"

@@ -23,6 +23,7 @@ from .models import (
     RefusalTally,
     SinkWrite,
 )
+from .sweep import sweep_found_broken
 from .verification import verify_chains
 
 logger = logging.getLogger(__name__)
@@ -172,6 +173,10 @@ def audit_checkpoint_record(*, full: bool = False) -> Checkpoint | None:
     checkpoint is skipped, not a block: it is recorded as an alarm (``audit.alarms``)."""
     report = verify_chains(full=full, workers=1)
     if not report.chains_ok:
+        return None
+    # Nor over a chain the rolling re-hash (audit.sweep) found broken behind the last checkpoint,
+    # which the verification since that checkpoint does not read.
+    if sweep_found_broken():
         return None
     checkpoint_problems_record(report.checkpoint_problems)
     heads = [[h.chain, h.seq, h.hash] for h in report.heads]

@@ -10,8 +10,10 @@ spread over ``--tables`` table chains, a cardroom chain and the global chain, ha
 ``audit.services.audit_record`` hashes them and written with ``COPY`` (the bench measures the
 verification, not the appends). Then it times, best of three:
 
-- a full verification in one process and in ``--workers`` processes (``verify_audit --full``);
-- a checkpoint, 1% more events, and the incremental verification after it (``verify_audit``);
+- a full verification in one process and in ``--workers`` processes (``verify_audit``);
+- a checkpoint, 1% more events, and the incremental verification after it
+  (``verify_audit --since-checkpoint``);
+- one slice of beat's rolling re-hash (``audit.sweep``) at its largest, ``MAX_SLICE`` events;
 - ``sha256`` alone over the same bytes as the full verification hashes (each event's canonical
   record), and the same with the records built and encoded too, in one process.
 """
@@ -228,6 +230,22 @@ def main() -> None:
         seconds,
         more,
     )
+
+    from audit import sweep
+    from audit.models import ChainSweep
+
+    # What beat adds every minute: one slice of its rolling re-hash, at its largest.
+    size = min(sweep.MAX_SLICE, events)
+    sweep.MIN_SLICE = size
+
+    def rehash_slice() -> object:
+        ChainSweep.objects.all().delete()
+        report = sweep.sweep_step()
+        assert report.ok and report.events == size, report
+        return report
+
+    seconds, _ = best(rehash_slice)
+    line(f"one slice of beat's rolling re-hash ({size:,} events), 1 process", seconds, size)
 
     print(
         f"\n{events:,} events in {chains} chains on PostgreSQL "

@@ -13,6 +13,10 @@ checks them against each other and against the engine:
 4. **Conservation** (R15): per hand, every spot's net, the dealer's net and the house rake
    add up to zero; per table and gaming day, the same, and the day's fee ledger equals the
    day's settlements' fees.
+5. **Stack entries** (``compliance.ties``): each is its settlement entry's movement, its
+   hands' stakes and banks, or its audit event's and cash transaction's.
+6. **Settling events** (``compliance.settling``): each settlement entry is named by exactly one
+   settling audit event with its money, and each such event names entries that are there.
 
 The first offending row is reported by table and id (e.g. ``tables_seating #12``); exit 1 of
 ``manage.py verify_books``. Sums are taken in Python on ``Decimal`` (SQLite sums decimals as
@@ -22,30 +26,25 @@ floating point), a chunk of settlements at a time: memory stays bounded.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from cardroom.kernel.money import ZERO
 from rake.models import FeeEntry
-from tables.models import HouseBankEntry, Seating, StackEntry
+from tables.models import Seating, StackEntry
 from wagers.engine import round_from_json, settle, settlement_to_json
 from wagers.engine.errors import ConservationError, RoundError
 from wagers.engine.money import to_decimal
-from wagers.models import Settlement, SpotSettlement
+from wagers.models import Settlement
 
-CHUNK = 500
+from .entries import Entry, Offence, entries
+from .settling import SettlingEvents
+from .ties import Ties
+
 Progress = Callable[[int], None]
-
-
-class Offence(Exception):
-    """The first row that does not agree with the books."""
-
-    def __init__(self, row: str, problem: str) -> None:
-        super().__init__(f"{row}: {problem}")
-        self.row, self.problem = row, problem
 
 
 @dataclass
@@ -57,6 +56,8 @@ class BooksReport:
     settlements: int = 0
     hands: int = 0
     days: int = 0
+    entries: int = 0  # stack entries tied to what they book
+    events: int = 0  # audit events tied to the rows they name
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +68,8 @@ class BooksReport:
             "settlements": self.settlements,
             "hands": self.hands,
             "days": self.days,
+            "entries": self.entries,
+            "events": self.events,
         }
 
 
@@ -74,11 +77,15 @@ def verify_books(progress: Progress | None = None) -> BooksReport:
     """Check every stack, settlement, fee and hand; stop at the first offending row."""
     report = BooksReport()
     steps = _Steps(progress, Seating.objects.count() + Settlement.objects.count())
+    ties, settling = Ties(), SettlingEvents()
     try:
         _check_stacks(report, steps)
-        _check_settlements(report, steps)
+        _check_settlements(report, steps, ties, settling)
+        settling.finish()
+        ties.finish()
     except Offence as offence:
         report.ok, report.row, report.problem = False, offence.row, offence.problem
+    report.entries, report.events = ties.entries, ties.events + settling.events
     steps.finish()
     return report
 
@@ -129,52 +136,6 @@ def _check_stacks(report: BooksReport, steps: _Steps) -> None:
 
 # --- 2–4. settlements, fees, conservation ------------------------------------------------------
 
-_SETTLEMENT_FIELDS = (
-    "pk",
-    "hand_id",
-    "entry",
-    "kind",
-    "round",
-    "result",
-    "house_rake",
-    "dealer_net",
-    "gaming_day",
-    "hand__table_id",
-    "hand__dp_seating_id",
-)
-
-
-@dataclass
-class _Entry:
-    """One settlement entry as stored, with its spot lines, fees and house bank entries."""
-
-    pk: int
-    hand_id: int
-    entry: int
-    kind: str
-    round: Any
-    result: Any
-    house_rake: Decimal
-    dealer_net: Decimal
-    gaming_day: date | None
-    table_id: int
-    dp_seating_id: int | None
-    spots: dict[int, tuple[Decimal, Decimal]] = field(default_factory=dict)  # seat: rake, net
-    fees: Decimal = ZERO
-    bank: Decimal = ZERO
-
-    @property
-    def row(self) -> str:
-        return f"wagers_settlement #{self.pk}"
-
-    @property
-    def where(self) -> str:
-        return f"hand {self.hand_id} entry {self.entry} ({self.kind})"
-
-    @property
-    def sign(self) -> int:
-        return -1 if self.kind == Settlement.Kind.REVERSAL else 1
-
 
 class _Days:
     """Per table and gaming day: the settlements' money and the fee ledger."""
@@ -183,60 +144,33 @@ class _Days:
         self.balance: dict[tuple[int, date | None], Decimal] = defaultdict(lambda: ZERO)
         self.rake: dict[tuple[int, date | None], Decimal] = defaultdict(lambda: ZERO)
 
-    def add(self, entry: _Entry) -> None:
+    def add(self, entry: Entry) -> None:
         key = (entry.table_id, entry.gaming_day)
         nets = sum((net for _, net in entry.spots.values()), ZERO)
         self.balance[key] += nets + entry.dealer_net + entry.house_rake
         self.rake[key] += entry.house_rake
 
 
-def _check_settlements(report: BooksReport, steps: _Steps) -> None:
+def _check_settlements(
+    report: BooksReport, steps: _Steps, ties: Ties, settling: SettlingEvents
+) -> None:
     days, hands = _Days(), set()
-    for chunk in _entries():
+    for chunk in entries():
         for entry in chunk:
             _check_engine(entry)
             _check_fees(entry)
             _check_hand(entry)
+            ties.add(entry)
             days.add(entry)
             hands.add(entry.hand_id)
             report.settlements += 1
+        settling.events_of(chunk)
         steps.advance(len(chunk))
     report.hands = len(hands)
     report.days = _check_days(days)
 
 
-def _entries() -> Iterator[list[_Entry]]:
-    """The settlement entries in order, a chunk at a time, each with its lines and ledgers."""
-    rows = Settlement.objects.order_by("pk").values_list(*_SETTLEMENT_FIELDS)
-    chunk: list[_Entry] = []
-    for row in rows.iterator(chunk_size=CHUNK):
-        chunk.append(_Entry(*row))
-        if len(chunk) == CHUNK:
-            yield _filled(chunk)
-            chunk = []
-    if chunk:
-        yield _filled(chunk)
-
-
-def _filled(chunk: list[_Entry]) -> list[_Entry]:
-    by_pk = {entry.pk: entry for entry in chunk}
-    lines = SpotSettlement.objects.filter(settlement_id__in=by_pk).values_list(
-        "settlement_id", "seat", "rake", "net"
-    )
-    for settlement_id, seat, rake, net in lines:
-        by_pk[settlement_id].spots[seat] = (rake, net)
-    fees = FeeEntry.objects.filter(settlement_id__in=by_pk).values_list("settlement_id", "amount")
-    for settlement_id, amount in fees:
-        by_pk[settlement_id].fees += amount
-    bank = HouseBankEntry.objects.filter(settlement_id__in=by_pk).values_list(
-        "settlement_id", "amount"
-    )
-    for settlement_id, amount in bank:
-        by_pk[settlement_id].bank += amount
-    return chunk
-
-
-def _check_engine(entry: _Entry) -> None:
+def _check_engine(entry: Entry) -> None:
     """The engine re-settles the stored round: the same result, the same money."""
     try:
         settled = settle(round_from_json(entry.round))
@@ -256,7 +190,7 @@ def _check_engine(entry: _Entry) -> None:
         _same(entry, f"seat {line.seat}'s net", net, sign * to_decimal(line.net))
 
 
-def _same(entry: _Entry, what: str, stored: Decimal, engine: Decimal) -> None:
+def _same(entry: Entry, what: str, stored: Decimal, engine: Decimal) -> None:
     if stored != engine:
         raise Offence(
             entry.row,
@@ -264,7 +198,7 @@ def _same(entry: _Entry, what: str, stored: Decimal, engine: Decimal) -> None:
         )
 
 
-def _check_fees(entry: _Entry) -> None:
+def _check_fees(entry: Entry) -> None:
     """R12: the fee ledger holds exactly the entry's fees; the house bank its net."""
     if entry.fees != entry.house_rake:
         raise Offence(
@@ -281,7 +215,7 @@ def _check_fees(entry: _Entry) -> None:
         )
 
 
-def _check_hand(entry: _Entry) -> None:
+def _check_hand(entry: Entry) -> None:
     """R15 on the stored rows: spots' nets + dealer's net + house rake = 0."""
     nets = sum((net for _, net in entry.spots.values()), ZERO)
     total = nets + entry.dealer_net + entry.house_rake
@@ -333,7 +267,8 @@ def as_lines(report: BooksReport) -> Iterable[str]:
     """The report in words, for the command and the logs."""
     counted = (
         f"{report.stacks} stacks, {report.settlements} settlement entries, {report.hands} "
-        f"hands, {report.days} table days"
+        f"hands, {report.days} table days, {report.entries} stack entries, {report.events} "
+        "audit events"
     )
     if report.ok:
         yield f"OK: {counted} agree."

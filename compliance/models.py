@@ -48,13 +48,15 @@ class Export(models.Model):
 
 
 class VerificationRun(models.Model):
-    """One verification, of the audit chain or of the books, run by a Celery task that reports
-    its progress (hardening items 2 and 17): asked for through the API or the compliance
-    screen (``requested_by``), or by beat (no one). Its ``result`` is the report."""
+    """One verification, of the audit chain, the books or the compliance state, run by a
+    Celery task that reports its progress (hardening items 2 and 17): asked for through the
+    API or the compliance screen (``requested_by``), or by beat (no one). Its ``result`` is
+    the report."""
 
     class Kind(models.TextChoices):
         AUDIT_CHAIN = "audit_chain"
         BOOKS = "books"
+        STATE = "state"  # the compliance state against the audit log (compliance.state)
 
     class Status(models.TextChoices):
         PENDING = "pending"

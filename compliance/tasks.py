@@ -85,6 +85,20 @@ def verify_books_task() -> dict:
     return {"run": run.pk, "ok": run.ok, **({} if run.ok else {"row": run.result.get("row")})}
 
 
+@shared_task(name="compliance.verify_state", ignore_result=True)
+def verify_state_task() -> dict:
+    """Periodic (beat): verify the compliance state against the audit log, as a run by no
+    one."""
+    now = timezone.now()
+    run = VerificationRun.objects.create(
+        kind=VerificationRun.Kind.STATE, requested_at=now, progress_at=now
+    )
+    run = verification_run(run.pk)
+    if not run.ok:
+        logger.error("The compliance state does not agree with the audit log: %s", run.result)
+    return {"run": run.pk, "ok": run.ok, **({} if run.ok else {"row": run.result.get("row")})}
+
+
 @shared_task(name="compliance.fail_stalled_verifications", ignore_result=True)
 def fail_stalled_verifications_task() -> dict:
     """Periodic (beat): a verification whose worker died says so, instead of running forever."""

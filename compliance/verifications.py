@@ -1,5 +1,6 @@
-"""Running a verification (hardening items 2 and 17): the audit chain or the books, in a
-Celery task with its progress on a ``VerificationRun`` row, never inside a request.
+"""Running a verification (hardening items 2 and 17): the audit chain, the books or the
+compliance state, in a Celery task with its progress on a ``VerificationRun`` row, never
+inside a request.
 
 ``verification_run`` is idempotent: a finished run is left as it is; a run delivered again
 after its worker died runs again from the start (verifying writes nothing but the run's row).
@@ -19,6 +20,8 @@ from audit.verification import verify_chain
 
 from .books import verify_books
 from .models import VerificationRun
+from .snapshots import read_snapshot, side_progress
+from .state import verify_state
 
 logger = logging.getLogger(__name__)
 Status = VerificationRun.Status
@@ -54,8 +57,16 @@ def verification_run(run_id: int, *, task_id: str | None = None) -> Verification
 
 def _verify(run: VerificationRun) -> tuple[bool, dict[str, Any]]:
     if run.kind == VerificationRun.Kind.BOOKS:
-        books = verify_books(progress=lambda percent: _progress(run.pk, percent))
+        with read_snapshot() as snapshot:
+            if snapshot:
+                with side_progress(run.pk) as progress:
+                    books = verify_books(progress=progress)
+            else:
+                books = verify_books(progress=lambda percent: _progress(run.pk, percent))
         return books.ok, books.as_dict()
+    if run.kind == VerificationRun.Kind.STATE:
+        state = verify_state(progress=lambda percent: _progress(run.pk, percent))
+        return state.ok, state.as_dict()
     # The chain is verified in one walk: its progress goes from 0 to 100 when it is done.
     chain = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
     return chain.ok, asdict(chain)

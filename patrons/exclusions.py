@@ -31,7 +31,7 @@ from cardroom.kernel.errors import Conflict, DomainError
 from cardroom.kernel.permissions import require_role
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
-from . import hooks, selectors
+from . import hooks, seals, selectors
 from .incidents import incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion, IdType, Incident
@@ -297,6 +297,7 @@ def exclusion_add(
             "player": player.pk if player else None,
             "starts_on": row.starts_on,
             "ends_on": row.ends_on,
+            **seals.exclusion_seal(row),
         },
     )
     return row
@@ -313,13 +314,14 @@ def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User)
         raise DomainError("A term ends on or after its start.", field="ends_on")
     if row.ends_on is not None and row.ends_on <= ends_on:
         raise Conflict(f"This term ends on {row.ends_on:%Y-%m-%d} already.", field="ends_on")
+    was = row.ends_on
     row.ends_on, row.ended_by = ends_on, by
     row.save(update_fields=["ends_on", "ended_by"])
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_ENDED,
         target=row,
-        payload={"ends_on": ends_on, "reason": reason.strip()},
+        payload={"ends_on": ends_on, "was": was, "reason": reason.strip()},
     )
     return row
 
@@ -346,7 +348,7 @@ def exclusion_list_import(
             actor=by,
             action=AuditAction.EXCLUSION_LIST_IMPORTED,
             target=None,
-            payload={"file": source_name, "added": len(made)},
+            payload={"file": source_name, "added": len(made), **seals.import_seal(made)},
         )
     return made
 

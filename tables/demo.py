@@ -109,6 +109,7 @@ def load_demo_users() -> list[DemoUser]:
             user.save(update_fields=["password"])
         user.groups.set([groups[demo.role]])
         _demo_profile(user)
+        _record_role(user, demo.role)
     return list(DEMO_USERS)
 
 
@@ -130,6 +131,28 @@ def _demo_profile(user: User) -> None:
 def demo_signature(username: str) -> SignatureInput:
     """A demo user signing with the demo password (the demo knows it)."""
     return SignatureInput(username, DEMO_PASSWORD, SigningDevice(device="load_demo"))
+
+
+def _record_role(user: User, role: str) -> None:
+    """The demo accounts' roles go on the audit log as the staff services' do (the contract
+    of ``audit.role_events``), so that ``verify_state`` finds every role group membership
+    audited; nothing is recorded when the log already says so (running again changes
+    nothing)."""
+    from audit.actions import AuditAction  # like the services: keep this module light
+    from audit.role_events import latest_role_events
+    from audit.services import audit_record
+
+    known = latest_role_events([user.pk]).get(user.pk)
+    if known is not None and known.role == role:
+        return
+    payload: dict[str, str | None]
+    if known is None:
+        action = AuditAction.STAFF_CREATED
+        payload = {"username": user.username, "name": user.get_full_name(), "role": role}
+    else:
+        action = AuditAction.STAFF_ROLE_SET
+        payload = {"username": user.username, "role": role, "was": known.role}
+    audit_record(actor=None, action=action, target=user, payload=payload)
 
 
 def load_demo_tables() -> None:

@@ -137,6 +137,14 @@ class BooksVerify(_VerificationRequest):
     kind = VerificationRun.Kind.BOOKS
 
 
+class StateVerify(_VerificationRequest):
+    """Verify the compliance state against the audit log in a Celery task: self-approval,
+    role groups, exclusions, CTRs and settled hands' cards. 202 with the run; GET
+    ``state/verify/{id}/`` for its progress and the first offending row."""
+
+    kind = VerificationRun.Kind.STATE
+
+
 class VerifyDetail(generics.RetrieveAPIView):
     queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.AUDIT_CHAIN).select_related(
         "requested_by"
@@ -149,6 +157,12 @@ class BooksVerifyDetail(generics.RetrieveAPIView):
     queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.BOOKS).select_related(
         "requested_by"
     )
+    serializer_class = VerificationOut
+    read_roles = AUDITORS
+
+
+class StateVerifyDetail(generics.RetrieveAPIView):
+    queryset = VerificationRun.objects.filter(kind=VerificationRun.Kind.STATE)
     serializer_class = VerificationOut
     read_roles = AUDITORS
 

@@ -213,6 +213,11 @@ class DecisionFix(StrictSerializer):
 
 class CorrectionIn(StrictSerializer):
     reason = serializers.CharField(max_length=2000)
+    # The id of the settlement entry corrected: the hand's latest. One made meanwhile by someone
+    # else makes it stale: 409, field ``corrects``.
+    corrects = serializers.IntegerField(
+        min_value=1, help_text="The id of the settlement entry corrected: the hand's latest."
+    )
     dealer_cards = CardsField(required=False, allow_null=True, default=None)
     spot_cards = BoundedDictField(
         child=CardsField(), required=False, default=dict, max_length=MAX_SEATS
@@ -422,6 +427,7 @@ class HandCorrect(ServiceView):
             hand=get_object_or_404(Hand, pk=pk),
             by=actor(request),
             reason=data["reason"],
+            corrects=data["corrects"],
             dealer_cards=data["dealer_cards"],
             spot_cards=seat_keys(data["spot_cards"], field="spot_cards"),
             decisions=seat_keys(data["decisions"], field="decisions"),

@@ -104,6 +104,8 @@ urlpatterns = [
     path("audit/verify/<int:pk>/", audit.VerifyDetail.as_view()),
     path("books/verify/", audit.BooksVerify.as_view()),
     path("books/verify/<int:pk>/", audit.BooksVerifyDetail.as_view()),
+    path("state/verify/", audit.StateVerify.as_view()),
+    path("state/verify/<int:pk>/", audit.StateVerifyDetail.as_view()),
     path("audit/checkpoints/", audit.CheckpointList.as_view()),
     path("audit/alarms/", alarms.Alarms.as_view()),
     path(

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from audit import alarms
 from audit.models import AuditEvent, CheckpointProblem
+from audit.sweep import sweep_state
 from cardroom.kernel.errors import Conflict
 from cardroom.kernel.inputs import whole_number
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
@@ -70,6 +71,7 @@ def audit_log(request: SignedInRequest) -> HttpResponse:
             "page": page,
             "query": query.urlencode(),
             "report": None,
+            "sweep": sweep_state(),
             **_alarms(),
         },
     )
@@ -136,6 +138,14 @@ def verify(request: SignedInRequest) -> HttpResponse:
 def verify_books(request: SignedInRequest) -> HttpResponse:
     """Verify the books in a task (item 2); the run's page shows the first offending row."""
     run = services.verification_request(kind=VerificationRun.Kind.BOOKS, by=request.user)
+    return redirect("compliance-verification", run.pk)
+
+
+@require_POST
+@auditors
+def verify_state(request: SignedInRequest) -> HttpResponse:
+    """Verify the compliance state in a task; the run's page shows the first offending row."""
+    run = services.verification_request(kind=VerificationRun.Kind.STATE, by=request.user)
     return redirect("compliance-verification", run.pk)
 
 

@@ -257,6 +257,8 @@ def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
     seats = [spot.seat for spot in hand.spots.all() if spot.cards]
     deciders = [seat for seat, s in played.items() if "decision" in s]
     initial = _correction_initial(round_, played)
+    if in_force is not None:
+        initial["corrects"] = in_force.pk
     form = CorrectionForm(request.POST or None, initial=initial, seats=seats, deciders=deciders)
     if request.method == "POST" and form.is_valid():
         done = call_service(
@@ -268,6 +270,7 @@ def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
                     hand=hand,
                     by=request.user,
                     reason=form.cleaned_data["reason"],
+                    corrects=form.cleaned_data["corrects"],
                     dealer_cards=form.dealer_cards_changed(),
                     spot_cards=form.spot_cards(),
                     decisions=form.decisions(),
@@ -275,7 +278,7 @@ def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
             ),
             fields={f"cards.{seat}": f"cards_{seat}" for seat in seats}
             | {f"decisions.{seat}": f"decision_{seat}" for seat in deciders}
-            | {"cards": None},
+            | {"cards": None, "corrects": None},
         )
         if done is not None:
             return redirect("floor-hand", pk=pk)

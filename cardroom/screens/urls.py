@@ -50,6 +50,7 @@ compliance_patterns = [
         name="compliance-checkpoint-problem-acknowledge",
     ),
     path("books/verify/", compliance.verify_books, name="compliance-verify-books"),
+    path("state/verify/", compliance.verify_state, name="compliance-verify-state"),
     path("verifications/<int:pk>/", compliance.verification, name="compliance-verification"),
     path("reports/", compliance.report_view, name="compliance-reports"),
     path("players/<int:pk>/", compliance.player_view, name="compliance-player"),

@@ -258,6 +258,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "patrons.fail_stalled_state_list_imports",
         "schedule": timedelta(minutes=5),
     },
+    # The compliance state against the audit log (self-approval, roles, exclusions, CTRs, a
+    # settled hand's cards): hourly, beside the books.
+    "verify-state": {"task": "compliance.verify_state", "schedule": timedelta(hours=1)},
     "fail-stalled-verifications": {
         "task": "compliance.fail_stalled_verifications",
         "schedule": timedelta(minutes=5),

@@ -417,6 +417,12 @@ class World:
         return verifications.verification_run(run.pk)
 
     @cached_property
+    def state_run(self) -> VerificationRun:
+        """A finished verification of the compliance state."""
+        run = compliance_services.verification_request(kind="state", by=self.auditor)
+        return verifications.verification_run(run.pk)
+
+    @cached_property
     def failed_export(self) -> Export:
         """An export whose build could not be queued (the broker was down): to be retried."""
         now = timezone.now()

@@ -251,6 +251,10 @@ MATRIX = [
     ("GET",    f"{V}/books/verify/",                              401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/books/verify/{{books_run}}/",                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/books/verify/{{books_run}}/",                401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/state/verify/",                              401, 202, 403, 403, 202, 403),
+    ("GET",    f"{V}/state/verify/",                              401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/state/verify/{{state_run}}/",                401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/state/verify/{{state_run}}/",                401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/audit/checkpoints/",                         401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/audit/checkpoints/",                         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/audit/alarms/",                              401, 200, 403, 403, 200, 403),
@@ -515,6 +519,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/hands/{{hand_wagering}}/misdeal/": lambda: {"reason": "shuffler_fault"},
         f"{V}/hands/{{hand_settled}}/corrections/": lambda: {
             "reason": "The dealer's 4s was the 4d",
+            "corrects": w.hand_settled.settlements.latest("entry").pk,
             "dealer_cards": CORRECTED_DEALER_CARDS,
         },
         f"{V}/settle-preview/": lambda: ROUND,

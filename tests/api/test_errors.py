@@ -308,6 +308,7 @@ POST_URLS = [
     f"{V}/settle-preview/",
     f"{V}/audit/verify/",
     f"{V}/books/verify/",
+    f"{V}/state/verify/",
     f"{V}/exports/",
     f"{V}/tables/{{dp_table}}/close/",
 ]

@@ -261,7 +261,11 @@ def test_a_hand_runs_the_same_queries_whatever_its_spots_and_settlements(api, wo
     busy = world.hand_settled  # two spots, then three settlement entries
     client.post(
         f"{V}/hands/{busy.pk}/corrections/",
-        {"reason": "The 4s was the 4d", "dealer_cards": CORRECTED_DEALER_CARDS},
+        {
+            "reason": "The 4s was the 4d",
+            "corrects": busy.settlements.latest("entry").pk,
+            "dealer_cards": CORRECTED_DEALER_CARDS,
+        },
         format="json",
     )
     assert busy.settlements.count() == 3

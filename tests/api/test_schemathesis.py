@@ -86,6 +86,7 @@ IDS = [
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
     (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
     (r"^/api/v1/books/verify/\{id\}/", ["books_run"]),
+    (r"^/api/v1/state/verify/\{id\}/", ["state_run"]),
 ]
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(
@@ -195,7 +196,11 @@ def test_every_read_of_the_worlds_objects_answers_as_documented(
     hand = world.hand_settled
     corrected = api(world.supervisor).post(
         f"/api/v1/hands/{hand.pk}/corrections/",
-        {"reason": "The 4s was the 4d", "dealer_cards": CORRECTED_DEALER_CARDS},
+        {
+            "reason": "The 4s was the 4d",
+            "corrects": hand.settlements.latest("entry").pk,
+            "dealer_cards": CORRECTED_DEALER_CARDS,
+        },
         format="json",
     )
     assert corrected.status_code == 201

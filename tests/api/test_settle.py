@@ -120,7 +120,11 @@ def test_a_correction_answers_what_settle_round_gives_for_the_corrected_round(ap
     body = post(
         api(world.supervisor),
         f"{V}/hands/{hand.pk}/corrections/",
-        {"reason": "The 4s was the 4d", "dealer_cards": CORRECTED_DEALER_CARDS},
+        {
+            "reason": "The 4s was the 4d",
+            "corrects": hand.settlements.latest("entry").pk,
+            "dealer_cards": CORRECTED_DEALER_CARDS,
+        },
         status=201,
     )
 
@@ -128,6 +132,35 @@ def test_a_correction_answers_what_settle_round_gives_for_the_corrected_round(ap
     assert set(body["round"]["dealer"]["cards"].split()) == set(CORRECTED_DEALER_CARDS.split())
     assert body["result"] == settle_round(body["round"])
     assert body["result"]["dealer"]["qualifies"] is False
+
+
+def test_a_correction_made_from_a_stale_entry_answers_409_naming_corrects(api, world):
+    hand = world.hand_settled
+    seen = hand.settlements.latest("entry").pk
+    client = api(world.supervisor)
+    body = {"reason": "The 4s was the 4d", "corrects": seen, "dealer_cards": CORRECTED_DEALER_CARDS}
+    post(client, f"{V}/hands/{hand.pk}/corrections/", body, status=201)
+    stale = post(
+        client,
+        f"{V}/hands/{hand.pk}/corrections/",
+        {**body, "reason": "Another reading", "dealer_cards": DEALER_CARDS},
+        status=409,
+    )
+    assert stale["error"]["field"] == "corrects"
+    assert "is no longer the settlement in force" in stale["error"]["message"]
+    assert hand.settlements.count() == 3
+
+
+def test_a_correction_without_the_entry_it_corrects_is_refused_naming_corrects(api, world):
+    hand = world.hand_settled
+    refused = post(
+        api(world.supervisor),
+        f"{V}/hands/{hand.pk}/corrections/",
+        {"reason": "The 4s was the 4d", "dealer_cards": CORRECTED_DEALER_CARDS},
+        status=400,
+    )
+    assert refused["error"]["field"] == "corrects"
+    assert hand.settlements.count() == 1
 
 
 # --- the settle preview ------------------------------------------------------------------------

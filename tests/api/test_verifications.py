@@ -111,3 +111,19 @@ def test_a_run_whose_worker_died_is_marked_failed_by_the_sweep(api, world):
     run = client.get(f"{V}/books/verify/{stalled.pk}/").json()
     assert run["status"] == "failed" and "worker was lost" in run["error"]
     assert client.get(f"{V}/books/verify/{busy.pk}/").json()["status"] == "running"
+
+
+def test_state_verification_names_the_first_offending_row(
+    api, world, django_capture_on_commit_callbacks
+):
+    """The API world's personas are made by fixtures, outside the staff services: the first
+    thing the state verification finds is an account in a role group with no audited role."""
+    client = api(world.auditor)
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = client.post(f"{V}/state/verify/")
+    assert asked.status_code == 202 and asked.json()["kind"] == "state"
+    run = client.get(f"{V}/state/verify/{asked.json()['id']}/").json()
+    assert (run["status"], run["ok"]) == ("done", False)
+    assert run["result"]["row"].startswith("auth_user #")
+    assert "no audit event gave the account a role" in run["result"]["problem"]
+    assert client.get(f"{V}/books/verify/{asked.json()['id']}/").status_code == 404

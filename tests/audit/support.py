@@ -247,6 +247,7 @@ def correct_hand(hand: Hand, *, rng: random.Random, by) -> Settlement | None:
         try:
             return services.hand_correct(
                 hand=hand,
+                corrects=hand.settlements.latest("entry").pk,
                 by=by,
                 reason="The dealer's cards were entered wrong",
                 dealer_cards=" ".join(rng.sample(unused, 7)),

@@ -166,7 +166,11 @@ def test_every_service_appends_its_event(
     step(lambda: services.hand_settle(hand=hand, by=dealer), "hand.settled")
     step(
         lambda: services.hand_correct(
-            hand=hand, by=supervisor, reason="misread", dealer_cards="Kc Qc Tc 8c 4c 7d 3s"
+            hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
+            by=supervisor,
+            reason="misread",
+            dealer_cards="Kc Qc Tc 8c 4c 7d 3s",
         ),
         "hand.corrected",
     )

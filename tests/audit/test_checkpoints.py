@@ -16,7 +16,7 @@ from datetime import timedelta
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.conf import settings
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from audit import signing
 from audit.chain import heads_hash
@@ -84,7 +84,8 @@ def test_the_task_records_a_signed_checkpoint_of_every_head_and_appends_it_to_th
     with django_capture_on_commit_callbacks(execute=True):
         result = verify_chain_task.delay().get(timeout=10)
     [recorded] = Checkpoint.objects.all()
-    assert result == {"ok": True, "seq": events[-1].seq, "hash": recorded.hash}
+    assert (result["ok"], result["seq"], result["hash"]) == (True, events[-1].seq, recorded.hash)
+    assert result["swept"]["ok"] is True
     assert recorded.seq == events[-1].seq
     assert json.loads(recorded.heads) == heads()
     assert recorded.hash == heads_hash(heads())
@@ -117,7 +118,7 @@ def test_a_broken_chain_records_no_checkpoint_and_logs_an_error(events, caplog):
     with past_append_only():
         AuditEvent.objects.filter(seq=events[3].seq).update(action="tampered")
     result = verify_chain_task.delay().get(timeout=10)
-    assert result == {"ok": False}
+    assert result["ok"] is False
     assert not Checkpoint.objects.exists()
     assert "audit chain is broken" in caplog.text
 
@@ -231,22 +232,39 @@ def test_verify_audit_reports_the_events_at_risk_since_the_last_signed_checkpoin
     ) in out, out
 
 
-def test_incremental_verification_starts_at_the_last_checkpoint_and_full_redoes_all(
+def test_verify_audit_rehashes_every_event_unless_told_since_checkpoint(
     events, checkpoint, make_player
 ):
     checkpoint()
     make_player()
     status, out = verify_audit()
+    assert status == 0 and out.startswith(f"OK: {len(events) + 1} events in "), out
+    status, out = verify_audit("--since-checkpoint")
     assert status == 0 and out.startswith("OK: 1 events in "), out
+    assert "since the last checkpoint" in out.splitlines()[0]
+    # --full was the way to ask for every event: still accepted, and the same as the default.
     status, out = verify_audit("--full")
     assert status == 0 and out.startswith(f"OK: {len(events) + 1} events in "), out
-    # A change before the checkpoint: the incremental run reads only the checkpoint's own
-    # event of each chain; the full run finds it.
+
+
+def test_an_old_event_rewritten_behind_the_last_checkpoint_fails_the_default_verify_audit(
+    events, checkpoint, make_player
+):
+    checkpoint()
+    make_player()
     with past_append_only():
         AuditEvent.objects.filter(pk=events[1].pk).update(actor_name="someone")
-    assert verify_audit()[0] == 0
-    status, out = verify_audit("--full")
+    status, out = verify_audit()
     assert status == 1 and out.startswith(f"BROKEN at #{events[1].chain_seq}:"), out
+    assert "its content does not match its hash" in out
+    # Only the events since the checkpoint: the checkpoint's own event of each chain is read,
+    # not the one rewritten before it.
+    assert verify_audit("--since-checkpoint")[0] == 0
+
+
+def test_since_checkpoint_and_full_together_are_refused():
+    with pytest.raises(CommandError):
+        verify_audit("--since-checkpoint", "--full")
 
 
 @with_redis
@@ -263,7 +281,11 @@ def test_a_real_worker_on_redis_runs_the_task_and_records_the_checkpoint(
     finally:
         celery_app.conf.task_always_eager = True
     [recorded] = Checkpoint.objects.all()
-    assert result == {"ok": True, "seq": recorded.seq, "hash": heads_hash(heads())}
+    assert (result["ok"], result["seq"], result["hash"]) == (
+        True,
+        recorded.seq,
+        heads_hash(heads()),
+    )
     assert sink_lines(checkpoint_sink) == [checkpoint_record(recorded)]
 
 

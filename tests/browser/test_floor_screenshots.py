@@ -62,6 +62,7 @@ def played(make_user):
     hands.hand_settle(hand=hand, by=dealer)
     hands.hand_correct(
         hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
         by=supervisor,
         reason="Dealer's hand misread",
         dealer_cards="8s 7s 4s 2c 7h 8c 3c",

@@ -347,6 +347,7 @@ def test_a_correction_after_the_close_lands_as_an_adjustment_and_the_day_keeps_i
     hand2 = day["hands"][1]
     hand_services.hand_correct(
         hand=hand2,
+        corrects=hand2.settlements.latest("entry").pk,
         reason="The dealer's 4s was the 4d",
         dealer_cards=DEALER_DOES_NOT_QUALIFY,
         by=supervisor,
@@ -430,7 +431,11 @@ def test_a_correction_in_a_later_shift_names_the_shift_it_adjusts_on_its_fees_to
     hand = table.hands.get()
     clock.at("15:00")
     hand_services.hand_correct(
-        hand=hand, reason="Misread 4s", dealer_cards=DEALER_DOES_NOT_QUALIFY, by=supervisor
+        hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
+        reason="Misread 4s",
+        dealer_cards=DEALER_DOES_NOT_QUALIFY,
+        by=supervisor,
     )
     fees = FeeEntry.objects.filter(hand=hand).order_by("id")
     # The original $3 (2 spots + the DP), its reversal (−3) and the correction's $3.

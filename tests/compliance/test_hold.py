@@ -178,7 +178,11 @@ def test_a_correction_counts_with_the_settlement_in_force(
     # The dealer's 4s was the 4d: a two-card flush, which does not qualify (R4): raisers win
     # the ante at even money and push the raise (R9); the folded ante still loses.
     services.hand_correct(
-        hand=first, by=supervisor, reason="4d, not 4s", dealer_cards="Ks 9s 4d 2c 7h 8c 3c"
+        hand=first,
+        corrects=first.settlements.latest("entry").pk,
+        by=supervisor,
+        reason="4d, not 4s",
+        dealer_cards="Ks 9s 4d 2c 7h 8c 3c",
     )
     ante = lines(hold_report(house_table, day_period(house_table.cardroom, DAY)))["ante_raise"]
     # Hand 1 now: ante -10 +10 -20, raises push; hand 2 unchanged: +40.

@@ -233,7 +233,11 @@ def test_a_correction_on_a_later_day_falls_on_the_day_it_is_made(
     hand = short_bank_hand(dp_table, dealer)
     clock.set(local(2024, 3, 2, 9, 0))
     correction = services.hand_correct(
-        hand=hand, by=supervisor, reason="misread", dealer_cards=SEVEN_CLUBS
+        hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
+        by=supervisor,
+        reason="misread",
+        dealer_cards=SEVEN_CLUBS,
     )
     assert correction.house_rake == Decimal("3.00")  # two spots and the DP, $1.00 each
     first, later = table_day_report(dp_table, DAY_A), table_day_report(dp_table, DAY_B)
@@ -252,7 +256,13 @@ def test_dead_spots_are_counted_from_the_settlement_in_force(
     hand = short_bank_hand(dp_table, dealer)
     assert table_day_report(dp_table, DAY_A).dead_spots_by_reason == {"dealer_funds": 2}
     clock.set(local(2024, 3, 1, 20, 5))
-    services.hand_correct(hand=hand, by=supervisor, reason="misread", dealer_cards=SEVEN_CLUBS)
+    services.hand_correct(
+        hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
+        by=supervisor,
+        reason="misread",
+        dealer_cards=SEVEN_CLUBS,
+    )
     report = table_day_report(dp_table, DAY_A)
     assert report.dead_spots_by_reason == {}
     assert report.fees_by_mode == {"all_players": Decimal("3.00")}

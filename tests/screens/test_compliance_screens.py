@@ -12,14 +12,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.chain import heads_hash
-from audit.models import AuditEvent, ChainHead
+from audit.models import AuditEvent, ChainHead, ChainSweep
+from audit.sweep import sweep_step
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import Seating
 from tables.selectors import gaming_day
-from tests.audit.support import raw
+from tests.audit.support import past_append_only, raw
 
 from .support import field_errors, form_values, last_seq, parse, paytable_cells, paytable_read
 
@@ -419,3 +420,43 @@ def test_a_paytable_change_on_the_report_shows_both_paytables_as_tables(
         "4:1, 5:10, 6:100, 7:300",
     )
     assert "4:2" not in cell.text
+
+
+def test_the_audit_log_says_where_beats_rolling_rehash_stands(compliance, settled):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    assert "no whole pass yet." in page.by_id("sweep").text
+    assert sweep_step().passed
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    assert "the last whole pass ended " in page.by_id("sweep").text
+    old = AuditEvent.objects.order_by("seq")[2]
+    with past_append_only():
+        AuditEvent.objects.filter(pk=old.pk).update(actor_name="someone")
+    assert not sweep_step().ok and ChainSweep.objects.get().broken
+    text = " ".join(
+        parse(compliance.get(reverse("compliance-audit")).content).by_id("sweep").text.split()
+    )
+    assert (
+        f"broken chain {old.chain}: its content does not match its hash (place {old.chain_seq})"
+        in text
+    )
+    assert "no checkpoint is signed until the chain is whole" in text
+
+
+def test_verifying_the_compliance_state_shows_the_first_row_that_does_not_agree(
+    compliance, settled, django_capture_on_commit_callbacks
+):
+    page = parse(compliance.get(reverse("compliance-audit")).content)
+    button = page.by_id("verify-state")
+    assert button.closest("form").attrs["action"] == reverse("compliance-verify-state")
+    assert compliance.get(reverse("compliance-verify-state")).status_code == 405
+    with django_capture_on_commit_callbacks(execute=True):
+        response = compliance.post(reverse("compliance-verify-state"))
+    page = parse(compliance.get(response["Location"]).content)
+    assert page.find("h1").text == "Compliance state verification"
+    verification = page.by_id("verification")
+    # The screens' personas are put in their groups by fixtures, with no audited role.
+    assert verification.attrs["data-ok"] == "false"
+    assert "The compliance state does not agree with the audit log at auth_user #" in (
+        verification.text
+    )
+    assert "no audit event gave the account a role" in verification.text

@@ -88,3 +88,18 @@ def test_a_refusal_speaks_of_seats_not_paths(floor, settled):
     response = floor.post(reverse("floor-hand", args=[settled.pk]), data)
     assert response.status_code == 422
     assert "spots[" not in response.text
+
+
+def test_a_correction_made_meanwhile_makes_the_pages_form_stale(floor, settled):
+    """Two supervisors have the page open; the first corrects: the second's form was filled
+    from entry 1, and is refused at the top of the form instead of overwriting entry 3."""
+    stale = form_values(_form(floor, settled)) | {"reason": "Misread", "dealer_cards": MISREAD}
+    assert int(stale["corrects"]) == settled.settlements.get().pk
+    assert floor.post(reverse("floor-hand", args=[settled.pk]), stale).status_code == 302
+
+    response = floor.post(reverse("floor-hand", args=[settled.pk]), stale | {"reason": "Again"})
+
+    assert response.status_code == 422
+    errors = parse(response.content).find("form", id="correction").text
+    assert "Entry 1 of hand" in errors and "is no longer the settlement in force" in errors
+    assert settled.settlements.count() == 3

@@ -356,7 +356,8 @@ def test_a_settled_hand_shows_its_settlement(floor, settled):
 def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor, settled):
     cards = "Qh 8h 3d 4c Td 6s Ks"  # Ks is the dealer's
     response = floor.post(
-        reverse("floor-hand", args=[settled.pk]), {"reason": "Misread", "cards_5": cards}
+        reverse("floor-hand", args=[settled.pk]),
+        {"reason": "Misread", "corrects": settled.settlements.get().pk, "cards_5": cards},
     )
 
     assert response.status_code == 422
@@ -370,11 +371,14 @@ def test_a_correction_with_a_card_dealt_twice_is_refused_next_to_that_seat(floor
 
 def test_a_correction_needs_a_reason_and_a_change(floor, settled):
     url = reverse("floor-hand", args=[settled.pk])
-    response = floor.post(url, {"reason": "", "cards_5": ""})
+    corrects = settled.settlements.get().pk
+    response = floor.post(url, {"reason": "", "corrects": corrects, "cards_5": ""})
     form = parse(response.content).find("main").find("form", method="post")
     assert field_errors(form, "reason") == ["This field is required."]
 
-    response = floor.post(url, {"reason": "Recount", "dealer_cards": DEALER_CARDS})
+    response = floor.post(
+        url, {"reason": "Recount", "corrects": corrects, "dealer_cards": DEALER_CARDS}
+    )
     assert response.status_code == 422
     assert _non_field_errors(parse(response.content)) == ["The correction changes no result."]
 
@@ -385,7 +389,12 @@ def test_a_correction_adds_a_reversal_and_a_new_settlement(floor, settled, world
     dealer_cards = "8s 7s 4s 2c 7h 8c 3c"
     response = floor.post(
         reverse("floor-hand", args=[settled.pk]),
-        {"reason": "Dealer's hand misread", "dealer_cards": dealer_cards, "cards_1": STRONG},
+        {
+            "reason": "Dealer's hand misread",
+            "corrects": settled.settlements.get().pk,
+            "dealer_cards": dealer_cards,
+            "cards_1": STRONG,
+        },
     )
 
     assert response.status_code == 302

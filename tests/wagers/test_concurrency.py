@@ -12,6 +12,7 @@ import pytest
 from django.db import connections
 
 from cardroom.kernel.errors import Conflict
+from compliance.books import verify_books
 from patrons.exclusions import ExclusionInput, exclusion_add
 from rake.models import FeeEntry
 from tables.models import StackEntry
@@ -148,3 +149,45 @@ def test_a_bar_racing_a_batch_of_wagers_leaves_her_no_spot_and_no_deadlock(
     barred.refresh_from_db()
     assert barred.exclusion_hold is not None and barred.stack == 1000
     assert not hand.spots.filter(seating=barred).exists()
+
+
+#: Dealer's hands of cards no spot holds: spades 8-7-2 does not qualify (R4); diamonds T-3-2
+#: does, below seat 2's Q-8-5. Either changes the hand's result.
+DEALER_872_NOT_QUALIFYING = "8s 7s 2s 9d 7d 3h Kh"
+DEALER_T32_QUALIFYING = "Js 6s 2d 3d Td 9h 7c"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_concurrent_corrections_of_one_hand_one_books_the_other_is_stale(
+    dp_table, dp_players, dealer, supervisor, second_supervisor
+):
+    hand = ready_to_settle(dp_table, dealer, dp=4)
+    original = services.hand_settle(hand=hand, by=dealer)
+
+    def correct(by, cards):
+        return lambda: (
+            services.hand_correct(
+                hand=hand,
+                corrects=original.pk,
+                by=by,
+                reason="Dealer's cards misread",
+                dealer_cards=cards,
+            ).pk
+        )
+
+    results, errors = race(
+        correct(supervisor, DEALER_872_NOT_QUALIFYING),
+        correct(second_supervisor, DEALER_T32_QUALIFYING),
+    )
+
+    assert len(errors) == 1, errors
+    assert isinstance(errors[0], Conflict) and errors[0].field == "corrects", errors[0]
+    [booked] = [pk for pk in results if pk]
+    history = list(Settlement.objects.filter(hand=hand).order_by("entry"))
+    assert [(s.entry, s.kind) for s in history] == [
+        (1, "original"),
+        (2, "reversal"),
+        (3, "correction"),
+    ]
+    assert history[2].pk == booked
+    assert verify_books().ok

@@ -314,7 +314,13 @@ def correct(world: World, hand: Hand, supervisor) -> None:
     target = {"dealer_cards": cards} if who == "dealer" else {"spot_cards": {who: cards}}
     books = Books.now()
     try:
-        services.hand_correct(hand=hand, by=supervisor, reason="Misread at the table.", **target)
+        services.hand_correct(
+            hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
+            by=supervisor,
+            reason="Misread at the table.",
+            **target,
+        )
     except DomainError as error:
         # A stack that would go negative, a correction that changes nothing, or a raise the
         # corrected (smaller) flush does not allow (R8): the engine refuses that round.

@@ -86,7 +86,11 @@ def test_a_correction_keeps_the_original_and_books_a_reversal_and_the_new_settle
     clock.advance(hours=18)  # the next afternoon: gaming day 2024-03-02
 
     correction = services.hand_correct(
-        hand=hand, by=supervisor, reason=f"  {REASON} ", spot_cards={2: FOUR_HEARTS_AT62}
+        hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
+        by=supervisor,
+        reason=f"  {REASON} ",
+        spot_cards={2: FOUR_HEARTS_AT62},
     )
 
     assert snapshot(original) == kept
@@ -152,10 +156,17 @@ def test_a_corrected_hand_can_be_corrected_again_and_history_shows_every_entry(
     settled, dp_table, supervisor
 ):
     hand, before = settled
-    services.hand_correct(hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62})
+    services.hand_correct(
+        hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
+        by=supervisor,
+        reason=REASON,
+        spot_cards={2: FOUR_HEARTS_AT62},
+    )
     # The supervisor finds it was the dealer's hand that was misread as well.
     last = services.hand_correct(
         hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
         by=supervisor,
         reason="The dealer's 7h was a 6h.",
         dealer_cards=DEALER_K94.replace("7h", "6s"),
@@ -187,7 +198,11 @@ def test_only_a_floor_supervisor_corrects_a_hand(settled, role, request, refusal
     only = "Only a floor supervisor may correct a settled hand"
     with refusal(PermissionDenied, field=None, says=only):
         services.hand_correct(
-            hand=hand, by=someone, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+            hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
+            by=someone,
+            reason=REASON,
+            spot_cards={2: FOUR_HEARTS_AT62},
         )
     assert Books.now() == books
 
@@ -211,6 +226,7 @@ def test_a_correction_by_anyone_but_a_supervisor_is_refused_on_the_locked_path(
     with pytest.raises(PermissionDenied) as refused:
         services.hand_correct(
             hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
             by=request.getfixturevalue(role),
             reason=" ",  # the role is refused before anything else is looked at
             spot_cards={2: FOUR_HEARTS_AT62},
@@ -232,6 +248,7 @@ def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_
     with refusal(DomainError, field="stack", says="a stack never goes negative") as refused:
         services.hand_correct(
             hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
             by=supervisor,
             reason="Seat 1's clubs were misread.",
             spot_cards={1: "Kc 6c 4c 5h 8h Ts 2d"},  # clubs K-6-4: loses to spades K-9-4
@@ -277,7 +294,11 @@ def test_r15_a_correction_whose_books_do_not_balance_is_refused_and_nothing_is_s
     books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
     with pytest.raises(ConservationError, match="R15"):
         services.hand_correct(
-            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+            hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
+            by=supervisor,
+            reason=REASON,
+            spot_cards={2: FOUR_HEARTS_AT62},
         )
     assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
         books,
@@ -300,7 +321,11 @@ def test_an_entry_the_engine_no_longer_answers_with_is_not_reversed(
     books, table_stacks, events = Books.now(), stacks(dp_table), AuditEvent.objects.count()
     with pytest.raises(Conflict) as refused:
         services.hand_correct(
-            hand=hand, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+            hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
+            by=supervisor,
+            reason=REASON,
+            spot_cards={2: FOUR_HEARTS_AT62},
         )
     assert "cannot be reversed exactly" in refused.value.message
     assert (Books.now(), stacks(dp_table), AuditEvent.objects.count()) == (
@@ -319,7 +344,9 @@ def test_a_correction_needs_a_reason_a_settled_hand_and_a_change(
 
     def correct(field: str, says: str, **kwargs) -> DomainError:
         with refusal(DomainError, field=field, says=says) as refused:
-            services.hand_correct(hand=hand, by=supervisor, **kwargs)
+            services.hand_correct(
+                hand=hand, corrects=hand.settlements.latest("entry").pk, by=supervisor, **kwargs
+            )
         return refused.value
 
     correct("reason", "Say why the hand is corrected", reason=" ", spot_cards={2: FOUR_HEARTS_AT62})
@@ -341,7 +368,11 @@ def test_a_correction_needs_a_reason_a_settled_hand_and_a_change(
     in_progress = services.hand_start(table=dp_table, by=dealer)
     with refusal(Conflict, field=None, says="is open: only a settled hand is corrected"):
         services.hand_correct(
-            hand=in_progress, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+            hand=in_progress,
+            corrects=hand.settlements.latest("entry").pk,  # an entry, of another hand
+            by=supervisor,
+            reason=REASON,
+            spot_cards={2: FOUR_HEARTS_AT62},
         )
 
 
@@ -372,6 +403,7 @@ def test_the_fee_report_stays_in_exact_cents_when_a_reversal_cancels_fees(
     # spot dead the DP's fee comes back too (R12).
     correction = services.hand_correct(
         hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
         by=supervisor,
         reason="Both hands misread.",
         spot_cards={1: FOUR_CLUBS_KQJ4, 2: FOUR_HEARTS_AT62},
@@ -395,6 +427,7 @@ def test_a_correction_of_a_decision_re_settles_and_conserves_money_r15(
     hand, before = settled
     correction = services.hand_correct(
         hand=hand,
+        corrects=hand.settlements.latest("entry").pk,
         by=supervisor,
         reason="Seat 1 folded; the raise was recorded by mistake.",
         decisions={1: {"decision": "fold"}},
@@ -414,7 +447,48 @@ def test_a_decision_correction_names_the_seat_it_refuses(settled, supervisor, re
     with refusal(DomainError, field="decisions.1", says="raise"):
         services.hand_correct(
             hand=hand,
+            corrects=hand.settlements.latest("entry").pk,
             by=supervisor,
             reason="Wrong",
             decisions={1: {"decision": "raise", "raise_amount": "7"}},
         )
+
+
+# --- a correction names the settlement entry it corrects ------------------------------------
+
+
+def test_a_correction_made_from_an_entry_no_longer_in_force_is_refused_409(
+    settled, supervisor, second_supervisor, refusal
+):
+    """Two supervisors open the hand's page at once; the first corrects it: the second one's
+    correction was made from entry 1 and would overwrite a settlement its author never saw."""
+    hand, _ = settled
+    seen = hand.settlements.latest("entry").pk
+    first = services.hand_correct(
+        hand=hand, corrects=seen, by=supervisor, reason=REASON, spot_cards={2: FOUR_HEARTS_AT62}
+    )
+    with refusal(Conflict, field="corrects", says="is no longer the settlement in force") as no:
+        services.hand_correct(
+            hand=hand,
+            corrects=seen,
+            by=second_supervisor,
+            reason="The dealer's 7h was a 6h.",
+            dealer_cards=DEALER_K94.replace("7h", "6s"),
+        )
+    assert f"entry {first.entry} (id {first.pk}) by {supervisor.username} is" in no.value.message
+    assert settlement_in_force(hand) == first
+
+
+def test_a_correction_naming_no_entry_of_the_hand_is_refused_naming_corrects(
+    settled, supervisor, refusal
+):
+    hand, _ = settled
+    for wrong in (10**9, "1", None, True):
+        with refusal(DomainError, field="corrects", says="settlement entry"):
+            services.hand_correct(
+                hand=hand,
+                corrects=wrong,
+                by=supervisor,
+                reason=REASON,
+                spot_cards={2: FOUR_HEARTS_AT62},
+            )

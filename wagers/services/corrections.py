@@ -37,6 +37,7 @@ def hand_correct(
     hand: Hand,
     by: User,
     reason: str,
+    corrects: object,
     dealer_cards: str | None = None,
     spot_cards: Mapping[int, str] | None = None,
     decisions: Mapping[int, Mapping[str, Any]] | None = None,
@@ -45,13 +46,19 @@ def hand_correct(
     settlement in force stays, a reversal entry undoes its money and a correction entry books
     the new settlement, computed by the engine from the corrected round. ``decisions`` maps a
     seat to ``{"decision": "raise" | "fold" | "walked_away", "raise_amount": ...}``. Only a
-    floor supervisor corrects (R17), through the same locked path as every hand service."""
+    floor supervisor corrects (R17), through the same locked path as every hand service.
+
+    ``corrects`` is the id of the settlement entry the correction was made from: the hand's
+    latest. Once the hand is locked it must still be the one in force, so that of two
+    corrections made from the same entry at once the second is refused (409, ``corrects``)
+    instead of correcting a settlement its author never saw."""
     hand = _locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
     if not reason or not reason.strip():
         raise DomainError("Say why the hand is corrected.", field="reason")
     in_force = selectors.settlement_in_force(hand)
     if hand.status != S.SETTLED or in_force is None:
         raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
+    _require_in_force(hand, in_force, corrects)
     corrected_round = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
     changed = _corrected_decisions(corrected_round, decisions or {})
     try:
@@ -126,6 +133,27 @@ def hand_correct(
         },
     )
     return correction
+
+
+def _require_in_force(hand: Hand, in_force: Settlement, corrects: object) -> None:
+    if isinstance(corrects, bool) or not isinstance(corrects, int):
+        raise DomainError(
+            "Name the settlement entry corrected: its id, the hand's latest entry.",
+            field="corrects",
+        )
+    if corrects == in_force.pk:
+        return
+    older = hand.settlements.filter(pk=corrects).values_list("entry", flat=True).first()
+    if older is None:
+        raise DomainError(
+            f"Hand {hand.number} has no settlement entry {corrects}.", field="corrects"
+        )
+    raise Conflict(
+        f"Entry {older} of hand {hand.number} is no longer the settlement in force: entry "
+        f"{in_force.entry} (id {in_force.pk}) by {in_force.created_by.get_username()} is. "
+        "Start again from it.",
+        field="corrects",
+    )
 
 
 def _settled_again(hand: Hand, in_force: Settlement) -> engine.Settlement:

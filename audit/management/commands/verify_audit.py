@@ -7,8 +7,11 @@ the sink, ``AUDIT_CHECKPOINT_SINK``, or in ``--checkpoints FILE``) but missing o
 it — unless compliance acknowledged that problem (``audit.alarms``) — or when the sink lacks
 the database's latest checkpoints (it is not being written).
 
-By default only what was added since the last signed checkpoint is verified (``--full``: every
-event from the start), in ``--workers`` processes, one chain per task.
+By default every event is verified again from the start of its chain, so that an old event
+rewritten behind the last checkpoint is found; ``--since-checkpoint`` verifies only what was added
+since the last signed checkpoint (what beat does every minute, besides its rolling re-hash of
+the older events: ``audit.sweep``). ``--full`` is the default, still accepted. In ``--workers``
+processes, one chain per task.
 """
 
 import json
@@ -31,7 +34,15 @@ class Command(BaseCommand):
         parser.add_argument(
             "--checkpoints", type=Path, help="exported checkpoints (JSON lines), e.g. a copy"
         )
-        parser.add_argument("--full", action="store_true", help="verify every event again")
+        scope = parser.add_mutually_exclusive_group()
+        scope.add_argument(
+            "--since-checkpoint",
+            action="store_true",
+            help="verify only the events added since the last signed checkpoint",
+        )
+        scope.add_argument(
+            "--full", action="store_true", help="verify every event (the default; still accepted)"
+        )
         parser.add_argument(
             "--workers",
             type=int,
@@ -54,7 +65,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--checkpoints: cannot read {error}") from None
         started = time.perf_counter()
         report = verify_chains(
-            full=options["full"],
+            full=not options["since_checkpoint"],
             exported=exported,
             workers=max(1, options["workers"]),
             sink=options["sink"] or sink_path(),

@@ -284,6 +284,8 @@ class CorrectionForm(AsciiDigitsForm):
 
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
     dealer_cards = forms.CharField(required=False, label="Dealer's cards")
+    # The settlement entry the page showed in force: a correction made meanwhile refuses this one.
+    corrects = forms.IntegerField(widget=forms.HiddenInput)
 
     def __init__(
         self,

@@ -9,13 +9,15 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from compliance.books import as_lines, verify_books
+from compliance.snapshots import read_snapshot
 
 
 class Command(BaseCommand):
     help = "Verify the books: stacks, settlements against the engine, fees, conservation (R15)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        report = verify_books()
+        with read_snapshot():
+            report = verify_books()
         for line in as_lines(report):
             self.stdout.write(line)
         if not report.ok:

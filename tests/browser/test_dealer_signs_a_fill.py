@@ -5,7 +5,7 @@ will happen, and a dismissed question signs nothing; then the rack moves."""
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from cage import services as cage_services
 from cage.models import SlipDelivery
@@ -13,19 +13,12 @@ from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import HouseBankEntry
 from tables.signatures import pin_set
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
 pytestmark = pytest.mark.browser
 
 PIN = "4816"
-
-
-def _log_in(page: Page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def test_the_dealer_signs_for_a_fill_with_their_pin(live_server, new_page, make_user, password):
@@ -38,7 +31,7 @@ def test_the_dealer_signs_for_a_fill_with_their_pin(live_server, new_page, make_
     )
     table_services.table_open(table=table, dealer=dealer, by=supervisor)
     page = new_page()
-    _log_in(page, live_server.url, "dee", password)
+    log_in(page, live_server.url, "dee", password)
     expect(page).to_have_url(re.compile(rf"/dealer/tables/{table.pk}/$"))
     expect(page.locator(".slip-waiting")).to_have_count(0)
 

@@ -19,6 +19,7 @@ from playwright.sync_api import Dialog, Locator, Page, expect
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from wagers import services as hand_services
 from wagers.models import Hand
@@ -63,14 +64,6 @@ class Counter:
         self.card_taps += 1
 
 
-def _log_in(page: Page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-
-
 def _world(make_user):
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
@@ -103,7 +96,7 @@ def test_a_3_spot_hand_with_the_card_picker(
 ):
     table, _, seats = _world(make_user)
     page = new_page()
-    _log_in(page, live_server.url, "dee", password)
+    log_in(page, live_server.url, "dee", password)
     count = Counter(page)
 
     count.tap(page.get_by_role("button", name="Start hand"))
@@ -202,7 +195,7 @@ def test_a_3_spot_hand_with_the_shuffle_and_same_wagers_in_8_taps(
     _play_a_hand_by_services(table, dealer, seats, draw={1: "2c", 3: "Ah", 5: "Kd", 6: "3c"})
     _play_a_hand_by_services(table, dealer, seats)
     page = new_page()
-    _log_in(page, live_server.url, "dee", password)
+    log_in(page, live_server.url, "dee", password)
     count = Counter(page)
 
     count.tap(page.get_by_role("button", name="Start hand"))
@@ -232,7 +225,7 @@ def test_irreversible_actions_ask_first_and_cancel_changes_nothing(
 ):
     table, _, seats = _world(make_user)
     page = new_page()
-    _log_in(page, live_server.url, "dee", password)
+    log_in(page, live_server.url, "dee", password)
     count = Counter(page)
 
     # Leave, cancelled: the player stays. Cash out, cancelled: the stack stays.

@@ -12,17 +12,10 @@ from playwright.sync_api import Dialog, Page, expect
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import TableSession
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
 pytestmark = pytest.mark.browser
-
-
-def _log_in(page: Page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 @pytest.fixture
@@ -51,7 +44,7 @@ def test_closing_a_table_and_approving_a_change_ask_first(
     services.setting_change_propose(
         table=table, values={"ante_min": "10"}, reason="Weekend", by=floor_world["second"]
     )
-    _log_in(page, live_server.url, "floor", password)
+    log_in(page, live_server.url, "floor", password)
     page.goto(f"{live_server.url}/floor/tables/{table.pk}/")
     asked: list[str] = []
 
@@ -87,7 +80,7 @@ def test_the_dashboard_follows_changes_made_elsewhere_within_two_seconds(
 ):
     table = floor_world["table"]
     floor = new_page()
-    _log_in(floor, live_server.url, "floor", password)
+    log_in(floor, live_server.url, "floor", password)
     floor.goto(f"{live_server.url}/floor/")
     row = floor.locator(f"#table-{table.pk}")
     expect(row.locator(".dealer")).to_have_text("Dee Lee")
@@ -98,7 +91,7 @@ def test_the_dashboard_follows_changes_made_elsewhere_within_two_seconds(
 
     # The dealer starts a hand in another browser: the dashboard shows it within 2 s.
     dealer = new_page()
-    _log_in(dealer, live_server.url, "dee", password)
+    log_in(dealer, live_server.url, "dee", password)
     dealer.goto(f"{live_server.url}/dealer/tables/{table.pk}/")
     dealer.get_by_role("button", name="Start hand").click()
     started = time.monotonic()
@@ -134,7 +127,7 @@ def test_correcting_a_hand_asks_first(live_server, page: Page, floor_world, pass
     hands.spot_decide(hand=hand, seat=1, decision="raise", raise_amount="10", by=dealer)
     hands.spot_decide(hand=hand, seat=5, decision="fold", by=dealer)
     hands.hand_settle(hand=hand, by=dealer)
-    _log_in(page, live_server.url, "floor", password)
+    log_in(page, live_server.url, "floor", password)
     page.goto(f"{live_server.url}/floor/hands/{hand.pk}/")
     page.get_by_label("Reason").fill("Dealer's hand misread")
     page.get_by_label("Dealer's cards").fill("8s 7s 4s 2c 7h 8c 3c")

@@ -4,14 +4,13 @@ tablet in landscape (1024×768) and in portrait (768×1024) — into artifacts/s
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Browser, expect
 
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.selectors import gaming_day
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from tests.screens.support import DEALER_CARDS, DRAW_SEAT_3, STRONG, WEAK
 from wagers import services as hands
@@ -76,14 +75,6 @@ def played(make_user):
     return {"table": table, "hand": hand}
 
 
-def _log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
-
-
 def test_screenshots_of_the_floor_and_compliance_screens_at_three_sizes(
     live_server, browser: Browser, played, password, screenshots
 ):
@@ -116,7 +107,7 @@ def test_screenshots_of_the_floor_and_compliance_screens_at_three_sizes(
             context = browser.new_context(viewport={"width": width, "height": height})
             page = context.new_page()
             try:
-                _log_in(page, base, username, password)
+                log_in(page, base, username, password)
                 for name, path in pages:
                     page.goto(base + path)
                     expect(page.locator("main h1").first).to_be_visible()

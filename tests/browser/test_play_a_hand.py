@@ -5,7 +5,6 @@ before and after settlement; then compliance logs in and verifies the audit chai
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
@@ -16,6 +15,7 @@ from audit.models import AuditEvent, ChainHead
 from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from wagers import selectors
 from wagers.models import Hand
@@ -31,14 +31,6 @@ DEALER_CARDS = "Ks 9s 4s 2c 7h 8c 3c"
 STRONG = "Ah Th 6h 2h Jd 5c 9c"
 WEAK_TYPED = "qh 8H 3d 4c 10d 6s js"  # typed as a dealer might: any case, 10 for T (R1)
 WEAK = "Qh 8h 3d 4c Td 6s Js"
-
-
-def _log_in(page: Page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def _tap(page: Page, cards: str) -> None:
@@ -68,7 +60,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
 
     # --- the dealer ------------------------------------------------------------------------
     page = new_page()
-    _log_in(page, base, "dee", password)
+    log_in(page, base, "dee", password)
     # Home → the dealer's screens → straight to the one table on duty.
     expect(page).to_have_url(f"{base}/dealer/tables/{table.pk}/")
     play = page.locator("#play")
@@ -208,7 +200,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
 
     # --- compliance, at another device ------------------------------------------------------
     audit = new_page()
-    _log_in(audit, base, "cora", password)
+    log_in(audit, base, "cora", password)
     expect(audit).to_have_url(f"{base}/compliance/audit/")
     expect(audit.get_by_role("heading", name="Audit log")).to_be_visible()
     expect(audit.locator("#events")).to_contain_text("hand.settled")

@@ -12,19 +12,12 @@ from playwright.sync_api import Page, expect
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
 from tables import services
 from tables.models import SettingChange, TwoPersonChange
+from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
 pytestmark = pytest.mark.browser
 
 OWN = "floor three's own password"
-
-
-def _log_in(page: Page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def _accept_every_question(page: Page) -> None:
@@ -46,7 +39,7 @@ def test_the_floor3_attack_fails_and_the_screens_say_why(
     # Morgan proposes a fee change on Table 3, then tries to make "floor3" a supervisor.
     attacker = new_page()
     _accept_every_question(attacker)
-    _log_in(attacker, live_server.url, "floor", password)
+    log_in(attacker, live_server.url, "floor", password)
     services.setting_change_propose(
         table=table, values={"rake_amount": "2.00"}, reason="Raise the fee", by=morgan
     )
@@ -68,7 +61,7 @@ def test_the_floor3_attack_fails_and_the_screens_say_why(
     # A second supervisor approves it, signing with their password: the link is shown once.
     jordan = new_page()
     _accept_every_question(jordan)
-    _log_in(jordan, live_server.url, "floor2", password)
+    log_in(jordan, live_server.url, "floor2", password)
     jordan.goto(f"{live_server.url}/floor/staff/")
     jordan_row = jordan.locator(f"#staff-change-{change.pk}")
     jordan_row.get_by_label(re.compile("Your password or PIN")).fill(password)

@@ -39,7 +39,7 @@ from cardroom.api.inputs import StrictSerializer
 from cardroom.auth_backends import login_wait
 from cardroom.kernel.people import person_name
 from cardroom.kernel.roles import role_of
-from tables import staff
+from tables import setup_links
 
 from .base import ServiceView
 from .errors import error_response
@@ -97,7 +97,7 @@ class TokenLogin(ServiceView):
             return error_response(
                 401, "authentication_failed", "The username or password is wrong.", "password"
             )
-        if staff.password_change_due(user):
+        if setup_links.password_change_due(user):
             return error_response(
                 403,
                 "password_change_required",

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from cardroom.kernel.errors import DomainError
 from cardroom.kernel.people import person_name
 from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES
-from tables import signatures, staff, staff_selectors, two_person
+from tables import setup_links, signatures, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
 
 from .base import ServiceView, actor
@@ -118,7 +118,7 @@ class StaffChangeOut(serializers.ModelSerializer):
                 "result": person(decision.result)}  # fmt: skip
 
 
-def _link_answer(request: Request, link: staff.SetupLink, status: int = 201) -> Response:
+def _link_answer(request: Request, link: setup_links.SetupLink, status: int = 201) -> Response:
     body = {"account": person(link.user), "setup_link": request.build_absolute_uri(link.path)}
     return Response(SetupLinkOut(body).data, status=status)
 
@@ -171,7 +171,7 @@ class StaffSetupLink(ServiceView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         member = get_object_or_404(User, pk=pk)
-        return _link_answer(request, staff.setup_link_reissue(user=member, by=actor(request)))
+        return _link_answer(request, setup_links.setup_link_reissue(user=member, by=actor(request)))
 
 
 class StaffChangeList(generics.ListAPIView, ServiceView):
@@ -226,7 +226,7 @@ class StaffChangeDecision(ServiceView):
         if self.decision == "approve" and change.kind == TwoPersonChange.Kind.STAFF_ACCOUNT:
             made = change.decision.result
             assert made is not None
-            link = staff.setup_link(made)
+            link = setup_links.setup_link(made)
             body = StaffChangeOut(change).data
             return Response({**body, "setup_link": request.build_absolute_uri(link.path)})
         return Response(StaffChangeOut(change).data)
@@ -253,10 +253,10 @@ class AccountSetUp(ServiceView):
     @extend_schema(request=SetupIn, responses=PersonOut)
     def post(self, request: Request) -> Response:
         data = self.parse(request)
-        user = staff.account_of_link(data["uid"])
+        user = setup_links.account_of_link(data["uid"])
         if user is None:
             raise DomainError("This set-up link is not one of ours.", field="uid")
-        user = staff.account_set_up(
+        user = setup_links.account_set_up(
             user=user, token=data["token"], password=data["password"], pin=data["pin"]
         )
         return Response(PersonOut(person(user)).data)

@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from cardroom.kernel.roles import role_of
-from tables import signatures, staff
+from tables import setup_links, signatures
 
 from .base import call_service
 from .forms.staff import AccountSetUpForm, PinForm
@@ -29,8 +29,8 @@ DUE = "cardroom_password_change_due"
 
 def account_setup(request: HttpRequest, uid: str, token: str) -> HttpResponseBase:
     """The new account's person chooses its password (and maybe a PIN) through the link."""
-    user = staff.account_of_link(uid)
-    usable = user is not None and staff.setup_tokens.check_token(user, token)
+    user = setup_links.account_of_link(uid)
+    usable = user is not None and setup_links.setup_tokens.check_token(user, token)
     if user is None or not usable:
         return render(request, "registration/setup.html", {"expired": True}, status=410)
     form = AccountSetUpForm(user, request.POST or None)
@@ -38,7 +38,7 @@ def account_setup(request: HttpRequest, uid: str, token: str) -> HttpResponseBas
         done = call_service(
             request,
             form,
-            lambda: staff.account_set_up(
+            lambda: setup_links.account_set_up(
                 user=user,
                 token=token,
                 password=form.cleaned_data["new_password1"],
@@ -87,7 +87,7 @@ class PasswordChange(auth_views.PasswordChangeView):
 
     def form_valid(self, form: PasswordChangeForm) -> HttpResponse:
         answer = super().form_valid(form)
-        staff.password_changed(user=form.user)
+        setup_links.password_changed(user=form.user)
         self.request.session[DUE] = {"user": form.user.pk, "due": False}
         messages.success(self.request, "Your password is changed.")
         return answer
@@ -115,7 +115,7 @@ class PasswordChangeDueMiddleware:
             return self.get_response(request)
         noted = request.session.get(DUE)
         if not isinstance(noted, dict) or noted.get("user") != user.pk:
-            noted = {"user": user.pk, "due": staff.password_change_due(user)}
+            noted = {"user": user.pk, "due": setup_links.password_change_due(user)}
             request.session[DUE] = noted
         if noted["due"] and not request.path.startswith(_OPEN):
             if request.path.startswith("/api/"):

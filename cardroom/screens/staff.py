@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
 from cardroom.signing import own_signature
-from tables import staff, staff_selectors, two_person
+from tables import setup_links, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
 
 from .base import SignedInRequest, call_service, role_required
@@ -33,7 +33,7 @@ def _page(
     request: SignedInRequest,
     *,
     forms_shown: dict[str, forms.Form] | None = None,
-    link: staff.SetupLink | None = None,
+    link: setup_links.SetupLink | None = None,
     proposed: TwoPersonChange | None = None,
 ) -> HttpResponseBase:
     shown = forms_shown or {}
@@ -86,7 +86,9 @@ def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
     by = request.user
     if action == "link":
         form: forms.Form = forms.Form(request.POST)
-        link = call_service(request, form, lambda: staff.setup_link_reissue(user=member, by=by))
+        link = call_service(
+            request, form, lambda: setup_links.setup_link_reissue(user=member, by=by)
+        )
         return _page(request, link=link) if link else _page(request, forms_shown={"action": form})
     if action == "role":
         role_form = StaffRoleForm(request.POST)
@@ -144,5 +146,5 @@ def staff_change_action(request: SignedInRequest, pk: int, action: str) -> HttpR
         return _page(request, forms_shown={"action": form})
     made = decision.result
     if action == "approve" and change.kind == TwoPersonChange.Kind.STAFF_ACCOUNT and made:
-        return _page(request, link=staff.setup_link(made))
+        return _page(request, link=setup_links.setup_link(made))
     return redirect("floor-staff")

@@ -24,7 +24,7 @@ from cardroom.kernel.roles import (
     FLOOR_SUPERVISOR,
     role_of,
 )
-from tables import staff
+from tables import setup_links, staff
 from tables.models import Signature, StaffLineage, StaffProfile, TwoPersonChange
 from tests.conftest import PASSWORD
 
@@ -103,7 +103,7 @@ def test_the_person_sets_their_own_password_and_pin_once_through_the_link(floor,
 def test_a_set_up_link_stops_working_after_a_day(floor, monkeypatch):
     path = _link_path(_create(floor, first_name="Ola", username="ola", role=DEALER))
     later = timezone.now() + timedelta(hours=25)
-    monkeypatch.setattr(staff.setup_tokens, "_now", lambda: later.replace(tzinfo=None))
+    monkeypatch.setattr(setup_links.setup_tokens, "_now", lambda: later.replace(tzinfo=None))
     answer = Client().post(
         path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD, "pin": ""}
     )

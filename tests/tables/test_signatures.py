@@ -14,7 +14,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from cardroom.kernel.errors import DomainError, PermissionDenied
 from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
-from tables import services, signatures, staff, two_person
+from tables import services, setup_links, signatures, staff, two_person
 from tables.models import Signature, StaffProfile, TableSettings
 from tables.signatures import SignatureInput, SignatureRefused, signature_verify
 from tests.conftest import PASSWORD, signed
@@ -154,8 +154,8 @@ def floor3(supervisor, second_supervisor):
         change=proposal, signature=signed(second_supervisor), by=second_supervisor
     )
     made = decision.result
-    link = staff.setup_link(made)
-    return staff.account_set_up(user=made, token=link.token, password=PASSWORD)
+    link = setup_links.setup_link(made)
+    return setup_links.account_set_up(user=made, token=link.token, password=PASSWORD)
 
 
 def test_r17_the_floor3_attack_an_account_never_approves_its_makers_change(

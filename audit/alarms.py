@@ -20,10 +20,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.kernel.db import lock_until_commit
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+from core.db import lock_until_commit
+from core.errors import Conflict, DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR
 
 from . import signing
 from .actions import AuditAction

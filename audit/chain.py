@@ -19,7 +19,7 @@ from typing import Any
 
 from django.db import models
 
-from cardroom.kernel.money import money_text
+from core.money import money_text
 
 GENESIS_HASH = "0" * 64
 

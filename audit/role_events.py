@@ -4,7 +4,7 @@ with (``compliance.state_roles``), and what the demo loader records.
 The contract, for every service that gives an account a role or takes it away: it records, in
 the same transaction, an audit event whose target is the account (``object_type``
 ``auth.user``, ``object_id`` its id) and whose payload has a ``"role"`` key: the role's group
-name (``cardroom.kernel.roles``), or null (or "") for none. The latest such event, by ``seq``,
+name (``core.roles``), or null (or "") for none. The latest such event, by ``seq``,
 is the account's audited role; its action does not matter, so a new way of giving roles (a
 two-person grant, an administrator's) slots in by following the contract. Today:
 ``staff.created`` ``{"username", "name", "role"}`` and ``staff.role_set``

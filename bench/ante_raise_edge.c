@@ -2,7 +2,7 @@
  *
  * Compiled and driven by bench/ante_raise_edge.py (python -m bench.ante_raise_edge), which
  * passes QUALIFYING (the engine's QUALIFYING_FLUSH_KEY, R4) with -D and checks this helper
- * against the engine. A flush key is ``size << 13 | ranks`` (R2), as in wagers/engine/hands.py.
+ * against the engine. A flush key is ``size << 13 | ranks`` (R2), as in engine/hands.py.
  *
  *   ./helper all         every spot hand up to suit relabelling: sums, and decisions by key
  *   ./helper count       hands (52-bit ints, one a line) in: "NQ LT LE" out, counted fast

@@ -17,8 +17,8 @@ deal, that is the figure.
 Before the full run the helper is checked against this module's Python count on seeded
 random hands, and its fast count against dealing every one of the C(45, 7) dealer hands for
 two of them; after it, against identities every exact count must meet. It writes
-``bench/ante_raise_edge.json`` and the data module ``wagers/engine/ante_raise_edge.py`` that
-``wagers.engine.game_math`` reads (a test checks that the two agree).
+``bench/ante_raise_edge.json`` and the data module ``engine/ante_raise_edge.py`` that
+``engine.game_math`` reads (a test checks that the two agree).
 """
 
 from __future__ import annotations
@@ -38,14 +38,14 @@ from fractions import Fraction
 from math import comb, prod
 from pathlib import Path
 
-from wagers.engine.cards import RANKS, SUIT_MASK, hand_from_cards, suit_ranks
-from wagers.engine.game_math import DEALER_HANDS, DEALS, HANDS, count_below, format_figure
-from wagers.engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, flush_ranks, flush_size
+from engine.cards import RANKS, SUIT_MASK, hand_from_cards, suit_ranks
+from engine.game_math import DEALER_HANDS, DEALS, HANDS, count_below, format_figure
+from engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, flush_ranks, flush_size
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "ante_raise_edge.c"
 RESULT = HERE / "ante_raise_edge.json"
-DATA_MODULE = HERE.parent / "wagers" / "engine" / "ante_raise_edge.py"
+DATA_MODULE = HERE.parent / "engine" / "ante_raise_edge.py"
 SEED = 20261201
 SAMPLE_HANDS = 300  # checked against the Python count
 BRUTE_HANDS = 2  # checked against dealing all C(45, 7) dealer hands (a few seconds each)
@@ -375,7 +375,7 @@ def main() -> None:
         "suit pattern and weighted by its suit relabellings) against every dealer hand of the "
         "other 45 cards (C(45,7) = 45,379,620, counted per suit, not dealt), the best play "
         "taken hand by hand; run offline by python -m bench.ante_raise_edge, kept in "
-        "wagers/engine/ante_raise_edge.py"
+        "engine/ante_raise_edge.py"
     )
     result: dict[str, object] = {
         "house_edge": format_figure(edge),

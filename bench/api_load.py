@@ -55,7 +55,7 @@ def build() -> list[dict]:
     from django.core.management import call_command
     from knox.models import AuthToken
 
-    from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
+    from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables import services
     from tables.models import Cardroom, Seating, Table
     from wagers import services as hands

@@ -32,7 +32,7 @@ def play(hands: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from cardroom.kernel.errors import DomainError
+    from core.errors import DomainError
     from tables.demo import DEMO_CARDROOM
     from tables.models import Table
 

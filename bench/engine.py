@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from wagers.engine import Round, round_from_json, settle, settle_json
-from wagers.engine.cards import CARD_NAMES, hand_from_cards
-from wagers.engine.checks import raise_cap_multiple
-from wagers.engine.hands import flush_key, flush_size, straight_flush_key
+from engine import Round, round_from_json, settle, settle_json
+from engine.cards import CARD_NAMES, hand_from_cards
+from engine.checks import raise_cap_multiple
+from engine.hands import flush_key, flush_size, straight_flush_key
 
 SEED = 20261129
 

@@ -101,7 +101,7 @@ def main() -> None:
 
     from django.contrib.auth.models import Group, User
 
-    from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+    from core.roles import COMPLIANCE_AUDITOR
     from patrons.models import Exclusion
 
     auditor = User.objects.create_user("compliance")

@@ -32,7 +32,7 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
     """The table and how many wager rows it has."""
     from django.contrib.auth.models import Group, User
 
-    from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
+    from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables import selectors, services
     from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 

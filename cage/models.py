@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.kernel.money import MoneyField
+from core.money import MoneyField
 
 _USER = settings.AUTH_USER_MODEL
 

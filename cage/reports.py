@@ -7,8 +7,8 @@ import io
 from collections.abc import Iterable
 from typing import Any
 
-from cardroom.kernel.csv_cells import csv_writer
-from cardroom.kernel.money import money_text
+from core.csv_cells import csv_writer
+from core.money import money_text
 
 from .selectors import DayStatistics, MonthStatistics, ShiftStatistics, TableShiftFigures, Totals
 

@@ -26,11 +26,11 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.kernel.money import ZERO, money_text
+from core.money import ZERO, money_text
+from engine.table import Banking
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import Cardroom, HouseBankEntry, StackEntry, Table, TableSession, Tender
-from wagers.engine.table import Banking
 from wagers.models import Settlement
 
 from .models import DayClose, DropCount, InventoryCount, ShiftClose, Slip

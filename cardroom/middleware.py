@@ -25,7 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from cardroom.kernel.inputs import NUL, NulCharacter
+from core.inputs import NUL, NulCharacter
 
 from .logs import reset_request_id, set_request_id
 

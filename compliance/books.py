@@ -32,12 +32,12 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
+from engine import round_from_json, settle, settlement_to_json
+from engine.errors import ConservationError, RoundError
+from engine.money import to_decimal
 from rake.models import FeeEntry
 from tables.models import Seating, StackEntry
-from wagers.engine import round_from_json, settle, settlement_to_json
-from wagers.engine.errors import ConservationError, RoundError
-from wagers.engine.money import to_decimal
 from wagers.models import Settlement
 
 from .entries import Entry, Offence, entries

@@ -12,12 +12,12 @@ from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.csv_cells import csv_writer
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import money_text
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+from core.csv_cells import csv_writer
+from core.errors import DomainError
+from core.money import money_text
+from core.people import person_name
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
 from patrons.masking import masked_id
 from tables.models import Cardroom

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
 from rake.models import FeeEntry
 from tables.models import HouseBankEntry
 from wagers.models import Settlement, SpotSettlement

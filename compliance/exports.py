@@ -22,8 +22,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.csv_cells import csv_writer
-from cardroom.kernel.people import person_name
+from core.csv_cells import csv_writer
+from core.people import person_name
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 

@@ -32,13 +32,13 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db.models import Count, QuerySet, Sum
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import ZERO, money_text
+from core.errors import DomainError
+from core.money import ZERO, money_text
+from engine.game_math import TableFigures, format_figure
+from engine.settlement import Outcome
 from tables.figures import settings_figures
 from tables.models import Cardroom, Player, Table, TableSettings
 from tables.selectors import day_shifts, gaming_day_bounds, shift_bounds
-from wagers.engine.game_math import TableFigures, format_figure
-from wagers.engine.settlement import Outcome
 from wagers.models import Settlement, WagerSettlement
 
 CENT = Decimal("0.01")

@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core.errors import Conflict, DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from .models import Export, VerificationRun
 from .tasks import export_enqueue, verification_enqueue

@@ -14,7 +14,7 @@ from typing import Any
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
 from patrons import seals
 from patrons.keys import id_hash, normal_id, normal_text
 from patrons.models import CTR_THRESHOLD, CashTransaction, CurrencyTransactionReport, Exclusion

@@ -7,7 +7,7 @@ account whose audited role is gone from its groups is reported too. An account m
 the services (``createsuperuser``, a fixture adding groups directly) is reported once it is put
 in a role group: give roles through the services, which record the event (``tables.staff``,
 the administrators' grants), or, for set-up, record the event as they do (``load_demo`` does).
-A superuser with no role group holds no role (``cardroom.kernel.roles.role_of``).
+A superuser with no role group holds no role (``core.roles.role_of``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections import defaultdict
 from django.contrib.auth.models import User
 
 from audit.role_events import latest_role_events
-from cardroom.kernel.roles import ROLES
+from core.roles import ROLES
 
 from .entries import Offence
 

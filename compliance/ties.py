@@ -28,7 +28,7 @@ from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
 from patrons.models import CashTransaction
 from tables.models import Seating, StackEntry, Tender
 from wagers.models import Hand, Settlement, Spot

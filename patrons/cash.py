@@ -26,11 +26,11 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel import days
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import ZERO, money, money_text
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core import days
+from core.errors import Conflict, DomainError
+from core.money import ZERO, money, money_text
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import selectors
 from .exclusions import alerting, player_screen

@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
+from core.errors import DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
 
 from . import hooks
 from .keys import id_hash, normal_id

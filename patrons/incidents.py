@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.db import lock_until_commit
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from core.db import lock_until_commit
+from core.errors import Conflict, DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
 
 from .models import Incident, IncidentEntry
 

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.kernel.money import ZERO, MoneyField
+from core.money import ZERO, MoneyField
 
 from .fields import SealedCharField, SealedTextField
 

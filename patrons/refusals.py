@@ -13,8 +13,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from cardroom.kernel.errors import Conflict
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, role_of
+from core.errors import Conflict
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, role_of
 
 from .models import Exclusion
 

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+from core.errors import Conflict, DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR
 
 from .models import ReviewNote, SuspiciousActivityReview
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
 
 from .keys import normal_text
 from .models import (

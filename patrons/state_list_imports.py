@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+from core.errors import DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR
 
 from .models import ExclusionListImport
 from .state_lists import state_list_check

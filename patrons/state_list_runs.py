@@ -12,7 +12,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from cardroom.kernel.errors import DomainError
+from core.errors import DomainError
 
 from .exclusions import exclusion_list_import
 from .models import ExclusionListImport

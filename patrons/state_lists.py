@@ -20,9 +20,9 @@ from datetime import date
 
 from django.db import connection
 
-from cardroom.kernel.csv_cells import FORMULA_STARTS
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.inputs import NUL
+from core.csv_cells import FORMULA_STARTS
+from core.errors import DomainError
+from core.inputs import NUL
 
 from .keys import normal_id
 from .models import Exclusion

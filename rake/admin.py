@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from cardroom.kernel.admin import ReadOnlyAdmin
+from core.admin import ReadOnlyAdmin
 
 from .models import FeeEntry
 

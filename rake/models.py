@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from cardroom.kernel.money import MoneyField
+from core.money import MoneyField
 
 
 class FeeEntry(models.Model):

@@ -1,10 +1,10 @@
-"""The admin's view of tables: everything is read-only (cardroom.kernel.admin.ReadOnlyAdmin); tables
+"""The admin's view of tables: everything is read-only (core.admin.ReadOnlyAdmin); tables
 are configured, opened and played through the services so that every change is checked and
 audited (R17). Settings versions, stack entries and rotation records are append-only."""
 
 from django.contrib import admin
 
-from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 
 from .models import (
     Cardroom,

@@ -26,11 +26,11 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
-from cardroom.kernel.permissions import require_supervisor
-from cardroom.kernel.roles import FLOOR_SUPERVISOR
-from wagers.engine.errors import RoundError
-from wagers.engine.table import Banking, BonusMode, TableRules
+from core.errors import Conflict, DomainError, PermissionDenied
+from core.permissions import require_supervisor
+from core.roles import FLOOR_SUPERVISOR
+from engine.errors import RoundError
+from engine.table import Banking, BonusMode, TableRules
 
 from . import figures, rules
 from .lineage import require_independent

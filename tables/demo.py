@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom.kernel.roles import (
+from core.roles import (
     ADMINISTRATOR,
     CASHIER,
     COMPLIANCE_AUDITOR,

@@ -1,7 +1,7 @@
 """What a table's settings pay players in the long run (game-math.md), and the guardrail a
 house-banked table's settings must pass before they are approved (R17).
 
-The figures come from the engine's exact game math (``wagers.engine.game_math``), which keeps
+The figures come from the engine's exact game math (``engine.game_math``), which keeps
 every paytable's figures once computed (a paytable's are a few milliseconds, a versus_dp
 table's under a second the first time in a process). Only the bonus mode and the two
 paytables change them: the ante and raise under the optimal strategy are one figure for every
@@ -14,10 +14,10 @@ from collections.abc import Collection, Mapping
 from fractions import Fraction
 from typing import Any
 
-from cardroom.kernel.errors import DomainError
-from wagers.engine import game_math
-from wagers.engine.game_math import Bonus, TableFigures, WagerFigures
-from wagers.engine.table import Banking, BonusMode
+from core.errors import DomainError
+from engine import game_math
+from engine.game_math import Bonus, TableFigures, WagerFigures
+from engine.table import Banking, BonusMode
 
 from .models import SettingChange, TableSettings
 

@@ -21,8 +21,8 @@ from zoneinfo import ZoneInfo
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from cardroom.kernel.errors import Conflict
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, role_of
+from core.errors import Conflict
+from core.roles import FLOOR_SUPERVISOR, role_of
 from patrons.refusals import held_refusal, told_the_reason
 from patrons.selectors import Person
 

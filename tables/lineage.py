@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
-from cardroom.kernel.errors import PermissionDenied
-from cardroom.kernel.people import person_name
+from core.errors import PermissionDenied
+from core.people import person_name
 
 from .staff_models import StaffLineage
 

@@ -1,7 +1,7 @@
 """Tables, their versioned settings, sessions, seats, stacks and the designated-player rotation.
 
 Rows the rules say are never edited (settings versions, stack entries, rotation offers) are
-append-only in the database (``cardroom.kernel.db.AppendOnly`` in the migrations). Writes go through
+append-only in the database (``core.db.AppendOnly`` in the migrations). Writes go through
 ``tables.services``; reads through ``tables.selectors``.
 """
 
@@ -14,10 +14,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.kernel.choices import enum_choices
-from cardroom.kernel.money import ZERO, MoneyField
-from wagers.engine.fees import RakeMode
-from wagers.engine.table import MAX_SEATS, Banking, BonusMode
+from core.choices import enum_choices
+from core.money import ZERO, MoneyField
+from engine.fees import RakeMode
+from engine.table import MAX_SEATS, Banking, BonusMode
 
 _USER = settings.AUTH_USER_MODEL
 #: R1's two ways to bank a table, as the model and the API's input and schema name them.

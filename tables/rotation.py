@@ -20,13 +20,13 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import money_text
-from cardroom.kernel.permissions import require_supervisor
-from wagers.engine.cards import DECK, card_name, parse_card
-from wagers.engine.errors import RoundError
-from wagers.engine.fees import RakeMode, dealer_fee
-from wagers.engine.table import Banking
+from core.errors import Conflict, DomainError
+from core.money import money_text
+from core.permissions import require_supervisor
+from engine.cards import DECK, card_name, parse_card
+from engine.errors import RoundError
+from engine.fees import RakeMode, dealer_fee
+from engine.table import Banking
 
 from . import selectors
 from .models import GameStop, RotationRecord, Seating, Table, TableSession, TableSettings

@@ -10,12 +10,12 @@ from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import cents, money, money_text
-from wagers.engine.cards import SUITS
-from wagers.engine.errors import RoundError
-from wagers.engine.fees import RakeMode
-from wagers.engine.table import Banking, BonusMode, TableRules
+from core.errors import DomainError
+from core.money import cents, money, money_text
+from engine.cards import SUITS
+from engine.errors import RoundError
+from engine.fees import RakeMode
+from engine.table import Banking, BonusMode, TableRules
 
 from .models import Table, TableSettings
 

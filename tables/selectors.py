@@ -12,10 +12,10 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from cardroom.kernel import days
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.prepared import PreparedRead
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
+from core import days
+from core.errors import DomainError
+from core.prepared import PreparedRead
+from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 
 from .models import (
     Cardroom,
@@ -33,7 +33,7 @@ from .models import (
 
 
 def gaming_day(cardroom: Cardroom, at: datetime) -> date:
-    """The cardroom's business day of a moment (``cardroom.kernel.days.day_of``)."""
+    """The cardroom's business day of a moment (``core.days.day_of``)."""
     return days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
 
 
@@ -133,7 +133,7 @@ def open_session(table: Table) -> TableSession | None:
     return _OPEN_SESSION.first(table.pk)
 
 
-# The reads every hand makes, compiled once per process (cardroom.kernel.prepared).
+# The reads every hand makes, compiled once per process (core.prepared).
 _SHIFTS_OF = PreparedRead(lambda key: Shift.objects.filter(cardroom_id=key))
 _NEWEST_SETTINGS = PreparedRead(
     lambda key: TableSettings.objects.filter(table_id=key).order_by("-version")

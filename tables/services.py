@@ -20,17 +20,17 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError, NotFound, PermissionDenied
-from cardroom.kernel.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
-from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.kernel.prepared import PreparedRead
-from cardroom.kernel.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, TABLE_STAFF
+from core.errors import Conflict, DomainError, NotFound, PermissionDenied
+from core.money import MONEY_LIMIT, ZERO, MoneyInput, money, money_text
+from core.permissions import require_role, require_supervisor, require_table_staff
+from core.prepared import PreparedRead
+from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR, TABLE_STAFF
+from engine.game_math import TableFigures
+from engine.table import MAX_SEATS, Banking
 from patrons.cash import cash_transaction_record
 from patrons.exclusions import alerting, exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import CashTransaction
-from wagers.engine.game_math import TableFigures
-from wagers.engine.table import MAX_SEATS, Banking
 
 from . import catalogue, figures, rules, selectors
 from .holds import hold_refusal, require_floor_for_held
@@ -558,7 +558,7 @@ def table_close(*, table: Table, by: User) -> TableSession:
     return session
 
 
-#: The first read of every change at an open table (compiled once: cardroom.kernel.prepared).
+#: The first read of every change at an open table (compiled once: core.prepared).
 _LOCKED_TABLE = PreparedRead(
     lambda key: Table.objects.select_for_update().select_related("cardroom").filter(pk=key)
 )

@@ -17,10 +17,10 @@ from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, role_of
+from core.errors import Conflict, DomainError, PermissionDenied
+from core.people import person_name
+from core.permissions import require_role
+from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, role_of
 
 from .signatures import check_pin, pin_set
 from .staff_models import StaffLineage, StaffProfile

@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.people import person_name
-from cardroom.kernel.roles import role_of
+from core.errors import DomainError, PermissionDenied
+from core.people import person_name
+from core.roles import role_of
 
 from .staff_models import Signature, StaffProfile
 

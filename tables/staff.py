@@ -21,10 +21,10 @@ from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_role
-from cardroom.kernel.roles import (
+from core.errors import Conflict, DomainError
+from core.people import person_name
+from core.permissions import require_role
+from core.roles import (
     ADMINISTRATOR,
     CASHIER,
     COUNT_TEAM,

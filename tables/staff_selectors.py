@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from cardroom.kernel.roles import ADMINISTRATOR, ROLES, role_of
+from core.roles import ADMINISTRATOR, ROLES, role_of
 
 from .staff_models import StaffLineage, StaffProfile, TwoPersonChange
 

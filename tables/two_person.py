@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.db import lock_until_commit
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
-from cardroom.kernel.permissions import require_role
+from core.db import lock_until_commit
+from core.errors import Conflict, DomainError, PermissionDenied
+from core.permissions import require_role
 
 from .lineage import require_independent
 from .signatures import SignatureInput, signature_record, signature_verify, signing

@@ -14,8 +14,8 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.test import override_settings
 from hypothesis import settings
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from core.errors import DomainError
+from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
 from tables.signatures import SignatureInput
@@ -371,7 +371,7 @@ def refusal(nothing_written):
 
 def _execute_sql_flush_past_append_only(execute_sql_flush):
     """Transactional tests empty every table between tests; append-only tables refuse that
-    (cardroom.kernel.db). PostgreSQL: as a superuser (the runtime role the run connects as
+    (core.db). PostgreSQL: as a superuser (the runtime role the run connects as
     switches to one), switch triggers off for the flush (``session_replication_role``).
     SQLite has no such switch: drop and re-create them."""
 

@@ -29,7 +29,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg import pq, sql
 
-from cardroom.kernel import db_roles
+from core import db_roles
 
 POSTGRES = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
 #: The role DATABASE_URL names (a superuser): it makes the test database and drops it.

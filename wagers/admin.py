@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from cardroom.kernel.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from tables.selectors import viewer
 
 from .models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement

@@ -1,4 +1,4 @@
-"""Hands as they are played and settled. Game rules live in ``wagers.engine``; the services in
+"""Hands as they are played and settled. Game rules live in ``engine``; the services in
 ``wagers.services`` move hands through their states; settlements are append-only."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from cardroom.kernel.choices import enum_choices
-from cardroom.kernel.money import ZERO, MoneyField
+from core.choices import enum_choices
+from core.money import ZERO, MoneyField
+from engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
-from wagers.engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 
 _USER = settings.AUTH_USER_MODEL
 

@@ -10,8 +10,8 @@ from django.db.models import Count, Q, QuerySet
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
-from cardroom.kernel.money import money_text
-from cardroom.kernel.prepared import PreparedRead
+from core.money import money_text
+from core.prepared import PreparedRead
 from patrons.refusals import exclusion_reason
 from tables.models import Seating, SettingChange, Table, TableSession, TableSettings
 from tables.rules import as_json, settings_values

@@ -7,7 +7,7 @@ lock (on SQLite, where writers are serialised anyway, the next number is the hig
 
 from django.db import migrations, models
 
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 SEQUENCE = "audit_event_seq"
 

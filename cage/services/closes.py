@@ -13,9 +13,9 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.alarms import checkpoint_problems_outstanding
 from audit.services import audit_checkpoint_record, audit_record
-from cardroom.kernel.errors import Conflict
-from cardroom.kernel.permissions import require_role, require_supervisor
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core.errors import Conflict
+from core.permissions import require_role, require_supervisor
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 from tables.models import Cardroom
 from tables.signatures import SignatureInput, signature_record, signature_verify, signing

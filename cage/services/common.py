@@ -10,13 +10,13 @@ from typing import Any
 
 from django.utils import timezone
 
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import ZERO, money, money_text
-from cardroom.kernel.people import person_name
+from core.errors import Conflict, DomainError
+from core.money import ZERO, money, money_text
+from core.people import person_name
+from engine.table import Banking
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Table
 from tables.signatures import Signed
-from wagers.engine.table import Banking
 
 from .. import selectors
 

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import money_text
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_supervisor
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.errors import Conflict, DomainError
+from core.money import money_text
+from core.people import person_name
+from core.permissions import require_supervisor
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Table, TableSession

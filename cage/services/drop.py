@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_role, require_supervisor
-from cardroom.kernel.roles import COUNT_TEAM, FLOOR_SUPERVISOR
+from core.errors import Conflict, DomainError
+from core.people import person_name
+from core.permissions import require_role, require_supervisor
+from core.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables.models import Table
 from tables.signatures import SignatureInput, signature_record, signature_verify, signing
 

@@ -16,11 +16,11 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import money_text
-from cardroom.kernel.people import person_name
-from cardroom.kernel.permissions import require_role, require_supervisor, require_table_staff
-from cardroom.kernel.roles import (
+from core.errors import Conflict, DomainError
+from core.money import money_text
+from core.people import person_name
+from core.permissions import require_role, require_supervisor, require_table_staff
+from core.roles import (
     COMPLIANCE_AUDITOR,
     DEALER,
     FLOOR_SUPERVISOR,

@@ -14,7 +14,7 @@ from audit.models import CheckpointProblem
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.roles import AUDITORS, COMPLIANCE_AUDITOR
+from core.roles import AUDITORS, COMPLIANCE_AUDITOR
 
 
 class SinkAlarmOut(serializers.Serializer):

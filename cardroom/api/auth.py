@@ -37,8 +37,8 @@ from rest_framework.response import Response
 
 from cardroom.api.inputs import StrictSerializer
 from cardroom.auth_backends import login_wait
-from cardroom.kernel.people import person_name
-from cardroom.kernel.roles import role_of
+from core.people import person_name
+from core.roles import role_of
 from tables import setup_links
 
 from .base import ServiceView

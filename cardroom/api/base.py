@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.kernel.roles import TABLE_STAFF
+from core.roles import TABLE_STAFF
 
 from .idempotency import idempotent
 from .inputs import refuse_unknown_keys

@@ -23,11 +23,11 @@ from cardroom.api.filters import IdFilter, UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.roles import AUDITORS
 from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
+from core.errors import DomainError
+from core.inputs import AsciiDigitsForm
+from core.roles import AUDITORS
 from tables import selectors as table_selectors
 from tables.models import Player, Table
 from tables.selectors import gaming_day, gaming_day_bounds

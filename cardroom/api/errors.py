@@ -15,8 +15,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from audit.services import audit_refusal
-from cardroom.kernel import errors
-from cardroom.kernel.inputs import NulCharacter, nul_message
+from core import errors
+from core.inputs import NulCharacter, nul_message
 
 _DOMAIN_STATUS = {
     errors.PermissionDenied: status.HTTP_403_FORBIDDEN,

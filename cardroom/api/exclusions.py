@@ -15,8 +15,8 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import RowField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core.errors import DomainError
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import exclusions
 from patrons.masking import masked_id
 from patrons.models import Exclusion, ExclusionListImport

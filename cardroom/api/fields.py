@@ -12,9 +12,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import money, money_text
-from cardroom.kernel.people import person_name
+from core.errors import DomainError
+from core.money import money, money_text
+from core.people import person_name
 
 
 @extend_schema_field({"type": "string", "pattern": r"^\d{1,10}(\.\d{1,2})?$", "example": "25.00"})

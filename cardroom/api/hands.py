@@ -29,14 +29,14 @@ from cardroom.api.fields import (
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, PLAY_READERS, READERS, TABLE_STAFF
+from core.inputs import AsciiDigitsForm
+from core.roles import FLOOR_SUPERVISOR, PLAY_READERS, READERS, TABLE_STAFF
+from engine import settle_json
+from engine.table import MAX_SEATS, MAX_SPOTS
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from wagers import selectors as wagers_selectors
 from wagers import services
-from wagers.engine import settle_json
-from wagers.engine.table import MAX_SEATS, MAX_SPOTS
 from wagers.models import Hand, Settlement, Spot
 
 # --- output ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import exceptions, serializers
 
-from cardroom.kernel.inputs import ASCII_DIGITS_MESSAGE, ascii_digits
+from core.inputs import ASCII_DIGITS_MESSAGE, ascii_digits
 
 #: The most elements a list or object in a body may have when its field names no
 #: ``max_length`` (a free JSON value: a table's settings, a paytable's lines).

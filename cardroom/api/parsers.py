@@ -14,7 +14,7 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework.exceptions import ErrorDetail, ParseError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
-from cardroom.kernel.inputs import NUL, nul_message
+from core.inputs import NUL, nul_message
 
 MAX_DEPTH = 32  # a round in the settle-json format is 4 levels deep
 

@@ -24,15 +24,15 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, PersonNameField, RowField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.people import person_name
-from cardroom.kernel.roles import (
+from compliance import cash_reports
+from core.errors import DomainError
+from core.people import person_name
+from core.roles import (
     COMPLIANCE_AUDITOR,
     FLOOR_SUPERVISOR,
     PLAY_READERS,
     TABLE_STAFF,
 )
-from compliance import cash_reports
 from patrons import cash, incidents, reviews, selectors
 from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id

@@ -17,7 +17,7 @@ from cardroom.api.fields import PersonNameField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
-from cardroom.kernel.roles import FLOOR_SUPERVISOR
+from core.roles import FLOOR_SUPERVISOR
 from tables import catalogue, figures, selectors
 from tables.models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from cardroom.kernel.roles import READERS, ROLES, role_of
+from core.roles import READERS, ROLES, role_of
 
 if TYPE_CHECKING:  # DRF's views import this module through the settings
     from rest_framework.request import Request

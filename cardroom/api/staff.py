@@ -14,9 +14,9 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.people import person_name
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES
+from core.errors import DomainError
+from core.people import person_name
+from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES
 from tables import setup_links, signatures, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
 

@@ -35,9 +35,10 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.paytables import ChangeFiguresOut
 from cardroom.api.signing import ChangeDecisionIn, signature_input
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, PLAY_READERS, TABLE_STAFF
+from core.errors import DomainError, PermissionDenied
+from core.inputs import AsciiDigitsForm
+from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, PLAY_READERS, TABLE_STAFF
+from engine.table import MAX_SEATS
 from patrons.identity import IdentityInput
 from tables import figures, rules, selectors, services
 from tables.models import (
@@ -55,7 +56,6 @@ from tables.models import (
     Tender,
 )
 from tables.rotation import designated_player_rotate
-from wagers.engine.table import MAX_SEATS
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
 #: The most keys a table's settings (or a change of them) may name: a handful exist.

@@ -40,7 +40,7 @@ from knox.settings import CONSTANTS
 from knox.signals import token_expired
 from rest_framework import exceptions
 
-from cardroom.kernel.roles import ROLES, role_known, role_of
+from core.roles import ROLES, role_known, role_of
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from cardroom.kernel.roles import role_of
+from core.roles import role_of
 from tables import setup_links, signatures
 
 from .base import call_service

@@ -20,8 +20,8 @@ from django.utils import timezone
 from django_htmx.middleware import HtmxDetails
 
 from audit.services import audit_refusal
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.roles import role_of
+from core.errors import DomainError, PermissionDenied
+from core.roles import role_of
 from tables.models import Cardroom
 
 

@@ -25,14 +25,14 @@ from django.views.decorators.http import require_POST
 
 from cage import reports, selectors, services
 from cage.models import DropCount, Slip
-from cardroom.kernel.inputs import month_of
-from cardroom.kernel.roles import (
+from cardroom.signing import own_signature, signature
+from core.inputs import month_of
+from core.roles import (
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     FLOOR_SUPERVISOR,
     role_of,
 )
-from cardroom.signing import own_signature, signature
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Signature, Table
 from tables.signatures import signatures_of

@@ -19,11 +19,11 @@ from django.views.decorators.http import require_POST
 from audit import alarms
 from audit.models import AuditEvent, CheckpointProblem
 from audit.sweep import sweep_state
-from cardroom.kernel.errors import Conflict
-from cardroom.kernel.inputs import whole_number
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
+from core.errors import Conflict
+from core.inputs import whole_number
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Player

@@ -20,16 +20,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from audit.services import audit_refusal
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, TABLE_STAFF, role_of
+from core.errors import Conflict, DomainError
+from core.roles import DEALER, FLOOR_SUPERVISOR, TABLE_STAFF, role_of
+from engine.cards import CARD_NAMES, parse_hand
+from engine.checks import raise_cap_multiple
+from engine.errors import RoundError
+from engine.hands import flush_key, flush_size
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Seating, Table, TableSession
 from wagers import selectors, services
-from wagers.engine.cards import CARD_NAMES, parse_hand
-from wagers.engine.checks import raise_cap_multiple
-from wagers.engine.errors import RoundError
-from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Spot
 
 from .base import SignedInRequest, call_service, role_required

@@ -6,8 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from engine.contract import settle_json
 from wagers import selectors
-from wagers.engine.contract import settle_json
 from wagers.models import Hand
 
 

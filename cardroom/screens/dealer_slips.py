@@ -16,12 +16,12 @@ from django.views.decorators.http import require_POST
 from audit.services import audit_refusal
 from cage import selectors, services
 from cage.models import Slip
-from cardroom.kernel.money import money_text
-from cardroom.kernel.roles import TABLE_STAFF
 from cardroom.signing import own_signature
+from core.money import money_text
+from core.roles import TABLE_STAFF
+from engine.table import Banking
 from tables import selectors as table_selectors
 from tables.models import Table
-from wagers.engine.table import Banking
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.cage import DealerSignForm

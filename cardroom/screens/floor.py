@@ -18,14 +18,14 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
 from cardroom.signing import own_signature
+from core.errors import DomainError
+from core.roles import DEALER, FLOOR_SUPERVISOR
+from engine.game_math import TableFigures
 from tables import catalogue, figures, rules, selectors, services
 from tables.models import Cardroom, PaytableChange, SettingChange, Table
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
-from wagers.engine.game_math import TableFigures
 from wagers.models import Hand
 
 from .base import SignedInRequest, call_service, role_required

@@ -22,9 +22,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from cardroom.kernel.inputs import AsciiDigitsForm, whole_number
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from compliance import cash_reports
+from core.inputs import AsciiDigitsForm, whole_number
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import cash, exclusions, incidents, reviews, selectors
 from patrons.identity import IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id

@@ -14,8 +14,8 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from cardroom.kernel.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
 from cardroom.signing import own_signature
+from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
 from tables import setup_links, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
 

@@ -309,7 +309,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
     CACHES = {
         "default": {
-            "BACKEND": "cardroom.kernel.redis_cache.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import patrons.fields
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):

@@ -2,7 +2,7 @@
 
 from django.db import migrations
 
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 from django.utils import timezone
 
 from audit.chain import GENESIS_HASH, canonical_json, event_hash
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 # The defaults a new table was proposed when the catalogue began (tables.rules at this
 # migration), kept here as they were: the live defaults may change, this migration may not.

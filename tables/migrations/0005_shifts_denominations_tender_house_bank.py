@@ -5,7 +5,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 import tables.models
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):

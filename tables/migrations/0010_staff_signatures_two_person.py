@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from cardroom.kernel.db import AppendOnly
+from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):

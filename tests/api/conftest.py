@@ -23,10 +23,10 @@ from rest_framework.test import APIClient
 from audit import alarms
 from audit.services import checkpoint_problems_record
 from cage import services as cage
-from cardroom.kernel.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import exports, verifications
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
+from core.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, exclusions, incidents, reviews
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport

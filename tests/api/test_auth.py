@@ -13,7 +13,7 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from cardroom.api.tokens import _remembered, forget_roles, role_key
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.roles import DEALER, FLOOR_SUPERVISOR
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 from tables.models import Seating
 from tests.wagers.support import SEVEN_HANDS
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
+from engine import settle_json
 from wagers import services as wagers
-from wagers.engine import settle_json
 from wagers.models import Hand, Spot
 
 from .test_authorization import ROUND

@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 from audit.models import AuditEvent
 from cardroom.api.models import IdempotencyKey
 from cardroom.auth_backends import login_cool_off
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 
 pytestmark = pytest.mark.django_db
 

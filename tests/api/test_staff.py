@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 import pytest
 from django.contrib.auth.models import User
 
-from cardroom.kernel.roles import FLOOR_SUPERVISOR, role_of
+from core.roles import FLOOR_SUPERVISOR, role_of
 from tables.models import Signature, StaffProfile
 from tests.conftest import PASSWORD
 

@@ -21,7 +21,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 from tables.models import Seating
 from tests.wagers.support import SEVEN_HANDS
 from wagers.models import Hand

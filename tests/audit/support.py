@@ -15,8 +15,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import connection
 
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.roles import FLOOR_SUPERVISOR
+from core.errors import Conflict, DomainError
+from core.roles import FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
 from tables.rotation import game_restart
@@ -60,7 +60,7 @@ def new_york_gaming_day(at: datetime, starts: int = 6) -> date:
 
 @contextmanager
 def past_append_only() -> Iterator[None]:
-    """Switch the append-only triggers (cardroom.kernel.db) off on this connection, and back on.
+    """Switch the append-only triggers (core.db) off on this connection, and back on.
 
     PostgreSQL: triggers do not fire under ``session_replication_role = replica``, which a
     superuser sets (the run's runtime role switches to one: tests/runtime_role.py). SQLite has

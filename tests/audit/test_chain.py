@@ -30,7 +30,7 @@ from audit.chain import (
 from audit.models import AuditEvent, ChainHead, Checkpoint
 from audit.services import audit_checkpoint_record, audit_record
 from audit.verification import verify_chain, verify_chains
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import RotationRecord, Table
 from tests import runtime_role

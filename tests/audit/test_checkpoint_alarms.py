@@ -19,7 +19,7 @@ from audit.models import (
 from audit.services import audit_checkpoint_record
 from audit.tasks import verify_chain_task
 from cage import services as cage_services
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors as table_selectors
 from tests.api.conftest import token_client
 from tests.conftest import signed

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from audit.services import audit_refusal
-from cardroom.kernel.errors import PermissionDenied
+from core.errors import PermissionDenied
 from tables import services as table_services
 from tables.models import Table
 from tests.conftest import an_administrator

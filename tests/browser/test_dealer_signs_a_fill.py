@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from cage import services as cage_services
 from cage.models import SlipDelivery
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import HouseBankEntry
 from tables.signatures import pin_set

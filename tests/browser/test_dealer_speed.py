@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import Dialog, Locator, Page, expect
 
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
 from tests.browser.support import log_in

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import Dialog, Page, expect
 
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import TableSession
 from tests.browser.support import log_in

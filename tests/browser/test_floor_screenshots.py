@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.selectors import gaming_day
 from tests.browser.support import log_in

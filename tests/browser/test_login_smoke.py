@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from audit.chain import heads_hash
 from audit.models import AuditEvent, ChainHead
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
 from tables import services
 from tables.models import Seating
 from tests.browser.support import log_in

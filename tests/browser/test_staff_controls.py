@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, role_of
+from core.roles import DEALER, FLOOR_SUPERVISOR, role_of
 from tables import services
 from tables.models import SettingChange, TwoPersonChange
 from tests.browser.support import log_in

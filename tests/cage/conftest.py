@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from cage import services
-from cardroom.kernel.roles import COUNT_TEAM
+from core.roles import COUNT_TEAM
 from tables import services as table_services
 from tests.conftest import an_administrator, signed
 

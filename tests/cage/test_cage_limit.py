@@ -11,7 +11,7 @@ import pytest
 
 from cage import services as cage
 from cage.models import Slip
-from cardroom.kernel.errors import DomainError, PermissionDenied
+from core.errors import DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import DEFAULT_LARGEST_CAGE_AMOUNT
 from tests.conftest import signed

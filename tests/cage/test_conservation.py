@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from cage import selectors, services
 from cage.models import InventoryCount, Slip
-from cardroom.kernel.errors import DomainError
+from core.errors import DomainError
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import HouseBankEntry, Seating, StackEntry, Table

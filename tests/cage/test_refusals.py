@@ -24,7 +24,7 @@ from cage.models import (
     SlipVoid,
     VarianceSignOff,
 )
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import services as table_services
 from tables.models import HouseBankEntry, StackEntry
 from tests.conftest import signed

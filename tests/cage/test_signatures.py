@@ -27,7 +27,7 @@ from django.db.models import Model
 from audit.models import AuditEvent
 from cage import services
 from cage.models import DayClose, InventoryCount, ShiftClose
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from tables.models import Signature, StaffProfile
 from tables.signatures import SignatureInput, SignatureRefused, pin_set
 from tests.conftest import PASSWORD, signed

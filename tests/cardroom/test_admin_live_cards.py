@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
-from cardroom.kernel.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, setup_role_groups
+from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, setup_role_groups
 from tests.api.conftest import World
 
 pytestmark = pytest.mark.django_db

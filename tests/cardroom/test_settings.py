@@ -59,7 +59,7 @@ def test_with_redis_url_celery_queues_tasks_on_redis_and_a_real_worker_runs_them
 
 @with_redis
 def test_with_redis_url_the_cache_round_trips_a_value_through_redis():
-    assert settings.CACHES["default"]["BACKEND"] == "cardroom.kernel.redis_cache.RedisCache"
+    assert settings.CACHES["default"]["BACKEND"] == "core.redis_cache.RedisCache"
     key, value = f"test:{uuid.uuid4().hex}", {"chips": "125.50"}
     cache.set(key, value, timeout=30)
     try:

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
+from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 
 pytestmark = pytest.mark.django_db
 

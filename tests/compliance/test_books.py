@@ -18,11 +18,11 @@ from django.db import connection
 from audit.actions import AuditAction
 from audit.models import AuditEvent
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError
 from compliance.books import verify_books
 from compliance.models import VerificationRun
 from compliance.snapshots import read_snapshot
 from compliance.tasks import verify_books_task
+from core.errors import DomainError
 from patrons.models import CashTransaction
 from rake.models import FeeEntry
 from tables.models import Seating, StackEntry

@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, PermissionDenied
 from compliance import exports
 from compliance.exports import MAX_ATTEMPTS, STALLED_AFTER, export_build, export_requeue_stalled
 from compliance.models import Export
 from compliance.services import export_request, export_retry
+from core.errors import Conflict, PermissionDenied
 
 pytestmark = pytest.mark.django_db
 

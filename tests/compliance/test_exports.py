@@ -15,13 +15,13 @@ from django.db.models import QuerySet
 
 from audit.models import AuditEvent
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError, PermissionDenied
 from compliance import exports
 from compliance.exports import AUDIT_COLUMNS, HOLD_COLUMNS, SETTLEMENT_COLUMNS, export_build
 from compliance.models import Export
 from compliance.reports import table_day_report
 from compliance.services import export_request
 from compliance.tasks import build_export_task
+from core.errors import DomainError, PermissionDenied
 from rake.selectors import fees_total
 from tables.selectors import gaming_day_bounds
 from tests.audit.support import correct_hand, local, new_york_gaming_day, play_hand, random_plan

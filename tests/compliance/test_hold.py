@@ -14,7 +14,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from cardroom.kernel.errors import DomainError
 from compliance.hold import (
     Period,
     day_period,
@@ -24,6 +23,10 @@ from compliance.hold import (
     range_period,
     shift_period,
 )
+from core.errors import DomainError
+from engine import ante_raise_edge
+from engine.game_math import HANDS, Bonus, bonus_figures
+from engine.table import BonusMode
 from tables import services as table_services
 from tests.wagers.support import (
     DEALER_K94,
@@ -37,9 +40,6 @@ from tests.wagers.support import (
     wager,
 )
 from wagers import services
-from wagers.engine import ante_raise_edge
-from wagers.engine.game_math import HANDS, Bonus, bonus_figures
-from wagers.engine.table import BonusMode
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.kernel.errors import Conflict
 from compliance.reports import player_report, table_day_report
+from core.errors import Conflict
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services

@@ -19,10 +19,10 @@ from audit.actions import AuditAction
 from audit.models import AuditEvent
 from audit.role_events import latest_role_events
 from audit.services import audit_record
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR, ROLES, role_of
 from compliance.models import VerificationRun
 from compliance.state import verify_state
 from compliance.tasks import verify_state_task
+from core.roles import DEALER, FLOOR_SUPERVISOR, ROLES, role_of
 from patrons.cash import cage_cash, ctr_file
 from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end, exclusion_list_import
 from patrons.keys import id_hash

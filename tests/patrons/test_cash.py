@@ -11,8 +11,8 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import DomainError, PermissionDenied
 from compliance.cash_reports import ctr_csv, mtl_csv
+from core.errors import DomainError, PermissionDenied
 from patrons.cash import cage_cash, cash_policy_set
 from patrons.identity import identity_record
 from patrons.models import CashTransaction, CurrencyTransactionReport, StructuringFlag

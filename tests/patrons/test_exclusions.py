@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from patrons.exclusions import Excluded, ExclusionInput, exclusion_add, exclusion_list_import
 from patrons.identity import identity_record
 from patrons.models import Exclusion, Incident, PlayerIdentity

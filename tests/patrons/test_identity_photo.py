@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import DomainError
+from core.errors import DomainError
 from patrons.identity import identity_record
 from patrons.models import PlayerIdentity
 from tables import services as table_services

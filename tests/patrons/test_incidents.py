@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from cardroom.kernel.errors import Conflict
+from core.errors import Conflict
 from patrons.incidents import incident_follow_up, incident_report
 from patrons.models import IncidentEntry
 from tests.tables.test_concurrency import at_once

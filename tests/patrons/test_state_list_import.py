@@ -265,7 +265,7 @@ def test_on_the_embedded_default_the_import_is_done_when_the_request_answers(mak
     import is done when polled)."""
     from rest_framework.test import APIClient  # the plain client: no key of its own
 
-    from cardroom.kernel.roles import COMPLIANCE_AUDITOR
+    from core.roles import COMPLIANCE_AUDITOR
     from tests.api.conftest import token_for
 
     client = APIClient()

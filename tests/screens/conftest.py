@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from cardroom.kernel.roles import COUNT_TEAM, FLOOR_SUPERVISOR
+from core.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
 from tests.conftest import an_administrator

@@ -15,9 +15,9 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from cage import services as cage_services
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose
-from cardroom.kernel.errors import Conflict
 from cardroom.screens.audit_names import OBJECT_NAMES, RELATED, fallback_name, named
 from compliance import services as compliance_services
+from core.errors import Conflict
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import Exclusion, StructuringFlag

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from cardroom.kernel.roles import DEALER
 from cardroom.screens import dealer as dealer_screen
+from core.roles import DEALER
 from tables import services as table_services
 from tables.models import RotationRecord, Seating
 from wagers import selectors

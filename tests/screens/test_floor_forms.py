@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from cardroom.kernel.errors import DomainError
+from core.errors import DomainError
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import SettingChange, Table

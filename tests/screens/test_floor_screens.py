@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from cardroom.kernel.roles import DEALER
+from core.roles import DEALER
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import SettingChange, Table

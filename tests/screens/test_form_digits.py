@@ -11,9 +11,9 @@ import pytest
 from django import forms
 
 import cardroom.screens
-from cardroom.kernel.inputs import FORM_FIELDS_IN_DIGITS, AsciiDigitsForm
 from cardroom.screens.forms.cage import SlipForm
 from cardroom.screens.forms.tables import TableCreateForm
+from core.inputs import FORM_FIELDS_IN_DIGITS, AsciiDigitsForm
 
 
 def _screen_forms() -> list[type[forms.Form]]:

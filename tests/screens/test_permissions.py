@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from cage import services as cage_services
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from compliance import services as compliance_services
+from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import CurrencyTransactionReport

@@ -16,8 +16,8 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.roles import (
+from core.errors import DomainError, PermissionDenied
+from core.roles import (
     COMPLIANCE_AUDITOR,
     COUNT_TEAM,
     DEALER,

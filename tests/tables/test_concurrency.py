@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from django.db import connection, connections
 
-from cardroom.kernel.errors import Conflict
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.errors import Conflict
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors, services, staff, two_person
 from tables.models import Seating, SettingChange, TableSettings
 from tables.staff_models import TwoPersonDecision

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from audit.models import AuditEvent
-from cardroom.kernel.roles import ROLES, role_of
+from core.roles import ROLES, role_of
 from tables import catalogue, figures, selectors, services
 from tables.demo import DEMO_CARDROOM, DEMO_PAYTABLES, DEMO_TABLES, DEMO_USERS
 from tables.models import (

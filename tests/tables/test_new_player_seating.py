@@ -4,7 +4,7 @@ leaves no player behind (and nothing in the audit log)."""
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from tables import services
 from tables.models import Player, Seating
 

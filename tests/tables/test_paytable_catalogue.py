@@ -13,7 +13,7 @@ from django.db import DatabaseError, connection, transaction
 
 from audit.models import AuditEvent
 from audit.verification import verify_chain
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import catalogue, selectors, services
 from tables.models import Cardroom, PaytableChange, PaytableDecision, Table, TableSettings
 from tables.rules import defaults_for

@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from cardroom.kernel.errors import DomainError
+from core.errors import DomainError
+from engine.game_math import HANDS
+from engine.table import Banking
 from tables import catalogue, figures, selectors, services
 from tables.models import PaytableChange, SettingChange, Table, TableSettings
 from tables.rules import NEW_TABLE_DEFAULTS
 from tests.conftest import signed
-from wagers.engine.game_math import HANDS
-from wagers.engine.table import Banking
 
 from .support import last_seq
 

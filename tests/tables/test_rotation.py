@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import RotationRecord
 from tables.rotation import designated_player_rotate, no_designated_player

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import GameStop
 from tables.rotation import designated_player_rotate, game_restart

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import services
 from tables.models import SelfApprovalChange, SelfApprovalDecision
 from tests.conftest import signed

@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import Seating, StackEntry, TableSession
 from tests.conftest import an_administrator

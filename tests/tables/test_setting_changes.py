@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import SettingChange, TableSettings
 from tests.conftest import signed

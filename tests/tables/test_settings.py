@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors, services
 from tables.models import TableSettings
 

@@ -12,8 +12,8 @@ from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.roles import DEALER, FLOOR_SUPERVISOR
+from core.errors import DomainError, PermissionDenied
+from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import services, setup_links, signatures, staff, two_person
 from tables.models import Signature, StaffProfile, TableSettings
 from tables.signatures import SignatureInput, SignatureRefused, signature_verify

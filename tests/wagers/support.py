@@ -12,10 +12,10 @@ from typing import Any
 from django.core.management import call_command
 from django.db.models import QuerySet
 
+from engine import settle_json
 from rake.models import FeeEntry
 from tables.models import RotationRecord, Seating, StackEntry, Table
 from wagers import services
-from wagers.engine import settle_json
 from wagers.models import Hand, Settlement, SpotSettlement, WagerSettlement
 
 # Seven hands that never share a card (49 cards, R1), so any of them can sit in one round.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from wagers import selectors, services
 from wagers.models import Hand
 

@@ -11,8 +11,8 @@ from datetime import date
 import pytest
 from django.db import connections
 
-from cardroom.kernel.errors import Conflict
 from compliance.books import verify_books
+from core.errors import Conflict
 from patrons.exclusions import ExclusionInput, exclusion_add
 from rake.models import FeeEntry
 from tables.models import StackEntry

@@ -27,17 +27,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
+from engine.cards import CARD_NAMES, DECK, parse_hand
+from engine.checks import raise_cap_multiple
+from engine.fees import dealer_fee, spot_fee
+from engine.hands import flush_key, flush_size
 from rake.models import FeeEntry
 from tables import services as table_services
 from tables.models import Seating, StackEntry, Table
 from tables.selectors import current_settings
 from tests.conftest import an_administrator, examples
 from wagers import services
-from wagers.engine.cards import CARD_NAMES, DECK, parse_hand
-from wagers.engine.checks import raise_cap_multiple
-from wagers.engine.fees import dealer_fee, spot_fee
-from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_in_force
 

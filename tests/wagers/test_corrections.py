@@ -10,14 +10,14 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
+from engine import ConservationError
+from engine.cards import parse_hand
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables import services as table_services
 from tables.models import StackEntry
 from wagers import services
-from wagers.engine import ConservationError
-from wagers.engine.cards import parse_hand
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_history, settlement_in_force
 

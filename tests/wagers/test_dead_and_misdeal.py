@@ -9,7 +9,7 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
 from rake.models import FeeEntry
 from tables.models import StackEntry
 from wagers import services

@@ -12,12 +12,12 @@ from functools import reduce
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
+from engine.cards import parse_hand
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
 from tables.models import RotationRecord
 from wagers import services
-from wagers.engine.cards import parse_hand
 from wagers.models import Hand
 
 from .books import assert_booked

@@ -11,13 +11,13 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict, DomainError, PermissionDenied
+from core.errors import Conflict, DomainError, PermissionDenied
+from engine import ConservationError
+from engine.cards import parse_hand
+from engine.hands import flush_key, flush_size
 from tables import services as table_services
 from tables.selectors import open_session
 from wagers import services
-from wagers.engine import ConservationError
-from wagers.engine.cards import parse_hand
-from wagers.engine.hands import flush_key, flush_size
 from wagers.models import Hand, Spot
 
 from .support import (

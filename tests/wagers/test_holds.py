@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from cardroom.kernel.errors import Conflict
+from core.errors import Conflict
 from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_list_import
 from patrons.models import Exclusion, Incident
 from tables import services as table_services

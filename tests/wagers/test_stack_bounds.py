@@ -8,8 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import MONEY_LIMIT
+from core.errors import DomainError
+from core.money import MONEY_LIMIT
 from tables.services import stack_bounds_check
 
 from .support import seating_at

@@ -7,7 +7,7 @@ cards, decisions, dead spots), ``batches`` (a hand's wagers and decisions in one
 ``holds`` (an exclusion matched at the table: the seat held at once), ``settlement``
 (settle, misdeal), ``booking`` (what a settlement entry stores and moves) and
 ``corrections``. The game rules are the engine's: wagers are checked
-with its checks and hands are settled by ``wagers.engine.settle``; nothing here re-implements
+with its checks and hands are settled by ``engine.settle``; nothing here re-implements
 them.
 """
 

@@ -18,12 +18,12 @@ from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.money import ZERO
-from cardroom.kernel.updates import set_by_pk
+from core.errors import DomainError
+from core.money import ZERO
+from core.updates import set_by_pk
+from engine.table import MAX_SPOTS
 from tables.models import Seating, StackEntry
 from wagers import selectors
-from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
 
 from .booking import _move_stacks, booked_now

@@ -16,17 +16,17 @@ from typing import Any, NamedTuple
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from cardroom.kernel.money import ZERO
-from cardroom.kernel.updates import add_by_pk
+import engine
+from core.money import ZERO
+from core.updates import add_by_pk
+from engine import ConservationError
+from engine.money import to_decimal
+from engine.settlement import SpotResult, WagerResult
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
 from tables.services import stack_bounds_check
-from wagers import engine
-from wagers.engine import ConservationError
-from wagers.engine.money import to_decimal
-from wagers.engine.settlement import SpotResult, WagerResult
 from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 WAGERS = ("ante", "raise", "flush_bonus", "straight_flush_bonus")

@@ -17,14 +17,15 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 
+import engine
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import ZERO, cents, money
+from core.errors import Conflict, DomainError
+from core.money import ZERO, cents, money
+from engine import Decision, RoundError, round_from_json, settle, settlement_to_json
+from engine.money import format_amount
 from tables.models import StackEntry
-from wagers import engine, selectors
-from wagers.engine import Decision, RoundError, round_from_json, settle, settlement_to_json
-from wagers.engine.money import format_amount
+from wagers import selectors
 from wagers.models import Hand, Settlement, Spot
 
 from .booking import _book, _move_stacks, booked_now

@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.money import ZERO
+from core.money import ZERO
 from patrons import selectors as patron_selectors
 from patrons.incidents import incident_report
 from patrons.keys import normal_text

@@ -19,10 +19,12 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError, NotFound
-from cardroom.kernel.money import money, money_text
-from cardroom.kernel.permissions import require_supervisor, require_table_staff
-from cardroom.kernel.prepared import PreparedRead
+from core.errors import Conflict, DomainError, NotFound
+from core.money import money, money_text
+from core.permissions import require_supervisor, require_table_staff
+from core.prepared import PreparedRead
+from engine import RoundError
+from engine.fees import RakeMode, dealer_fee
 from tables import selectors as table_selectors
 from tables.models import (
     GameStop,
@@ -40,8 +42,6 @@ from tables.rotation import (
     rotation_window_check,
 )
 from tables.services import stack_entry_add, table_lock_open
-from wagers.engine import RoundError
-from wagers.engine.fees import RakeMode, dealer_fee
 from wagers.models import Hand
 
 from .booking import _move_stacks, booked_now
@@ -223,7 +223,7 @@ def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
 _LATEST_HAND = PreparedRead(
     lambda key: Hand.objects.filter(table_id=key).only("number", "status").order_by("-number")
 )
-#: Every hand service's first read (compiled once: cardroom.kernel.prepared).
+#: Every hand service's first read (compiled once: core.prepared).
 _LOCKED_HAND = PreparedRead(
     lambda key: (
         Hand.objects.select_for_update(of=("self",))

@@ -14,20 +14,20 @@ from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
-from cardroom.kernel.money import ZERO, cents, money, money_text
-from cardroom.kernel.updates import set_by_pk
+from core.errors import Conflict, DomainError
+from core.money import ZERO, cents, money, money_text
+from core.updates import set_by_pk
+from engine import Decision, TableRules
+from engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
+from engine.checks import check_ante, check_bonus, check_hand_size, check_raise
+from engine.fees import RakeMode, spot_fee
+from engine.hands import flush_key, flush_size
+from engine.table import MAX_SPOTS
 from tables import rules as table_rules
 from tables.holds import hold_refusal
 from tables.models import Seating, StackEntry
 from tables.services import stack_entry_add
 from wagers import selectors
-from wagers.engine import Decision, TableRules
-from wagers.engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
-from wagers.engine.checks import check_ante, check_bonus, check_hand_size, check_raise
-from wagers.engine.fees import RakeMode, spot_fee
-from wagers.engine.hands import flush_key, flush_size
-from wagers.engine.table import MAX_SPOTS
 from wagers.models import Hand, Spot
 
 from .lifecycle import S, _engine_errors, _locked_hand, hand_transition

@@ -11,11 +11,11 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from cardroom.kernel.errors import Conflict, DomainError
+from core.errors import Conflict, DomainError
+from engine import Misdeal, round_from_json, settle, settlement_to_json
+from engine.money import format_amount
 from tables.models import StackEntry
 from wagers import selectors
-from wagers.engine import Misdeal, round_from_json, settle, settlement_to_json
-from wagers.engine.money import format_amount
 from wagers.models import Hand, Settlement
 
 from .batches import decisions_record_many

@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from cardroom.kernel import db_roles
+from core import db_roles
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@
 With MIGRATION_DATABASE_URL set, settings add a ``migrations`` database alias connected as
 the owner role, and ``migrate`` uses it unless told ``--database``; after migrating it grants
 the runtime role (DATABASE_URL's user) its privileges on the tables there are now
-(``cardroom.kernel.db_roles.grant_runtime``). Without it, this is Django's ``migrate``.
+(``core.db_roles.grant_runtime``). Without it, this is Django's ``migrate``.
 """
 
 from typing import Any
@@ -13,7 +13,7 @@ from django.core.management.base import CommandParser
 from django.core.management.commands.migrate import Command as DjangoMigrate
 from django.db import connections
 
-from cardroom.kernel import db_roles
+from core import db_roles
 
 MIGRATIONS = "migrations"
 

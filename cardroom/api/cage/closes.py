@@ -23,9 +23,9 @@ from cardroom.api.fields import PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SignatureIn, signature_input
-from cardroom.kernel.errors import DomainError
-from cardroom.kernel.inputs import month_of
-from cardroom.kernel.roles import AUDITORS, COMPLIANCE_AUDITOR
+from core.errors import DomainError
+from core.inputs import month_of
+from core.roles import AUDITORS, COMPLIANCE_AUDITOR
 from tables import selectors as table_selectors
 from tables.models import Cardroom
 

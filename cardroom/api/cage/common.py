@@ -8,8 +8,8 @@ from typing import Any
 from rest_framework.request import Request
 
 from cardroom.api.fields import AsciiIntegerField, BoundedDictField
-from cardroom.kernel.errors import DomainError, PermissionDenied
-from cardroom.kernel.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, FLOOR_SUPERVISOR
+from core.errors import DomainError, PermissionDenied
+from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)

@@ -18,7 +18,7 @@ from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
-from cardroom.kernel.roles import COUNT_TEAM
+from core.roles import COUNT_TEAM
 from tables import selectors as table_selectors
 from tables.models import Cardroom, Table
 

@@ -17,7 +17,7 @@ from cardroom.api.fields import MoneyField, PersonNameField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
-from cardroom.kernel.roles import PLAY_READERS, TABLE_STAFF
+from core.roles import PLAY_READERS, TABLE_STAFF
 from tables.models import Table
 
 from .common import SUPERVISOR, pieces, require_sees_cage_records

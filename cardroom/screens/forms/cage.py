@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 
 from cage.models import InventoryCount, Slip
-from cardroom.kernel.inputs import AsciiDigitsForm
+from core.inputs import AsciiDigitsForm
 
 from .signing import SECRET_FIELD, SIGNER_FIELD
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
-from cardroom.kernel.inputs import AsciiDigitsForm
 from compliance.models import Export
+from core.inputs import AsciiDigitsForm
 from tables.models import Table
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"})

@@ -8,12 +8,12 @@ from typing import Any
 
 from django import forms
 
-from cardroom.kernel.choices import enum_choices
-from cardroom.kernel.inputs import AsciiDigitsForm
+from core.choices import enum_choices
+from core.inputs import AsciiDigitsForm
+from engine import Decision, Misdeal, RoundError
+from engine.cards import parse_hand
+from engine.checks import check_hand_size
 from tables.models import Seating
-from wagers.engine import Decision, Misdeal, RoundError
-from wagers.engine.cards import parse_hand
-from wagers.engine.checks import check_hand_size
 
 AMOUNT = {"inputmode": "decimal", "autocomplete": "off", "size": 6}
 

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
 
-from cardroom.kernel.roles import ROLES
+from core.roles import ROLES
 
 from .signing import SECRET_FIELD
 

@@ -11,8 +11,8 @@ from django import forms
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from cardroom.kernel.inputs import AsciiDigitsForm
-from cardroom.kernel.people import person_name
+from core.inputs import AsciiDigitsForm
+from core.people import person_name
 from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
 

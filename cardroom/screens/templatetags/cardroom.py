@@ -10,10 +10,10 @@ from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 
-from cardroom.kernel.money import money_text
-from cardroom.kernel.people import person_name
+from core.money import money_text
+from core.people import person_name
+from engine.game_math import format_figure
 from tables.figures import paytable_lines
-from wagers.engine.game_math import format_figure
 
 register = template.Library()
 

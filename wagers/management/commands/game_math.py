@@ -14,8 +14,8 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand
 
-from wagers.engine import RoundError
-from wagers.engine.game_math import game_math_json
+from engine import RoundError
+from engine.game_math import game_math_json
 
 
 class Command(BaseCommand):

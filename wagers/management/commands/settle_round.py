@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand
 
-from wagers.engine import settle_json_text
+from engine import settle_json_text
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 and the runtime role the application connects as, who owns nothing.
 
 An owner may ``ALTER TABLE … DISABLE TRIGGER`` or ``DROP TRIGGER``: the append-only triggers
-(``cardroom.kernel.db``) hold only against a role that owns no table. The runtime role gets
+(``core.db``) hold only against a role that owns no table. The runtime role gets
 SELECT and INSERT on the append-only tables (found by their trigger, so a new one needs no
 list kept here), SELECT, INSERT, UPDATE and DELETE on the others, SELECT on
 ``django_migrations``, USAGE and SELECT on the sequences, and no CREATE on the schema.
@@ -135,7 +135,7 @@ def take_ownership(connection: BaseDatabaseWrapper, owner: str, say: Say) -> Non
 
 
 def append_only_tables(connection: BaseDatabaseWrapper) -> set[str]:
-    """The tables with the append-only trigger (``cardroom.kernel.db``)."""
+    """The tables with the append-only trigger (``core.db``)."""
     return {
         table
         for (table,) in _rows(

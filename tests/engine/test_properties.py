@@ -6,9 +6,9 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wagers.engine import settle_json
-from wagers.engine.cards import CARD_NAMES, RANKS, hand_from_cards
-from wagers.engine.hands import flush_key, run_length, run_top, straight_flush_key
+from engine import settle_json
+from engine.cards import CARD_NAMES, RANKS, hand_from_cards
+from engine.hands import flush_key, run_length, run_top, straight_flush_key
 
 from .strategies import rounds
 

@@ -6,9 +6,9 @@ stacks (settle-json), so R7 belongs to the persisted hand's tests.
 
 import pytest
 
-from wagers.engine.checks import check_ante, check_bonus, check_raise, raise_cap_multiple
-from wagers.engine.errors import RoundError
-from wagers.engine.table import TableRules
+from engine.checks import check_ante, check_bonus, check_raise, raise_cap_multiple
+from engine.errors import RoundError
+from engine.table import TableRules
 
 from .builders import (
     DEALER_K94,

@@ -1,4 +1,4 @@
-"""A read compiled once (cardroom.kernel.prepared) gives exactly what the ORM gives: the row,
+"""A read compiled once (core.prepared) gives exactly what the ORM gives: the row,
 its fields converted, its select_related objects, and None for a key no row has."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.kernel.prepared import PreparedRead
+from core.prepared import PreparedRead
 from tables.models import TableSettings
 from tests.wagers.support import start
 from wagers.models import Hand

@@ -9,7 +9,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from wagers.engine.contract import settle_json
+from engine.contract import settle_json
 
 # A deck's worth of hands that never share a card, so any of them can sit at one table
 # (6 spots + the dealer = 49 cards; R1). Each one's flush (R2) is named.

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wagers.engine import (
+from engine import (
     RoundError,
     round_from_json,
     settle,
@@ -22,12 +22,12 @@ from wagers.engine import (
     settlement_to_json_text,
     table_from_json,
 )
-from wagers.engine.cards import parse_hand, plain_hand
-from wagers.engine.contract import _plain_spot, _spot
+from engine.cards import parse_hand, plain_hand
+from engine.contract import _plain_spot, _spot
 
 from .strategies import rounds
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "spec" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "spec" / "examples"
 
 # Values a spot's keys might hold: each sends the spot off the fast path, or is read there to
 # the same value the general path reads.

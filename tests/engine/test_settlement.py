@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from wagers.engine import ConservationError, RoundError, settlement
+from engine import ConservationError, RoundError, settlement
 
 from .builders import (
     DEALER_876_RUN,

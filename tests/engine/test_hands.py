@@ -2,8 +2,8 @@
 
 import pytest
 
-from wagers.engine.cards import RANKS, SUITS, parse_hand, suit_ranks
-from wagers.engine.hands import (
+from engine.cards import RANKS, SUITS, parse_hand, suit_ranks
+from engine.hands import (
     QUALIFYING_FLUSH_KEY,
     describe_flush,
     describe_straight_flush,

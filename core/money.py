@@ -1,6 +1,6 @@
 """Money in the database: ``Decimal`` with two places, never float (design.md, convention 3).
 
-Parsing and formatting live in the engine (``wagers.engine.money``), which computes in cents;
+Parsing and formatting live in the engine (``engine.money``), which computes in cents;
 this module is the bridge the Django side uses.
 """
 
@@ -11,9 +11,9 @@ from typing import Any
 
 from django.db import models
 
-from cardroom.kernel.errors import DomainError
-from wagers.engine.errors import RoundError
-from wagers.engine.money import format_amount, parse_amount, to_decimal
+from core.errors import DomainError
+from engine.errors import RoundError
+from engine.money import format_amount, parse_amount, to_decimal
 
 ZERO = Decimal("0.00")
 #: Every stored amount is below this: 12 digits, 2 of them cents (``MoneyField``).

@@ -3,7 +3,7 @@
 Every write goes through a service, which checks the rules and the actor's role and appends
 the audit event in the same transaction (design.md). An admin form would bypass all three,
 so every model is read-only in the admin: no add, no change, no delete — only view.
-Records the rules say are never edited are also append-only in the database (cardroom.kernel.db).
+Records the rules say are never edited are also append-only in the database (core.db).
 """
 
 from __future__ import annotations

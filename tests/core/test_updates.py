@@ -1,4 +1,4 @@
-"""Several rows changed in one UPDATE, each its own values (cardroom.kernel.updates), on
+"""Several rows changed in one UPDATE, each its own values (core.updates), on
 whichever database the run uses: what is stored is exactly what a row-by-row save stores."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from cardroom.kernel.updates import add_by_pk, set_by_pk
+from core.updates import add_by_pk, set_by_pk
 from tables.models import Seating
 from tests.wagers.support import start, wager
 from wagers.models import Hand, Spot

@@ -5,7 +5,7 @@ bench/ante_raise_edge.c, compiled with gcc -O2). Method: exact enumeration: ever
 C(52,7) = 133,784,560, enumerated once per suit pattern and weighted by its suit relabellings)
 against every dealer hand of the other 45 cards (C(45,7) = 45,379,620, counted per suit, not
 dealt), the best play taken hand by hand; run offline by python -m bench.ante_raise_edge, kept
-in wagers/engine/ante_raise_edge.py.
+in engine/ante_raise_edge.py.
 
 Do not edit: rerun the script, which rewrites this module and bench/ante_raise_edge.json
 (a test checks that the two agree).
@@ -30,6 +30,6 @@ METHOD = (
     "pattern and weighted by its suit relabellings) against every dealer hand of the other 45"
     " cards (C(45,7) = 45,379,620, counted per suit, not dealt), the best play taken hand by "
     "hand; run offline by python -m bench.ante_raise_edge, kept in "
-    "wagers/engine/ante_raise_edge.py"
+    "engine/ante_raise_edge.py"
 )
 RUN_ON = "2026-12-01"

@@ -10,10 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.kernel.csv_cells import csv_writer, neutral
+from core.csv_cells import csv_writer, neutral
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("cardroom", "compliance", "cage", "wagers", "rake", "tables", "patrons", "audit")
+PACKAGES = (
+    "cardroom",
+    "compliance",
+    "cage",
+    "wagers",
+    "rake",
+    "tables",
+    "patrons",
+    "audit",
+    "core",
+)
 
 
 @pytest.mark.parametrize(
@@ -57,4 +67,4 @@ def test_every_csv_the_code_writes_goes_through_the_one_writer():
         if "csv.writer(" in path.read_text() or "csv.DictWriter(" in path.read_text()
     ]
 
-    assert writers == ["cardroom/kernel/csv_cells.py"]
+    assert writers == ["core/csv_cells.py"]

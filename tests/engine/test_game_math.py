@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wagers.engine import RoundError
-from wagers.engine import ante_raise_edge as kept
-from wagers.engine.cards import hand_from_cards
-from wagers.engine.game_math import (
+from engine import RoundError
+from engine import ante_raise_edge as kept
+from engine.cards import hand_from_cards
+from engine.game_math import (
     DEALER_HANDS,
     DEALS,
     HANDS,
@@ -39,7 +39,7 @@ from wagers.engine.game_math import (
     table_figures,
     versus_dp_lines,
 )
-from wagers.engine.hands import (
+from engine.hands import (
     FLUSH_KEYS,
     STRAIGHT_FLUSH_KEYS,
     flush_key,
@@ -47,14 +47,14 @@ from wagers.engine.hands import (
     run_length,
     straight_flush_key,
 )
-from wagers.engine.table import (
+from engine.table import (
     DEFAULT_FLUSH_PAYTABLE,
     DEFAULT_STRAIGHT_FLUSH_PAYTABLE,
     BonusMode,
     TableRules,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 PAYTABLE, VERSUS_DP = BonusMode.PAYTABLE, BonusMode.VERSUS_DP
 FLUSH, STRAIGHT_FLUSH = Bonus.FLUSH, Bonus.STRAIGHT_FLUSH
 

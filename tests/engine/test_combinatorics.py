@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from wagers.engine.cards import RANKS_PER_SUIT
-from wagers.engine.hands import flush_key, flush_size, qualifies
+from engine.cards import RANKS_PER_SUIT
+from engine.hands import flush_key, flush_size, qualifies
 
 
 @pytest.fixture(scope="module")

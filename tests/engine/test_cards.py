@@ -2,8 +2,8 @@
 
 import pytest
 
-from wagers.engine.cards import card_name, hand_from_cards, parse_card, parse_hand
-from wagers.engine.errors import RoundError
+from engine.cards import card_name, hand_from_cards, parse_card, parse_hand
+from engine.errors import RoundError
 
 from .builders import (
     DEALER_K94,

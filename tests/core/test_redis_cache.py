@@ -1,4 +1,4 @@
-"""The Redis cache keeps one client per connection pool (cardroom.kernel.redis_cache): the
+"""The Redis cache keeps one client per connection pool (core.redis_cache): the
 same values as Django's, without building a client on every call. Needs the real Redis."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import os
 import pytest
 from django.core.cache import caches
 
-from cardroom.kernel.redis_cache import RedisCache
+from core.redis_cache import RedisCache
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("REDIS_URL"), reason="the Redis cache needs Redis (REDIS_URL)"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from wagers.engine.cards import CARD_NAMES
-from wagers.engine.cards import parse_hand as _parse_hand
-from wagers.engine.checks import raise_cap_multiple
-from wagers.engine.hands import flush_key, flush_size
+from engine.cards import CARD_NAMES
+from engine.cards import parse_hand as _parse_hand
+from engine.checks import raise_cap_multiple
+from engine.hands import flush_key, flush_size
 
 
 def dollars(cents: int) -> str:

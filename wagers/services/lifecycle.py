@@ -9,9 +9,10 @@ moves ``open → wagering → dealt → decisions → settled`` or becomes ``dea
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from decimal import Decimal
+from enum import StrEnum
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -42,7 +43,7 @@ from tables.rotation import (
     rotation_window_check,
 )
 from tables.services import stack_entry_add, table_lock_open
-from wagers.models import Hand
+from wagers.models import Hand, Spot
 
 from .booking import _move_stacks, booked_now
 
@@ -64,6 +65,59 @@ def hand_transition(hand: Hand, to: str) -> None:
             f"Hand {hand.number} is {hand.status}: it cannot become {to}.", field="status"
         )
     hand.status = to
+
+
+class Step(StrEnum):
+    """What may be done next with a hand, and the services that do it."""
+
+    BANK = "bank"  # hand_dp_bank_set
+    WAGER = "wager"  # wager_place, wagers_place_many
+    DEAL = "deal"  # hand_deal, hand_cards_enter
+    DECIDE = "decide"  # spot_decide, decisions_record_many
+    SETTLE = "settle"  # hand_settle (and hand_decide_and_settle, DECIDE then SETTLE)
+    DEAD_SPOT = "dead_spot"  # spot_declare_dead
+    MISDEAL = "misdeal"  # hand_declare_misdeal
+    CANCEL = "cancel"  # hand_cancel
+
+
+#: The status each step moves a hand to: a step is open only where TRANSITIONS allows that
+#: move. None: the step keeps the status (any hand in progress, its guard permitting).
+STEP_MOVES: dict[Step, str | None] = {
+    Step.BANK: None,
+    Step.WAGER: S.WAGERING,
+    Step.DEAL: S.DEALT,
+    Step.DECIDE: S.DECISIONS,
+    Step.SETTLE: S.SETTLED,
+    Step.DEAD_SPOT: None,
+    Step.MISDEAL: S.DEAD,
+    Step.CANCEL: S.DEAD,
+}
+
+
+def hand_next_steps(hand: Hand, spots: Iterable[Spot] | None = None) -> frozenset[Step]:
+    """The steps the hand services would take now (a pure reading: ``spots`` are the hand's,
+    read here when not given). A step is open where TRANSITIONS allows its move and the
+    service's guard on the spots holds; a settled or dead hand has none. Who may take them
+    (the dealer on duty, the floor) is the services' own check, not this one."""
+    if hand.status not in Hand.IN_PROGRESS:
+        return frozenset()
+    spots = list(hand.spots.all() if spots is None else spots)
+    undecided = any(not spot.dead_reason and not spot.decision for spot in spots)
+    guards = {
+        # R13: the DP's bank is set before the first wager.
+        Step.BANK: hand.status == S.OPEN and not spots and hand.dp_seating_id is not None,
+        Step.DECIDE: undecided,
+        Step.SETTLE: not undecided,
+        Step.DEAD_SPOT: undecided,  # R14: declared before the spot acts
+        Step.MISDEAL: bool(spots),  # a round nobody wagered on is cancelled, not misdealt
+        Step.CANCEL: not spots,
+    }
+    allowed = TRANSITIONS[hand.status]
+    return frozenset(
+        step
+        for step, to in STEP_MOVES.items()
+        if (to is None or to in allowed) and guards.get(step, True)
+    )
 
 
 def hand_start(

@@ -1,11 +1,8 @@
-"""Screens for players under the law.
-
-- Compliance (``/compliance/law/``): a gaming day's cash log, the MTL, CTRs (file one; CSV),
-  structuring flags, suspicious-activity reviews, the exclusion lists (import a state list),
-  and each player's page with the identity masked and an audited "show".
-- The floor and compliance (``/floor/incidents/``): the incident log with exclusion-match
-  alerts, reporting and following up; barring a player.
-- The floor: a stopped game's restart (R16, 2026) and the printable table notice.
+"""Compliance's screens for players under the law (``/compliance/law/``): a gaming day's cash
+log, the MTL, CTRs (file one; CSV), structuring flags, suspicious-activity reviews, the
+exclusion lists (import a state list), and each player's page with the identity masked and an
+audited "show". The floor's side (incidents, barring, identities, R16's restart and notice)
+is in ``law_floor``.
 
 ID numbers are shown through ``masked_id`` everywhere but the page that answers "show".
 """
@@ -15,7 +12,6 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,99 +19,30 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from compliance import cash_reports
-from core.inputs import AsciiDigitsForm, whole_number
-from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
-from patrons import cash, exclusions, incidents, reviews, selectors
-from patrons.identity import IdentityInput, identity_record, identity_reveal
+from core.roles import COMPLIANCE_AUDITOR
+from patrons import cash, reviews, selectors
+from patrons.identity import identity_reveal
 from patrons.masking import masked_id
-from patrons.models import (
-    CurrencyTransactionReport,
-    Exclusion,
-    ExclusionListImport,
-    IdType,
-    Incident,
-    IncidentEntry,
-    SuspiciousActivityReview,
-)
+from patrons.models import CurrencyTransactionReport, ExclusionListImport, SuspiciousActivityReview
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Player, Table
-from tables.rotation import game_restart
+from tables.models import Cardroom, Player
 
 from .base import SignedInRequest, call_service, role_required
+from .forms.law import DayForm, FileForm, ImportForm, ReviewForm, ReviewNoteForm
 
 compliance_only = role_required(COMPLIANCE_AUDITOR)
-floor_and_compliance = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
-floor_only = role_required(FLOOR_SUPERVISOR)
 
 
-class DayForm(AsciiDigitsForm):
-    day = forms.DateField(required=False)
-
-
-class FileForm(AsciiDigitsForm):
-    reference = forms.CharField(max_length=60)
-
-
-class ImportForm(AsciiDigitsForm):
-    file = forms.FileField()
-
-
-class ReviewForm(AsciiDigitsForm):
-    note = forms.CharField(widget=forms.Textarea, max_length=5000)
-
-
-class ReviewNoteForm(AsciiDigitsForm):
-    status = forms.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
-    note = forms.CharField(widget=forms.Textarea, max_length=5000)
-
-
-class IncidentForm(AsciiDigitsForm):
-    kind = forms.ChoiceField(choices=Incident.Kind.choices)
-    table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False)
-    players = forms.ModelMultipleChoiceField(Player.objects.order_by("name"), required=False)
-    summary = forms.CharField(widget=forms.Textarea, max_length=5000)
-
-
-class FollowUpForm(AsciiDigitsForm):
-    kind = forms.ChoiceField(choices=IncidentEntry.Kind.choices)
-    text = forms.CharField(widget=forms.Textarea, max_length=5000)
-
-
-class BarForm(AsciiDigitsForm):
-    player = forms.ModelChoiceField(Player.objects.order_by("name"))
-    kind = forms.ChoiceField(choices=Exclusion.Kind.choices)
-    starts_on = forms.DateField()
-    ends_on = forms.DateField(required=False, help_text="empty: for life")
-    reason = forms.CharField(widget=forms.Textarea, max_length=2000)
-
-
-class IdentityForm(AsciiDigitsForm):
-    player = forms.ModelChoiceField(Player.objects.order_by("name"))
-    date_of_birth = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
-    id_type = forms.ChoiceField(label="ID type", choices=IdType.choices)
-    id_number = forms.CharField(label="ID number", max_length=60)
-    id_issuer = forms.CharField(label="Issued by", max_length=60)
-    id_expires = forms.DateField(label="Expires", widget=forms.DateInput(attrs={"type": "date"}))
-    photo = forms.FileField(required=False, help_text="optional: a JPEG or PNG, at most 5 MB")
-
-
-class RestartForm(AsciiDigitsForm):
-    note = forms.CharField(widget=forms.Textarea, max_length=2000)
-
-
-def _cardroom() -> Cardroom:
+def cardroom_first() -> Cardroom:
     return Cardroom.objects.order_by("pk").first() or Cardroom(name="(none)")
-
-
-# --- compliance -----------------------------------------------------------------------------
 
 
 @compliance_only
 def law_home(request: SignedInRequest) -> HttpResponse:
     """A gaming day's cash reporting, flags, reviews and the exclusion lists."""
     form = DayForm(request.GET or None)
-    cardroom = _cardroom()
+    cardroom = cardroom_first()
     day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
         cardroom, timezone.now()
     )
@@ -163,12 +90,12 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
         ),
     ):
         return redirect(f"/compliance/law/?day={report.gaming_day}")
-    return _law_page(request, _cardroom(), report.gaming_day, file_form=form)
+    return _law_page(request, cardroom_first(), report.gaming_day, file_form=form)
 
 
 @compliance_only
 def cash_csv(request: SignedInRequest, kind: str) -> HttpResponse:
-    cardroom = _cardroom()
+    cardroom = cardroom_first()
     form = DayForm(request.GET or None)
     day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
         cardroom, timezone.now()
@@ -199,7 +126,7 @@ def exclusion_import(request: SignedInRequest) -> HttpResponse:
                 ),
             )
     if job is None:
-        cardroom = _cardroom()
+        cardroom = cardroom_first()
         today = table_selectors.gaming_day(cardroom, timezone.now())
         return _law_page(request, cardroom, today, import_form=form)
     return redirect("law-exclusion-import-progress", job.pk)
@@ -296,164 +223,3 @@ def law_review_note(request: SignedInRequest, pk: int) -> HttpResponse:
     ):
         return redirect("law-player", pk=review.player_id)
     return _player_page(request, review.player, revealed=None, note_form=form)
-
-
-# --- the floor and compliance: incidents, barring -------------------------------------------
-
-
-@floor_and_compliance
-def incident_list(request: SignedInRequest) -> HttpResponse:
-    return _incidents_page(request, IncidentForm(), BarForm(), status=200)
-
-
-def _incidents_page(
-    request: SignedInRequest, form: Any, bar: Any, follow: Any = None, *, status: int = 422
-) -> HttpResponse:
-    """The incident log; answered 422 when it comes back with a refused form."""
-    rows = selectors.incidents()[:100]
-    context = {
-        "incidents": [(row, selectors.incident_status(row)) for row in rows],
-        "form": form,
-        "bar_form": bar,
-        "follow_form": follow or FollowUpForm(),
-    }
-    return render(request, "law/incidents.html", context, status=status)
-
-
-@require_POST
-@floor_and_compliance
-def incident_report(request: SignedInRequest) -> HttpResponse:
-    form = IncidentForm(request.POST)
-    if form.is_valid() and call_service(
-        request,
-        form,
-        lambda: incidents.incident_report(
-            cardroom=_cardroom(),
-            kind=form.cleaned_data["kind"],
-            summary=form.cleaned_data["summary"],
-            table=form.cleaned_data["table"],
-            players=list(form.cleaned_data["players"]),
-            by=request.user,
-        ),
-    ):
-        return redirect("law-incidents")
-    return _incidents_page(request, form, BarForm())
-
-
-@require_POST
-@floor_and_compliance
-def incident_follow_up(request: SignedInRequest, pk: int) -> HttpResponse:
-    incident = get_object_or_404(Incident, pk=pk)
-    form = FollowUpForm(request.POST)
-    if form.is_valid() and call_service(
-        request,
-        form,
-        lambda: incidents.incident_follow_up(
-            incident=incident, by=request.user, **form.cleaned_data
-        ),
-    ):
-        return redirect("law-incidents")
-    return _incidents_page(request, IncidentForm(), BarForm(), follow=form)
-
-
-@require_POST
-@floor_and_compliance
-def exclusion_bar(request: SignedInRequest) -> HttpResponse:
-    form = BarForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        entry = exclusions.ExclusionInput(
-            kind=data["kind"],
-            name=data["player"].name,
-            starts_on=data["starts_on"],
-            ends_on=data["ends_on"],
-            reason=data["reason"],
-        )
-        if call_service(
-            request,
-            form,
-            lambda: exclusions.exclusion_add(
-                cardroom=data["player"].cardroom,
-                entry=entry,
-                player=data["player"],
-                by=request.user,
-            ),
-        ):
-            return redirect("law-incidents")
-    return _incidents_page(request, IncidentForm(), form)
-
-
-@floor_and_compliance
-def identity_page(request: SignedInRequest) -> HttpResponse:
-    """Record (or replace) a player's identity, with an optional photo: what the cash
-    reporting lines require before a large cash transaction. The number is shown masked."""
-    if request.method != "POST":
-        initial = {"player": request.GET.get("player")}
-        return _identity_page(request, IdentityForm(initial=initial), recorded=_recorded(request))
-    form = IdentityForm(request.POST, request.FILES)
-    if form.is_valid():
-        data = dict(form.cleaned_data)
-        player, photo = data.pop("player"), data.pop("photo")
-        row = call_service(
-            request,
-            form,
-            lambda: identity_record(
-                player=player, identity=IdentityInput(**data), photo=photo, by=request.user
-            ),
-        )
-        if row:
-            return redirect(f"{request.path}?recorded={player.pk}")
-    return _identity_page(request, form, recorded=None, status=422)
-
-
-def _recorded(request: SignedInRequest) -> Any:
-    pk = whole_number(request.GET.get("recorded"))
-    if pk is None:
-        return None
-    player = Player.objects.filter(pk=pk).first()
-    identity = selectors.identity_of(player) if player else None
-    return (player, masked_id(identity.id_number)) if identity else None
-
-
-def _identity_page(
-    request: SignedInRequest, form: Any, *, recorded: Any, status: int = 200
-) -> HttpResponse:
-    context = {"form": form, "recorded": recorded}
-    return render(request, "law/identity.html", context, status=status)
-
-
-# --- the floor: R16 (2026) -------------------------------------------------------------------
-
-
-@require_POST
-@floor_only
-def game_restart_view(request: SignedInRequest, pk: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
-    form = RestartForm(request.POST)
-    if form.is_valid():
-        call_service(
-            request,
-            form,
-            lambda: game_restart(table=table, note=form.cleaned_data["note"], by=request.user),
-        )
-    if form.errors:
-        return render(request, "law/restart.html", {"table": table, "form": form}, status=422)
-    return redirect("floor-table", pk=table.pk)
-
-
-@floor_and_compliance
-def table_notice(request: SignedInRequest, pk: int) -> HttpResponse:
-    """The notice R16 requires at the table, to print (a print stylesheet)."""
-    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
-    settings = table_selectors.current_settings(table)
-    return render(
-        request,
-        "law/notice.html",
-        {
-            "table": table,
-            "settings": settings,
-            "today": date.today(),
-            "stop": table_selectors.game_stop_open(table),
-            "restart_form": RestartForm(),
-        },
-    )

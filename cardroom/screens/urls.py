@@ -2,7 +2,18 @@
 
 from django.urls import path
 
-from . import account, cage, compliance, dealer, dealer_slips, floor, home, law, staff
+from . import (
+    account,
+    cage,
+    compliance,
+    dealer,
+    dealer_slips,
+    floor,
+    home,
+    law,
+    law_floor,
+    staff,
+)
 
 home_patterns = [path("", home.home, name="home")]
 
@@ -79,7 +90,7 @@ count_patterns = [
     path("record/", cage.count_record, name="count-record"),
 ]
 
-# Players under the law (cardroom.screens.law): compliance's, and the floor's incident log.
+# Players under the law: compliance's (screens.law), and the floor's incident log (law_floor).
 law_compliance_patterns = [
     path("", law.law_home, name="law-home"),
     path("mtl.csv", law.cash_csv, {"kind": "mtl"}, name="law-mtl-csv"),
@@ -97,11 +108,13 @@ law_compliance_patterns = [
     path("reviews/<int:pk>/notes/", law.law_review_note, name="law-review-note"),
 ]
 law_floor_patterns = [
-    path("incidents/", law.incident_list, name="law-incidents"),
-    path("incidents/report/", law.incident_report, name="law-incident-report"),
-    path("incidents/<int:pk>/follow-up/", law.incident_follow_up, name="law-incident-follow-up"),
-    path("exclusions/bar/", law.exclusion_bar, name="law-exclusion-bar"),
-    path("players/identity/", law.identity_page, name="law-identity"),
-    path("tables/<int:pk>/notice/", law.table_notice, name="law-table-notice"),
-    path("tables/<int:pk>/restart/", law.game_restart_view, name="law-game-restart"),
+    path("incidents/", law_floor.incident_list, name="law-incidents"),
+    path("incidents/report/", law_floor.incident_report, name="law-incident-report"),
+    path(
+        "incidents/<int:pk>/follow-up/", law_floor.incident_follow_up, name="law-incident-follow-up"
+    ),
+    path("exclusions/bar/", law_floor.exclusion_bar, name="law-exclusion-bar"),
+    path("players/identity/", law_floor.identity_page, name="law-identity"),
+    path("tables/<int:pk>/notice/", law_floor.table_notice, name="law-table-notice"),
+    path("tables/<int:pk>/restart/", law_floor.game_restart_view, name="law-game-restart"),
 ]

@@ -1,19 +1,22 @@
-"""What the server-rendered screens share: role checks, and services called from forms.
+"""What the server-rendered screens share: role checks, the one way a screen's POST actions
+are dispatched, and services called from forms.
 
 A screen view parses a Django form, calls one service, and shows the domain error next to
-the field it names — the same errors the API answers with.
+the field it names — the same errors the API answers with. Something that is not there (an
+unknown action, a missing object) is a 404 raised as ``Http404`` and rendered by Django's
+handler (``templates/404.html``), never a page of the view's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django import forms
 from django.contrib.auth.models import User
 from django.contrib.auth.views import redirect_to_login
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils import timezone
@@ -23,6 +26,8 @@ from audit.services import audit_refusal
 from core.errors import DomainError, PermissionDenied
 from core.roles import role_of
 from tables.models import Cardroom
+
+H = TypeVar("H", bound=Callable[..., Any])
 
 
 class SignedInRequest(HttpRequest):
@@ -87,3 +92,30 @@ def call_service(
         field = (fields or {}).get(error.field or "", error.field)
         form.add_error(field if field in form.fields else None, error.message)
     return None
+
+
+class Actions(Generic[H]):
+    """A screen's POST actions by name (the ``<action>`` of its URL): each handler registers
+    under its names with ``@actions("name", ...)``; ``actions.handler(name)`` gives it back,
+    and an unknown name is a 404. Every screen with actions dispatches through one of these."""
+
+    def __init__(self, unknown: str = "No such action.") -> None:
+        self._handlers: dict[str, H] = {}
+        self._unknown = unknown
+
+    def __call__(self, *names: str) -> Callable[[H], H]:
+        def register(handler: H) -> H:
+            for name in names:
+                self._handlers[name] = handler
+            return handler
+
+        return register
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._handlers
+
+    def handler(self, name: str) -> H:
+        try:
+            return self._handlers[name]
+        except KeyError:
+            raise Http404(self._unknown) from None

@@ -6,17 +6,18 @@
   Every second person signs on the supervisor's device by typing their username and password
   or PIN; the supervisor signs with their own. No list of names to pick from.
 - Compliance: the same overview (statistics per shift, day and month, CSV), and the day close.
-- The count team: the count screen, nothing else: the shift's drop boxes, counted blind.
+- The count team: the count screen, nothing else (``cage_count``).
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,7 +30,6 @@ from cardroom.signing import own_signature, signature
 from core.inputs import month_of
 from core.roles import (
     COMPLIANCE_AUDITOR,
-    COUNT_TEAM,
     FLOOR_SUPERVISOR,
     role_of,
 )
@@ -37,11 +37,10 @@ from tables import selectors as table_selectors
 from tables.models import Cardroom, Signature, Table
 from tables.signatures import signatures_of
 
-from .base import SignedInRequest, call_service, role_required
+from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.cage import (
     DayCloseForm,
     DeliverForm,
-    DropCountForm,
     InventoryCountForm,
     ShiftCloseForm,
     SignOffForm,
@@ -55,17 +54,17 @@ SIGNED_WITH: dict[str, str] = {Signature.Method.PASSWORD: "password", Signature.
 #: A service's refused signature of the person signed in, next to their password or PIN.
 SIGNED = {"signature": "secret"}
 overseers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
-count_team = role_required(COUNT_TEAM)
 
 
-def _cardroom() -> Cardroom:
+def cardroom_first() -> Cardroom:
+    """The cardroom the cage screens show (a system runs one); none yet is a 404."""
     cardroom = Cardroom.objects.order_by("pk").first()
     if cardroom is None:
-        raise Cardroom.DoesNotExist("Create the cardroom first.")
+        raise Http404("Create the cardroom first.")
     return cardroom
 
 
-def _period(request: SignedInRequest, cardroom: Cardroom) -> tuple[date, str]:
+def shift_period(request: SignedInRequest, cardroom: Cardroom) -> tuple[date, str]:
     """The gaming day and shift of the query (``day``, ``shift``): by default the last shift
     that is over."""
     day, shift = selectors.last_shift_over(cardroom)
@@ -84,7 +83,7 @@ def table_cage(
     request: SignedInRequest, pk: int, forms: dict[str, Any] | None = None
 ) -> HttpResponseBase:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
-    chips = {"chips": table.cardroom.chip_denominations}
+    chips = _chips(table)
     forms = forms or {}
     book, _ = selectors.rack_by_the_books(table)
     context = {
@@ -101,78 +100,96 @@ def table_cage(
     return render(request, "cage/table.html", context, status=422 if forms else 200)
 
 
+#: The actions on a table's rack and slips, by the ``<action>`` of their URL.
+table_actions: Actions[Callable[[SignedInRequest, Table], HttpResponseBase]] = Actions()
+
+
 @require_POST
 @supervisor_only
 def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """count, slip, deliver, void."""
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
-    chips = {"chips": table.cardroom.chip_denominations}
-    by = request.user
-    if action == "count":
-        form: Any = InventoryCountForm(request.POST, denominations=chips)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.inventory_count_record(
-                table=table,
-                kind=form.cleaned_data["kind"],
-                chips=form.pieces("chips"),
-                counted_by=signature(
-                    request, form.cleaned_data["counted_by"], form.cleaned_data["counted_by_secret"]
-                ),
-                signature=own_signature(request, form.cleaned_data["secret"]),
-                note=form.cleaned_data["note"],
-                by=by,
-            ),
-            fields=form.service_fields(),
-        )
-        return _back(request, pk, ok, {"count": form})
-    if action == "slip":
-        form = SlipForm(request.POST, denominations=chips)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.slip_request(
-                table=table, kind=form.cleaned_data["kind"], chips=form.pieces("chips"), by=by
-            ),
-            fields=form.service_fields(),
-        )
-        return _back(request, pk, ok, {"slip": form})
-    if action == "void":
-        form = VoidForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.slip_void(
-                slip=_slip(form, table),
-                reason=form.cleaned_data["reason"],
-                witness=signature(
-                    request, form.cleaned_data["witness"], form.cleaned_data["witness_secret"]
-                ),
-                by=by,
-            ),
-        )
-        return _back(request, pk, ok, {"void": form})
-    if action == "deliver":
-        form = DeliverForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.slip_deliver(
-                slip=_slip(form, table),
-                signature=signature(
-                    request, form.cleaned_data["signer"], form.cleaned_data["secret"]
-                ),
-                by=by,
-            ),
-            fields=DeliverForm.SERVICE_FIELDS,
-        )
-        return _back(request, pk, ok, {"deliver": form})
-    return render(request, "403.html", {"message": "No such action."}, status=404)
+    return table_actions.handler(action)(request, table)
 
 
-def _back(request: SignedInRequest, pk: int, ok: object, forms: dict[str, Any]) -> HttpResponseBase:
-    return redirect("cage-table", pk=pk) if ok else table_cage(request, pk, forms)
+@table_actions("count")
+def _count(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    form = InventoryCountForm(request.POST, denominations=_chips(table))
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.inventory_count_record(
+            table=table,
+            kind=form.cleaned_data["kind"],
+            chips=form.pieces("chips"),
+            counted_by=signature(
+                request, form.cleaned_data["counted_by"], form.cleaned_data["counted_by_secret"]
+            ),
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            note=form.cleaned_data["note"],
+            by=request.user,
+        ),
+        fields=form.service_fields(),
+    )
+    return _back(request, table, ok, {"count": form})
+
+
+@table_actions("slip")
+def _slip_request(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    form = SlipForm(request.POST, denominations=_chips(table))
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.slip_request(
+            table=table, kind=form.cleaned_data["kind"], chips=form.pieces("chips"), by=request.user
+        ),
+        fields=form.service_fields(),
+    )
+    return _back(request, table, ok, {"slip": form})
+
+
+@table_actions("void")
+def _slip_void(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    form = VoidForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.slip_void(
+            slip=_slip(form, table),
+            reason=form.cleaned_data["reason"],
+            witness=signature(
+                request, form.cleaned_data["witness"], form.cleaned_data["witness_secret"]
+            ),
+            by=request.user,
+        ),
+    )
+    return _back(request, table, ok, {"void": form})
+
+
+@table_actions("deliver")
+def _slip_deliver(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    form = DeliverForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.slip_deliver(
+            slip=_slip(form, table),
+            signature=signature(request, form.cleaned_data["signer"], form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+        fields=DeliverForm.SERVICE_FIELDS,
+    )
+    return _back(request, table, ok, {"deliver": form})
+
+
+def _chips(table: Table) -> dict[str, Any]:
+    return {"chips": table.cardroom.chip_denominations}
+
+
+def _back(
+    request: SignedInRequest, table: Table, ok: object, forms: dict[str, Any]
+) -> HttpResponseBase:
+    return redirect("cage-table", pk=table.pk) if ok else table_cage(request, table.pk, forms)
 
 
 def _slip(form: Any, table: Table) -> Slip:
@@ -197,8 +214,8 @@ def slip_print(request: SignedInRequest, pk: int) -> HttpResponseBase:
 
 @overseers
 def overview(request: SignedInRequest, forms: dict[str, Any] | None = None) -> HttpResponseBase:
-    cardroom = _cardroom()
-    day, shift = _period(request, cardroom)
+    cardroom = cardroom_first()
+    day, shift = shift_period(request, cardroom)
     stats = selectors.shift_statistics(cardroom, day, shift)
     day_stats = selectors.day_statistics(cardroom, day)
     forms = forms or {}
@@ -225,58 +242,70 @@ def overview(request: SignedInRequest, forms: dict[str, Any] | None = None) -> H
     return render(request, "cage/overview.html", context, status=422 if forms else 200)
 
 
+#: The actions of the shift overview, by the ``<action>`` of their URL.
+overview_actions: Actions[Callable[[SignedInRequest, Cardroom], HttpResponseBase]] = Actions()
+
+
 @require_POST
 @overseers
 def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
     """sign-off, close-shift (a floor supervisor); close-day (compliance)."""
-    cardroom = _cardroom()
-    by = request.user
-    form: Any
-    if action == "sign-off":
-        form = SignOffForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.drop_variance_sign_off(
-                count=get_object_or_404(DropCount, pk=form.cleaned_data["count"]),
-                reason=form.cleaned_data["reason"],
-                signature=own_signature(request, form.cleaned_data["secret"]),
-                by=by,
-            ),
-            fields=SIGNED,
-        )
-        forms = {"sign_off": form}
-    elif action == "close-shift":
-        form = ShiftCloseForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.shift_close(
-                cardroom=cardroom,
-                gaming_day=form.cleaned_data["gaming_day"],
-                shift=form.cleaned_data["shift"],
-                signature=own_signature(request, form.cleaned_data["secret"]),
-                by=by,
-            ),
-            fields=SIGNED,
-        )
-        forms = {"close": form}
-    elif action == "close-day":
-        form = DayCloseForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: services.gaming_day_close(
-                cardroom=cardroom,
-                gaming_day=form.cleaned_data["gaming_day"],
-                signature=own_signature(request, form.cleaned_data["secret"]),
-                by=by,
-            ),
-            fields=SIGNED,
-        )
-        forms = {"close": form}
-    else:
-        return render(request, "403.html", {"message": "No such action."}, status=404)
+    return overview_actions.handler(action)(request, cardroom_first())
+
+
+@overview_actions("sign-off")
+def _sign_off(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
+    form = SignOffForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.drop_variance_sign_off(
+            count=get_object_or_404(DropCount, pk=form.cleaned_data["count"]),
+            reason=form.cleaned_data["reason"],
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+        fields=SIGNED,
+    )
+    return _overview_back(request, ok, {"sign_off": form})
+
+
+@overview_actions("close-shift")
+def _close_shift(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
+    form = ShiftCloseForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.shift_close(
+            cardroom=cardroom,
+            gaming_day=form.cleaned_data["gaming_day"],
+            shift=form.cleaned_data["shift"],
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+        fields=SIGNED,
+    )
+    return _overview_back(request, ok, {"close": form})
+
+
+@overview_actions("close-day")
+def _close_day(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
+    form = DayCloseForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.gaming_day_close(
+            cardroom=cardroom,
+            gaming_day=form.cleaned_data["gaming_day"],
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+        fields=SIGNED,
+    )
+    return _overview_back(request, ok, {"close": form})
+
+
+def _overview_back(request: SignedInRequest, ok: object, forms: dict[str, Any]) -> HttpResponseBase:
     if ok:
         return redirect(f"{reverse('cage-overview')}?{request.GET.urlencode()}")
     return overview(request, forms)
@@ -285,7 +314,7 @@ def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
 @overseers
 def statistics_csv(request: SignedInRequest) -> HttpResponseBase:
     """The overview's figures as CSV: a shift, a day (``day``) or a month (``month``)."""
-    cardroom = _cardroom()
+    cardroom = cardroom_first()
     month = request.GET.get("month")
     if month:
         try:
@@ -294,11 +323,11 @@ def statistics_csv(request: SignedInRequest) -> HttpResponseBase:
             return HttpResponseBadRequest(f"{month!r} is not a month (YYYY-MM).")
         text, name = reports.month_csv(selectors.month_statistics(cardroom, year, number)), month
     elif request.GET.get("shift"):
-        day, shift = _period(request, cardroom)
+        day, shift = shift_period(request, cardroom)
         text = reports.shift_csv(selectors.shift_statistics(cardroom, day, shift))
         name = f"{day}-{shift}"
     else:
-        day, _ = _period(request, cardroom)
+        day, _ = shift_period(request, cardroom)
         text, name = reports.day_csv(selectors.day_statistics(cardroom, day)), str(day)
     response = HttpResponse(text, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="table-games-{name}.csv"'
@@ -307,7 +336,7 @@ def statistics_csv(request: SignedInRequest) -> HttpResponseBase:
 
 @overseers
 def month_view(request: SignedInRequest) -> HttpResponseBase:
-    cardroom = _cardroom()
+    cardroom = cardroom_first()
     today = table_selectors.gaming_day(cardroom, timezone.now())
     try:
         year, number = month_of(request.GET.get("month", f"{today:%Y-%m}"))
@@ -315,79 +344,3 @@ def month_view(request: SignedInRequest) -> HttpResponseBase:
         year, number = today.year, today.month
     stats = selectors.month_statistics(cardroom, year, number)
     return render(request, "cage/month.html", {"stats": stats, "month": f"{year:04d}-{number:02d}"})
-
-
-# --- the count team -------------------------------------------------------------------------------
-
-
-@count_team
-def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> HttpResponseBase:
-    """The shift's drop boxes: count each one (blind: no expected figure is shown before)."""
-    cardroom = _cardroom()
-    day, shift = _period(request, cardroom)
-    denominations = {
-        "cash": list(selectors.CASH_DENOMINATIONS),
-        "chips": cardroom.chip_denominations,
-    }
-    boxes = selectors.drop_boxes(cardroom, day, shift)
-    rows = [
-        (
-            table,
-            count,
-            form
-            if form is not None and form.data.get("table") == str(table.pk)
-            else DropCountForm(
-                initial={"table": table.pk}, denominations=denominations, auto_id=_box_ids(table.pk)
-            ),
-        )
-        for table, count in boxes
-    ]
-    _, end = table_selectors.shift_bounds(cardroom, day, shift)
-    context = {
-        "day": day,
-        "shift": shift,
-        "shifts": [s.shift for s in table_selectors.day_shifts(cardroom, day)],
-        "rows": rows,
-        "over": timezone.now() >= end,
-    }
-    return render(request, "cage/count.html", context, status=422 if form is not None else 200)
-
-
-def _box_ids(table: object) -> str:
-    """Each box's form on the page has ids of its own (``id_box3_second_counter``)."""
-    return f"id_box{table}_%s"
-
-
-@require_POST
-@count_team
-def count_record(request: SignedInRequest) -> HttpResponseBase:
-    cardroom = _cardroom()
-    day, shift = _period(request, cardroom)
-    denominations = {
-        "cash": list(selectors.CASH_DENOMINATIONS),
-        "chips": cardroom.chip_denominations,
-    }
-    box = "".join(filter(str.isdigit, request.POST.get("table", "")))
-    form = DropCountForm(request.POST, denominations=denominations, auto_id=_box_ids(box))
-    ok = form.is_valid() and call_service(
-        request,
-        form,
-        lambda: services.drop_count_record(
-            table=get_object_or_404(Table, pk=form.cleaned_data["table"], cardroom=cardroom),
-            gaming_day=day,
-            shift=shift,
-            cash=form.pieces("cash"),
-            chips=form.pieces("chips"),
-            second_counter=signature(
-                request,
-                form.cleaned_data["second_counter"],
-                form.cleaned_data["second_counter_secret"],
-            ),
-            note=form.cleaned_data["note"],
-            by=request.user,
-        ),
-        fields=form.service_fields(),
-    )
-    if ok:
-        return redirect(f"{reverse('count-home')}?{request.GET.urlencode()}")
-    return count_home(request, form)

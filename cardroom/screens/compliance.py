@@ -128,7 +128,7 @@ def _actor_matches(text: str) -> Q:
 @require_POST
 @auditors
 def verify(request: SignedInRequest) -> HttpResponse:
-    """Recompute the whole chain in a task (item 17); the run's page shows its progress."""
+    """Recompute the whole chain in a task; the run's page shows its progress."""
     run = services.verification_request(kind=VerificationRun.Kind.AUDIT_CHAIN, by=request.user)
     return redirect("compliance-verification", run.pk)
 
@@ -136,7 +136,7 @@ def verify(request: SignedInRequest) -> HttpResponse:
 @require_POST
 @auditors
 def verify_books(request: SignedInRequest) -> HttpResponse:
-    """Verify the books in a task (item 2); the run's page shows the first offending row."""
+    """Verify the books in a task; the run's page shows the first offending row."""
     run = services.verification_request(kind=VerificationRun.Kind.BOOKS, by=request.user)
     return redirect("compliance-verification", run.pk)
 

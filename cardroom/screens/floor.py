@@ -1,12 +1,11 @@
-"""The floor supervisor's screens: every table's live status; create and configure a table;
-propose and approve setting changes (R17); open and close tables; correct a settled hand.
-Seats are managed on the table's play screen (``screens.dealer``), shared with the dealer."""
+"""The floor supervisor's table screens: every table's live status; create and configure a
+table; propose and approve setting changes (R17); open and close tables. A hand's correction
+is in ``floor_hands``, the paytable catalogue in ``floor_paytables``; seats are managed on the
+table's play screen (``screens.dealer``), shared with the dealer."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -14,30 +13,24 @@ from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
-from core.errors import DomainError
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
-from tables import catalogue, figures, rules, selectors, services
-from tables.models import Cardroom, PaytableChange, SettingChange, Table
+from tables import figures, rules, selectors, services
+from tables.models import Cardroom, SettingChange, Table
 from wagers import selectors as hand_selectors
-from wagers import services as hand_services
 from wagers.models import Hand
 
-from .base import SignedInRequest, call_service, role_required
-from .forms.hands import CorrectionForm
+from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.tables import (
     AMOUNT_SETTINGS,
     BONUS_MODES,
     FEE_MODES,
     ChangeForm,
     OpenTableForm,
-    PaytableChangeForm,
-    PaytableDecisionForm,
     SettingChangeForm,
     TableCreateForm,
     setting_label,
@@ -182,174 +175,120 @@ def _change_figures(both: dict[str, TableFigures]) -> dict[str, Any]:
     return {"rows": figure_rows(both["in_force"], both["proposed"]), "summary": summary}
 
 
+#: The actions on a table, by the ``<action>`` of its URL.
+table_actions: Actions[Callable[[SignedInRequest, Table], HttpResponseBase]] = Actions()
+
+
 @require_POST
 @supervisor_only
 def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """open, close, dealer, propose; approve/reject/withdraw take ``change`` in the form."""
     table = get_object_or_404(Table, pk=pk)
-    by = request.user
-    if action == "propose":
-        values = rules.as_json(rules.settings_values(selectors.current_settings(table)))
-        form = SettingChangeForm(request.POST, initial=values, current=values)
-        if "preview" in request.POST:  # R17: the figures first, nothing proposed
-            form.fields["reason"].required = False
-            preview = form.is_valid() and call_service(
-                request,
-                form,
-                lambda: services.setting_change_preview(table=table, values=form.changed_values()),
-            )
-            return table_detail(request, pk, {"change": form}, preview=preview or None)
-        ok = form.is_valid() and call_service(
+    return table_actions.handler(action)(request, table)
+
+
+@table_actions("propose")
+def _propose(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    values = rules.as_json(rules.settings_values(selectors.current_settings(table)))
+    form = SettingChangeForm(request.POST, initial=values, current=values)
+    if "preview" in request.POST:  # R17: the figures first, nothing proposed
+        form.fields["reason"].required = False
+        preview = form.is_valid() and call_service(
             request,
             form,
-            lambda: services.setting_change_propose(
-                table=table,
-                values=form.changed_values(),
-                reason=form.cleaned_data["reason"],
-                by=by,
-            ),
-            fields={"values": "reason"},
+            lambda: services.setting_change_preview(table=table, values=form.changed_values()),
         )
-        return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"change": form})
-    if action in ("open", "dealer"):
-        open_form = OpenTableForm(request.POST, dealers=_dealers())
-        service = services.table_open if action == "open" else services.table_dealer_change
-        ok = open_form.is_valid() and call_service(
-            request,
-            open_form,
-            lambda: service(table=table, dealer=open_form.cleaned_data["dealer"], by=by),
-        )
-        if ok:
-            return redirect("floor-table", pk=pk)
-        return table_detail(request, pk, {"open": open_form})
-    change_form = ChangeForm(request.POST)
-    calls: dict[str, Callable[[], object]] = {
-        "close": lambda: services.table_close(table=table, by=by),
-        "approve": lambda: services.setting_change_approve(
-            change=_change(change_form, table),
-            signature=own_signature(request, change_form.cleaned_data["secret"]),
-            by=by,
+        return table_detail(request, table.pk, {"change": form}, preview=preview or None)
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.setting_change_propose(
+            table=table,
+            values=form.changed_values(),
+            reason=form.cleaned_data["reason"],
+            by=request.user,
         ),
-        "reject": lambda: services.setting_change_reject(change=_change(change_form, table), by=by),
-        "withdraw": lambda: services.setting_change_withdraw(
-            change=_change(change_form, table), by=by
-        ),
-    }
-    if action not in calls:
-        return render(request, "403.html", {"message": "No such action."}, status=404)
-    ok = change_form.is_valid() and call_service(
-        request, change_form, calls[action], fields={"signature": "secret"}
+        fields={"values": "reason"},
     )
     if ok:
-        return redirect("floor-table", pk=pk)
-    return table_detail(request, pk, {"action": change_form})
+        return redirect("floor-table", pk=table.pk)
+    return table_detail(request, table.pk, {"change": form})
 
 
-@supervisor_only
-def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
-    """A hand with its settlement history; a settled hand can be corrected (never edited).
-    The page shows the cards and decisions in force (a correction's, after one), and the
-    correction form starts from them."""
-    hand = get_object_or_404(Hand.objects.select_related("table", "dp_seating__player"), pk=pk)
-    in_force = hand_selectors.settlement_in_force(hand)
-    round_ = in_force.round if in_force is not None else None
-    played = {s["seat"]: s for s in (round_ or {}).get("spots", [])}
-    seats = [spot.seat for spot in hand.spots.all() if spot.cards]
-    deciders = [seat for seat, s in played.items() if "decision" in s]
-    initial = _correction_initial(round_, played)
-    if in_force is not None:
-        initial["corrects"] = in_force.pk
-    form = CorrectionForm(request.POST or None, initial=initial, seats=seats, deciders=deciders)
-    if request.method == "POST" and form.is_valid():
-        done = call_service(
-            request,
-            form,
-            lambda: _in_words(
-                round_,
-                lambda: hand_services.hand_correct(
-                    hand=hand,
-                    by=request.user,
-                    reason=form.cleaned_data["reason"],
-                    corrects=form.cleaned_data["corrects"],
-                    dealer_cards=form.dealer_cards_changed(),
-                    spot_cards=form.spot_cards(),
-                    decisions=form.decisions(),
-                ),
-            ),
-            fields={f"cards.{seat}": f"cards_{seat}" for seat in seats}
-            | {f"decisions.{seat}": f"decision_{seat}" for seat in deciders}
-            | {"cards": None, "corrects": None},
-        )
-        if done is not None:
-            return redirect("floor-hand", pk=pk)
-    spots = list(hand.spots.select_related("player").order_by("seat"))
-    context = {
-        "hand": hand,
-        "dealer_cards": (round_ or {}).get("dealer", {}).get("cards") or hand.dealer_cards,
-        "spots": [(spot, played.get(spot.seat, {})) for spot in spots],
-        "history": [
-            (entry, _entry_lines(entry, spots)) for entry in hand_selectors.settlement_history(hand)
-        ],
-        "in_force": in_force,
-        "corrected": in_force is not None and in_force.kind == "correction",
-        "form": form,
-    }
-    return render(request, "floor/hand.html", context, status=422 if form.errors else 200)
+@table_actions("open")
+def _open(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _with_dealer(request, table, services.table_open)
 
 
-def _in_words(round_: dict[str, Any] | None, call: Callable[[], Any]) -> Any:
-    """Run ``call``; a refusal that names a path of the stored round (``spots[1].cards``,
-    ``dealer.cards``) is told in words: seat 5's cards, the dealer's cards."""
-    try:
-        return call()
-    except DomainError as error:
-        seats = [spot["seat"] for spot in (round_ or {}).get("spots", [])]
-
-        def seat(found: re.Match[str]) -> str:
-            index = int(found[1])
-            name = f"seat {seats[index]}" if index < len(seats) else "a seat"
-            return f"{name}'s {found[2].replace('_', ' ')}" if found[2] else name
-
-        message = re.sub(r"spots\[(\d+)\](?:\.(\w+))?", seat, error.message)
-        message = message.replace("dealer.cards", "the dealer's cards")
-        if message == error.message:
-            raise
-        raise type(error)(message, field=error.field, code=error.code) from None
+@table_actions("dealer")
+def _dealer(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _with_dealer(request, table, services.table_dealer_change)
 
 
-def _correction_initial(round_: dict[str, Any] | None, played: dict[int, Any]) -> dict[str, Any]:
-    """The correction form's starting values: the cards and decisions in force."""
-    if round_ is None:
-        return {}
-    initial: dict[str, Any] = {"dealer_cards": round_["dealer"].get("cards", "")}
-    for seat, spot in played.items():
-        initial[f"cards_{seat}"] = spot.get("cards", "")
-        if "decision" in spot:
-            initial[f"decision_{seat}"] = spot["decision"]
-            initial[f"raise_{seat}"] = spot.get("raise") or ""
-    return initial
+def _with_dealer(
+    request: SignedInRequest, table: Table, service: Callable[..., object]
+) -> HttpResponseBase:
+    """Open the table with a dealer, or change its dealer: the same form."""
+    form = OpenTableForm(request.POST, dealers=_dealers())
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: service(table=table, dealer=form.cleaned_data["dealer"], by=request.user),
+    )
+    if ok:
+        return redirect("floor-table", pk=table.pk)
+    return table_detail(request, table.pk, {"open": form})
 
 
-def _entry_lines(entry: Any, spots: list[Any]) -> list[dict[str, Any]]:
-    """A settlement entry's lines per seat as the screen shows them: a reversal undoes the
-    entry it reverses, so every figure is shown negated."""
-    sign = -1 if entry.kind == "reversal" else 1
-    players = {spot.seat: spot.player for spot in spots}
+@table_actions("close")
+def _close(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _on_change(
+        request, table, lambda form: services.table_close(table=table, by=request.user)
+    )
 
-    def figure(value: Any) -> Decimal | None:
-        return None if value in (None, "") else sign * Decimal(str(value))
 
-    return [
-        {
-            "seat": line["seat"],
-            "player": players.get(line["seat"], ""),
-            "status": line["status"],
-            "dead_reason": (line.get("dead_reason") or "").replace("_", " "),
-            "fee": figure(line.get("rake")),
-            "net": figure(line["net"]),
-        }
-        for line in entry.result.get("spots", [])
-    ]
+@table_actions("approve")
+def _approve(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _on_change(
+        request,
+        table,
+        lambda form: services.setting_change_approve(
+            change=_change(form, table),
+            signature=own_signature(request, form.cleaned_data["secret"]),
+            by=request.user,
+        ),
+    )
+
+
+@table_actions("reject")
+def _reject(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _on_change(
+        request,
+        table,
+        lambda form: services.setting_change_reject(change=_change(form, table), by=request.user),
+    )
+
+
+@table_actions("withdraw")
+def _withdraw(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    return _on_change(
+        request,
+        table,
+        lambda form: services.setting_change_withdraw(change=_change(form, table), by=request.user),
+    )
+
+
+def _on_change(
+    request: SignedInRequest, table: Table, call: Callable[[ChangeForm], object]
+) -> HttpResponseBase:
+    """An action posted with the small change form (a change's id, the signer's secret)."""
+    form = ChangeForm(request.POST)
+    ok = form.is_valid() and call_service(
+        request, form, lambda: call(form), fields={"signature": "secret"}
+    )
+    if ok:
+        return redirect("floor-table", pk=table.pk)
+    return table_detail(request, table.pk, {"action": form})
 
 
 def _change(form: ChangeForm, table: Table) -> SettingChange:
@@ -358,94 +297,3 @@ def _change(form: ChangeForm, table: Table) -> SettingChange:
 
 def _dealers() -> QuerySet[User]:
     return User.objects.filter(groups__name=DEALER).order_by("username")
-
-
-# --- the catalogue of approved paytables (R17) -------------------------------------------------
-
-
-@supervisor_only
-def paytable_catalogue(
-    request: SignedInRequest, forms: dict[str, Any] | None = None
-) -> HttpResponseBase:
-    """The cardroom's approved paytables with their figures in both bonus modes; proposals
-    waiting for a second supervisor; propose a paytable, or retire one."""
-    cardroom = _cardroom(request)
-    if cardroom is None:
-        return render(request, "403.html", {"message": "Create the cardroom first."}, status=404)
-    forms = forms or {}
-    history = catalogue.paytable_change_history(cardroom)
-    context = {
-        "cardroom": cardroom,
-        "cardrooms": Cardroom.objects.order_by("name"),
-        "entries": [
-            (entry, _paytable_figures(entry.kind, entry.lines))
-            for entry in catalogue.paytable_catalogue(cardroom)
-        ],
-        "pending": [
-            (change, _paytable_figures(change.kind, change.lines))
-            for change in history.filter(decision__isnull=True)
-        ],
-        "decided": history.filter(decision__isnull=False).exclude(
-            origin=PaytableChange.Origin.DEFAULT
-        )[:30],
-        "form": forms.get("propose") or PaytableChangeForm(),
-        "decision_form": forms.get("decision"),
-    }
-    failed = any(form is not None and form.errors for form in forms.values())
-    return render(request, "floor/paytables.html", context, status=422 if failed else 200)
-
-
-@require_POST
-@supervisor_only
-def paytable_action(request: SignedInRequest, action: str) -> HttpResponseBase:
-    """propose (add or retire, by the form's ``action``); approve, reject, withdraw."""
-    cardroom = _cardroom(request)
-    by = request.user
-    if cardroom is None:
-        return render(request, "403.html", {"message": "Create the cardroom first."}, status=404)
-    back = redirect(f"{reverse('floor-paytables')}?cardroom={cardroom.pk}")
-    if action == "propose":
-        form = PaytableChangeForm(request.POST)
-        ok = form.is_valid() and call_service(
-            request,
-            form,
-            lambda: catalogue.paytable_change_propose(
-                cardroom=cardroom, **form.cleaned_data, by=by
-            ),
-        )
-        return back if ok else paytable_catalogue(request, {"propose": form})
-    decision = PaytableDecisionForm(request.POST)
-    calls: dict[str, Callable[[PaytableChange], object]] = {
-        "approve": lambda change: catalogue.paytable_change_approve(
-            change=change, signature=own_signature(request, decision.cleaned_data["secret"]), by=by
-        ),
-        "reject": lambda change: catalogue.paytable_change_reject(
-            change=change, by=by, reason=decision.cleaned_data["reason"]
-        ),
-        "withdraw": lambda change: catalogue.paytable_change_withdraw(change=change, by=by),
-    }
-    if action not in calls:
-        return render(request, "403.html", {"message": "No such action."}, status=404)
-    ok = decision.is_valid() and call_service(
-        request,
-        decision,
-        lambda: calls[action](
-            get_object_or_404(PaytableChange, pk=decision.cleaned_data["change"], cardroom=cardroom)
-        ),
-        fields={"signature": "secret"},
-    )
-    return back if ok else paytable_catalogue(request, {"decision": decision})
-
-
-def _cardroom(request: SignedInRequest) -> Cardroom | None:
-    """The cardroom asked for (``?cardroom=`` or the form's), else the first."""
-    wanted = request.GET.get("cardroom") or request.POST.get("cardroom")
-    rooms = Cardroom.objects.order_by("pk")
-    if wanted and wanted.isascii() and wanted.isdigit():
-        return rooms.filter(pk=int(wanted)).first()
-    return rooms.first()
-
-
-def _paytable_figures(kind: str, lines: dict[str, Any]) -> dict[str, Any]:
-    """A paytable's figures in both bonus modes, for the catalogue screen."""
-    return {mode: figures.bonus_figures(kind, mode, lines) for mode in ("paytable", "versus_dp")}

@@ -9,7 +9,6 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.http import Http404
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -19,7 +18,7 @@ from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
 from tables import setup_links, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
 
-from .base import SignedInRequest, call_service, role_required
+from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.staff import StaffCreateForm, StaffDeactivateForm, StaffDecisionForm, StaffRoleForm
 
 staff_keepers = role_required(FLOOR_SUPERVISOR, ADMINISTRATOR)
@@ -77,50 +76,80 @@ def staff_list(request: SignedInRequest) -> HttpResponseBase:
     return _page(request, link=link)
 
 
+#: The actions on an account, by the ``<action>`` of their URL.
+staff_actions: Actions[Callable[[SignedInRequest, User], HttpResponseBase]] = Actions()
+
+
 @require_POST
 @staff_keepers
 def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """role: give the account one role (or propose it); deactivate: end its access; link: a
     new one-time set-up link."""
     member = get_object_or_404(User, pk=pk, is_superuser=False)
+    return staff_actions.handler(action)(request, member)
+
+
+@staff_actions("link")
+def _link(request: SignedInRequest, member: User) -> HttpResponseBase:
+    form = forms.Form(request.POST)
+    link = call_service(
+        request, form, lambda: setup_links.setup_link_reissue(user=member, by=request.user)
+    )
+    return _page(request, link=link) if link else _page(request, forms_shown={"action": form})
+
+
+@staff_actions("role")
+def _role(request: SignedInRequest, member: User) -> HttpResponseBase:
+    form = StaffRoleForm(request.POST)
+    if not form.is_valid():
+        return _page(request, forms_shown={"action": form})
     by = request.user
-    if action == "link":
-        form: forms.Form = forms.Form(request.POST)
-        link = call_service(
-            request, form, lambda: setup_links.setup_link_reissue(user=member, by=by)
-        )
-        return _page(request, link=link) if link else _page(request, forms_shown={"action": form})
-    if action == "role":
-        role_form = StaffRoleForm(request.POST)
-        form = role_form
-        if not role_form.is_valid():
-            return _page(request, forms_shown={"action": form})
-        role, reason = role_form.cleaned_data["role"], role_form.cleaned_data["reason"]
-        if staff.needs_second_person(role, by):
-            proposed = call_service(
-                request,
-                form,
-                lambda: staff.staff_role_propose(user=member, role=role, reason=reason, by=by),
-            )
-            if proposed:
-                return _page(request, proposed=proposed)
-            return _page(request, forms_shown={"action": form})
-        done = call_service(
-            request, form, lambda: staff.staff_role_set(user=member, role=role, by=by)
-        )
-    elif action == "deactivate":
-        deactivate = StaffDeactivateForm(request.POST)
-        form = deactivate
-        done = deactivate.is_valid() and call_service(
+    role, reason = form.cleaned_data["role"], form.cleaned_data["reason"]
+    if staff.needs_second_person(role, by):
+        proposed = call_service(
             request,
             form,
-            lambda: staff.staff_deactivate(
-                user=member, reason=deactivate.cleaned_data["reason"], by=by
-            ),
+            lambda: staff.staff_role_propose(user=member, role=role, reason=reason, by=by),
         )
-    else:
-        raise Http404("No such action.")
+        if proposed:
+            return _page(request, proposed=proposed)
+        return _page(request, forms_shown={"action": form})
+    done = call_service(request, form, lambda: staff.staff_role_set(user=member, role=role, by=by))
     return redirect("floor-staff") if done else _page(request, forms_shown={"action": form})
+
+
+@staff_actions("deactivate")
+def _deactivate(request: SignedInRequest, member: User) -> HttpResponseBase:
+    form = StaffDeactivateForm(request.POST)
+    done = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: staff.staff_deactivate(
+            user=member, reason=form.cleaned_data["reason"], by=request.user
+        ),
+    )
+    return redirect("floor-staff") if done else _page(request, forms_shown={"action": form})
+
+
+#: The decisions on a proposed account or role: what each calls, given the change and the form.
+Decide = Callable[[SignedInRequest, TwoPersonChange, dict[str, Any]], Any]
+change_actions: Actions[Decide] = Actions()
+
+
+@change_actions("approve")
+def _approve(request: SignedInRequest, change: TwoPersonChange, data: dict[str, Any]) -> Any:
+    signed = own_signature(request, data["secret"])
+    return two_person.change_approve(change=change, signature=signed, by=request.user)
+
+
+@change_actions("reject")
+def _reject(request: SignedInRequest, change: TwoPersonChange, data: dict[str, Any]) -> Any:
+    return two_person.change_reject(change=change, reason=data["reason"], by=request.user)
+
+
+@change_actions("withdraw")
+def _withdraw(request: SignedInRequest, change: TwoPersonChange, data: dict[str, Any]) -> Any:
+    return two_person.change_withdraw(change=change, by=request.user)
 
 
 @require_POST
@@ -128,20 +157,16 @@ def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
 def staff_change_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """approve (signed), reject or withdraw a proposed account or role."""
     change = get_object_or_404(staff_selectors.pending_staff_changes(), pk=pk)
+    decide = change_actions.handler(action)
     form = StaffDecisionForm(request.POST)
     if not form.is_valid():
         return _page(request, forms_shown={"action": form})
-    by, data = request.user, form.cleaned_data
-    calls: dict[str, Callable[[], Any]] = {
-        "approve": lambda: two_person.change_approve(
-            change=change, signature=own_signature(request, data["secret"]), by=by
-        ),
-        "reject": lambda: two_person.change_reject(change=change, reason=data["reason"], by=by),
-        "withdraw": lambda: two_person.change_withdraw(change=change, by=by),
-    }
-    if action not in calls:
-        raise Http404("No such action.")
-    decision = call_service(request, form, calls[action], fields={"signature": "secret"})
+    decision = call_service(
+        request,
+        form,
+        lambda: decide(request, change, form.cleaned_data),
+        fields={"signature": "secret"},
+    )
     if decision is None:
         return _page(request, forms_shown={"action": form})
     made = decision.result

@@ -5,10 +5,13 @@ from django.urls import path
 from . import (
     account,
     cage,
+    cage_count,
     compliance,
     dealer,
     dealer_slips,
     floor,
+    floor_hands,
+    floor_paytables,
     home,
     law,
     law_floor,
@@ -39,8 +42,8 @@ floor_patterns = [
     path("dashboard/", floor.dashboard, name="floor-dashboard"),
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
-    path("hands/<int:pk>/", floor.hand_detail, name="floor-hand"),
-    path("paytables/", floor.paytable_catalogue, name="floor-paytables"),
+    path("hands/<int:pk>/", floor_hands.hand_detail, name="floor-hand"),
+    path("paytables/", floor_paytables.paytable_catalogue, name="floor-paytables"),
     path("staff/", staff.staff_list, name="floor-staff"),
     path("staff/<int:pk>/<slug:action>/", staff.staff_action, name="floor-staff-action"),
     path(
@@ -48,7 +51,7 @@ floor_patterns = [
         staff.staff_change_action,
         name="floor-staff-change",
     ),
-    path("paytables/<slug:action>/", floor.paytable_action, name="floor-paytable-action"),
+    path("paytables/<slug:action>/", floor_paytables.paytable_action, name="floor-paytable-action"),
 ]
 
 compliance_patterns = [
@@ -86,8 +89,8 @@ cage_patterns = [
 ]
 
 count_patterns = [
-    path("", cage.count_home, name="count-home"),
-    path("record/", cage.count_record, name="count-record"),
+    path("", cage_count.count_home, name="count-home"),
+    path("record/", cage_count.count_record, name="count-record"),
 ]
 
 # Players under the law: compliance's (screens.law), and the floor's incident log (law_floor).

@@ -1,0 +1,95 @@
+"""The count team's screen, and nothing else: the shift's drop boxes, counted blind (no
+expected figure is shown before the count), each member signing as themselves."""
+
+from __future__ import annotations
+
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from cage import selectors, services
+from cardroom.signing import signature
+from core.roles import COUNT_TEAM
+from tables import selectors as table_selectors
+from tables.models import Table
+
+from .base import SignedInRequest, call_service, role_required
+from .cage import cardroom_first, shift_period
+from .forms.cage import DropCountForm
+
+count_team = role_required(COUNT_TEAM)
+
+
+@count_team
+def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> HttpResponseBase:
+    """The shift's drop boxes: count each one (blind: no expected figure is shown before)."""
+    cardroom = cardroom_first()
+    day, shift = shift_period(request, cardroom)
+    denominations = {
+        "cash": list(selectors.CASH_DENOMINATIONS),
+        "chips": cardroom.chip_denominations,
+    }
+    boxes = selectors.drop_boxes(cardroom, day, shift)
+    rows = [
+        (
+            table,
+            count,
+            form
+            if form is not None and form.data.get("table") == str(table.pk)
+            else DropCountForm(
+                initial={"table": table.pk}, denominations=denominations, auto_id=_box_ids(table.pk)
+            ),
+        )
+        for table, count in boxes
+    ]
+    _, end = table_selectors.shift_bounds(cardroom, day, shift)
+    context = {
+        "day": day,
+        "shift": shift,
+        "shifts": [s.shift for s in table_selectors.day_shifts(cardroom, day)],
+        "rows": rows,
+        "over": timezone.now() >= end,
+    }
+    return render(request, "cage/count.html", context, status=422 if form is not None else 200)
+
+
+def _box_ids(table: object) -> str:
+    """Each box's form on the page has ids of its own (``id_box3_second_counter``)."""
+    return f"id_box{table}_%s"
+
+
+@require_POST
+@count_team
+def count_record(request: SignedInRequest) -> HttpResponseBase:
+    cardroom = cardroom_first()
+    day, shift = shift_period(request, cardroom)
+    denominations = {
+        "cash": list(selectors.CASH_DENOMINATIONS),
+        "chips": cardroom.chip_denominations,
+    }
+    box = "".join(filter(str.isdigit, request.POST.get("table", "")))
+    form = DropCountForm(request.POST, denominations=denominations, auto_id=_box_ids(box))
+    ok = form.is_valid() and call_service(
+        request,
+        form,
+        lambda: services.drop_count_record(
+            table=get_object_or_404(Table, pk=form.cleaned_data["table"], cardroom=cardroom),
+            gaming_day=day,
+            shift=shift,
+            cash=form.pieces("cash"),
+            chips=form.pieces("chips"),
+            second_counter=signature(
+                request,
+                form.cleaned_data["second_counter"],
+                form.cleaned_data["second_counter_secret"],
+            ),
+            note=form.cleaned_data["note"],
+            by=request.user,
+        ),
+        fields=form.service_fields(),
+    )
+    if ok:
+        return redirect(f"{reverse('count-home')}?{request.GET.urlencode()}")
+    return count_home(request, form)

@@ -207,6 +207,22 @@ def test_an_unknown_floor_action_is_not_found(client, supervisor, world):
     assert "No such action." in response.text
 
 
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("cage-table-action", lambda world, dealer: [world.house_table.pk, "burn"]),
+        ("cage-overview-action", lambda world, dealer: ["burn"]),
+        ("floor-paytable-action", lambda world, dealer: ["burn"]),
+        ("floor-staff-action", lambda world, dealer: [dealer.pk, "burn"]),
+    ],
+)
+def test_every_screens_unknown_action_is_not_found(client, supervisor, dealer, world, name, args):
+    client.force_login(supervisor)
+    response = client.post(reverse(name, args=args(world, dealer)))
+    assert response.status_code == 404
+    assert "No such action." in response.text
+
+
 def test_a_dealer_is_sent_straight_to_the_one_table_on_duty(client, dealer, world, supervisor):
     table_services.table_close(table=world.house_table, by=supervisor)
     client.force_login(dealer)

@@ -1,0 +1,360 @@
+"""The dealer's steps at the table: each builds the form its post fills and says which service
+to call with it. A step that records every seat at once (wagers, decisions) calls one batch
+service; when the batch refuses, each seat's refusal is shown next to its own field."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+from django import forms
+from django.db import transaction
+from django.shortcuts import get_object_or_404
+
+from core.errors import Conflict, DomainError
+from tables import selectors as table_selectors
+from tables import services as table_services
+from tables.models import Seating, Table
+from wagers import services
+from wagers.models import Hand
+
+from .base import Actions, SignedInRequest
+from .dealer_play import last_wagers, second_spot_choices, wager_seatings
+from .forms.hands import (
+    WAGER_FIELDS,
+    BankForm,
+    CardsForm,
+    DecisionForm,
+    DecisionsForm,
+    MisdealForm,
+    SeatForm,
+    SecondSpotForm,
+    StartForm,
+    WagerForm,
+    WagersForm,
+)
+from .forms.tables import SeatPlayerForm, StackForm
+
+# The services' field names where a form calls them otherwise.
+FIELD_NAMES = {f"cards.{seat}": f"cards_{seat}" for seat in range(1, 8)} | {
+    "designated_player": None,
+    "status": None,
+}
+
+#: A step's bound form, and what to run with its cleaned data once it is valid.
+StepForm = tuple[forms.Form, Callable[[dict[str, Any]], Any]]
+#: The dealer's steps, by the ``<step>`` of their URL: each builds its form from the post.
+steps: Actions[Callable[[SignedInRequest, Table, Hand | None], StepForm]] = Actions("No such step.")
+
+
+@steps("open")
+def _open(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = forms.Form(request.POST)
+    return form, lambda data: table_services.table_open(
+        table=table, dealer=request.user, by=request.user
+    )
+
+
+@steps("start")
+def _start(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = StartForm(request.POST, seats=table_selectors.seated(table))
+    return form, lambda data: services.hand_start(
+        table=table,
+        by=request.user,
+        dp_bank=data["dp_bank"] or None,
+        refusals=tuple(data["refusals"]),
+    )
+
+
+@steps("wager")
+def _wager(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = (
+        SecondSpotForm(request.POST, **second_spot_choices(table, hand))
+        if (request.POST.get("second") and hand is not None)
+        else WagerForm(request.POST)
+    )
+
+    def run(data: dict[str, Any]) -> Any:
+        seating = get_object_or_404(Seating, pk=data["seating"], table=table)
+        return services.wager_place(
+            hand=_require(hand),
+            seating=seating,
+            seat=data.get("seat"),
+            ante=data["ante"],
+            flush_bonus=data["flush_bonus"] or "0",
+            straight_flush_bonus=data["straight_flush_bonus"] or "0",
+            by=request.user,
+        )
+
+    return form, run
+
+
+@steps("wagers")
+def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """Every seat's wagers in one post (chip buttons fill the fields); ``same=all`` takes each
+    player's wagers of their last hand at this table for the rows left empty."""
+    rows = wager_seatings(table, hand)
+    data = request.POST.copy()
+    if data.get("same") == "all":
+        for seating, last in last_wagers(table, rows).items():
+            if not (data.get(f"ante_{seating.seat}") or "").strip():
+                for name in WAGER_FIELDS:
+                    data[f"{name}_{seating.seat}"] = last.get(name, "")
+    form = WagersForm(data, seats=[s.seat for s in rows])
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        by_seat = {s.seat: s for s in rows}
+        batch = [
+            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
+            for seat, w in form.wagers().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
+            (
+                seat,
+                partial(
+                    services.wager_place,
+                    hand=_require(hand),
+                    seating=by_seat[seat],
+                    ante=w["ante"],
+                    flush_bonus=w["flush_bonus"] or "0",
+                    straight_flush_bonus=w["straight_flush_bonus"] or "0",
+                    by=request.user,
+                ),
+            )
+            for seat, w in form.wagers().items()
+        ]
+        return _batch_or_every_error(
+            lambda: services.wagers_place_many(hand=_require(hand), wagers=batch, by=request.user),
+            form,
+            calls,
+            "Nothing was placed",
+        )
+
+    return form, run
+
+
+def _batch_or_every_error(
+    batch: Callable[[], Any],
+    form: forms.Form,
+    calls: list[tuple[int, Callable[[], Any]]],
+    nothing: str,
+) -> Any:
+    """One batch service call for the whole hand (every spot or none, one request). The batch
+    stops at its first refusal; when it refuses, each seat is tried alone, in a transaction
+    always rolled back, so that every wrong field is shown at once next to its own seat."""
+    try:
+        return batch()
+    except DomainError:
+        failed = _every_error(form, calls)
+        if not failed:
+            raise  # a refusal of the batch as a whole: its own message
+    raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
+
+
+def _every_error(form: forms.Form, calls: Iterable[tuple[int, Callable[[], Any]]]) -> int:
+    """Try each seat's call alone and put each refusal next to its own seat's field; nothing
+    tried here stays (the transaction is rolled back). Returns how many were refused."""
+    failed = 0
+    with transaction.atomic():
+        for seat, call in calls:
+            try:
+                with transaction.atomic():
+                    call()
+            except DomainError as error:
+                failed += 1
+                field = f"{FIELD_NAMES.get(error.field or '', error.field)}_{seat}"
+                if field in form.fields:
+                    form.add_error(field, error.message)
+                else:
+                    form.add_error(None, f"Seat {seat}: {error.message}")
+        transaction.set_rollback(True)
+    return failed
+
+
+def _fields(count: int) -> str:
+    return "field" if count == 1 else f"{count} fields"
+
+
+@steps("decisions")
+def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """Every spot's decision in one post; with ``settle``, the hand settles in the same
+    transaction (the dealer's one tap after the decisions, confirmed): one service call,
+    ``hand_decide_and_settle``."""
+    seats = (
+        [s.seat for s in hand.spots.filter(dead_reason="", decision="").order_by("seat")]
+        if hand
+        else []
+    )
+    form = DecisionsForm(request.POST, seats=seats)
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        batch = [
+            {"seat": seat} | {k: v for k, v in d.items() if v}
+            for seat, d in form.decisions().items()
+        ]
+        calls: list[tuple[int, Callable[[], Any]]] = [
+            (
+                seat,
+                partial(
+                    services.spot_decide,
+                    hand=_require(hand),
+                    seat=seat,
+                    decision=d["decision"],
+                    raise_amount=d["raise_amount"] or None,
+                    by=request.user,
+                ),
+            )
+            for seat, d in form.decisions().items()
+        ]
+
+        def record() -> Any:
+            if cleaned.get("settle"):  # the decisions and the settlement: all or none
+                return services.hand_decide_and_settle(
+                    hand=_require(hand), decisions=batch, by=request.user
+                )
+            return services.decisions_record_many(
+                hand=_require(hand), decisions=batch, by=request.user
+            )
+
+        if batch or cleaned.get("settle"):
+            _batch_or_every_error(record, form, calls, "No decision was recorded")
+        return True
+
+    return form, run
+
+
+@steps("bank")
+def _bank(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    """The DP's bank, asked for after the rotation has named the DP (R13)."""
+    form = BankForm(request.POST)
+    return form, lambda data: services.hand_dp_bank_set(
+        hand=_require(hand), dp_bank=data["dp_bank"], by=request.user
+    )
+
+
+@steps("deal")
+def _deal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    return forms.Form(request.POST), lambda data: services.hand_deal(
+        hand=_require(hand), by=request.user
+    )
+
+
+@steps("cards")
+def _cards(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    seats = [s.seat for s in _require(hand).spots.filter(dead_reason="")] if hand else []
+    form = CardsForm(request.POST, seats=seats)
+    return form, lambda data: services.hand_cards_enter(
+        hand=_require(hand),
+        dealer_cards=data["dealer_cards"],
+        spot_cards=form.spot_cards(),
+        by=request.user,
+    )
+
+
+@steps("decide")
+def _decide(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = DecisionForm(request.POST)
+    return form, lambda data: services.spot_decide(
+        hand=_require(hand),
+        seat=data["seat"],
+        decision=data["decision"],
+        raise_amount=data["raise_amount"] or None,
+        by=request.user,
+    )
+
+
+@steps("dead")
+def _dead(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = SeatForm(request.POST)
+    return form, lambda data: services.spot_declare_dead(
+        hand=_require(hand), seat=data["seat"], by=request.user
+    )
+
+
+@steps("misdeal")
+def _misdeal(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = MisdealForm(request.POST)
+    return form, lambda data: services.hand_declare_misdeal(
+        hand=_require(hand), reason=data["reason"], by=request.user
+    )
+
+
+@steps("settle")
+def _settle(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    return forms.Form(request.POST), lambda data: services.hand_settle(
+        hand=_require(hand), by=request.user
+    )
+
+
+@steps("cancel")
+def _cancel(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    return forms.Form(request.POST), lambda data: services.hand_cancel(
+        hand=_require(hand), by=request.user
+    )
+
+
+@steps("seat")
+def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = SeatPlayerForm(request.POST, cardroom=table.cardroom)
+
+    def run(data: dict[str, Any]) -> Any:
+        if data["player"] is None:  # a new player: registered and seated in one transaction
+            return table_services.player_seat_new(
+                table=table,
+                seat=data["seat"],
+                name=data["name"],
+                buy_in=data["buy_in"] or "0",
+                tender=data["tender"] or None,
+                by=request.user,
+            )
+        return table_services.seat_player(
+            table=table,
+            seat=data["seat"],
+            player=data["player"],
+            buy_in=data["buy_in"] or "0",
+            tender=data["tender"] or None,
+            by=request.user,
+        )
+
+    return form, run
+
+
+@steps("stack")
+def _stack(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
+    form = StackForm(request.POST)
+
+    def run(data: dict[str, Any]) -> Any:
+        seating = get_object_or_404(Seating, pk=data["seating"], table=table)
+        by = request.user
+        match data["action"]:
+            case "add":
+                return table_services.stack_add(
+                    seating=seating, amount=data["amount"], tender=data["tender"] or None, by=by
+                )
+            case "cash_out":
+                return table_services.stack_cash_out(
+                    seating=seating, amount=data["amount"] or None, by=by
+                )
+            case "sit_out":
+                return table_services.seating_sit_out(seating=seating, by=by)
+            case "come_back":
+                return table_services.seating_come_back(seating=seating, by=by)
+            case "leave":
+                return table_services.seating_leave(seating=seating, by=by)
+            case "waive":
+                return table_services.seating_waive_dp(seating=seating, waived=True, by=by)
+            case "unwaive":
+                return table_services.seating_waive_dp(seating=seating, waived=False, by=by)
+            case "prop" | "unprop":
+                return table_services.seating_flag_proposition(
+                    seating=seating, flagged=data["action"] == "prop", by=by
+                )
+
+    return form, run
+
+
+def _require(hand: Hand | None) -> Hand:
+    if hand is None:
+        raise Conflict("No hand is in progress: start one first.")
+    return hand

@@ -39,7 +39,9 @@ from math import comb, prod
 from pathlib import Path
 
 from engine.cards import RANKS, SUIT_MASK, hand_from_cards, suit_ranks
-from engine.game_math import DEALER_HANDS, DEALS, HANDS, count_below, format_figure
+from engine.deal_counts import count_below
+from engine.game_math import format_figure
+from engine.hand_counts import DEALER_HANDS, DEALS, HANDS
 from engine.hands import FLUSH_KEYS, QUALIFYING_FLUSH_KEY, flush_ranks, flush_size
 
 HERE = Path(__file__).resolve().parent

@@ -35,7 +35,7 @@ from django.db.models import Count, QuerySet, Sum
 from core.errors import DomainError
 from core.money import ZERO, money_text
 from engine.game_math import TableFigures, format_figure
-from engine.settlement import Outcome
+from engine.results import Outcome
 from tables.figures import settings_figures
 from tables.models import Cardroom, Player, Table, TableSettings
 from tables.selectors import day_shifts, gaming_day_bounds, shift_bounds

@@ -23,7 +23,7 @@ from engine import (
     table_from_json,
 )
 from engine.cards import parse_hand, plain_hand
-from engine.contract import _plain_spot, _spot
+from engine.round_json import _plain_spot, _spot
 
 from .strategies import rounds
 

@@ -21,7 +21,7 @@ from core.money import ZERO
 from core.updates import add_by_pk
 from engine import ConservationError
 from engine.money import to_decimal
-from engine.settlement import SpotResult, WagerResult
+from engine.results import SpotResult, WagerResult
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table

@@ -212,8 +212,8 @@ def _straight_flush_versus_deals() -> Mapping[int, tuple[int, int]]:
     above = [0] * 8  # suits with a key above a, by size
     both_above = [[0] * 8 for _ in range(8)]  # pairs with both keys above a
     for i in range(len(keys) - 1, -1, -1):
-        # Pairs with the dealer's key exactly i and the spot's above: the transpose of row i.
         at_or_above = [above[s] + above_by_size[i][s] for s in range(8)]
+        # Pairs with the dealer's key exactly i and the spot's above: the transpose of row i.
         spot_above_dealer_at = [
             [both_above[s][d] + row_above[i][d][s] for d in range(8)] for s in range(8)
         ]
@@ -222,10 +222,11 @@ def _straight_flush_versus_deals() -> Mapping[int, tuple[int, int]]:
             for s in range(8)
         ]
         both_at = _deal_coefficient(_run_table(above, above, both_above))  # G(a, a)
+        # G(a, a⁻), then G(a⁻, a⁻)
         spot_at = _deal_coefficient(_run_table(above, at_or_above, spot_above_dealer_at))
         below = _deal_coefficient(_run_table(at_or_above, at_or_above, both_at_or_above))
         length = keys[i] >> RUN_SHIFT
-        wins[length] += spot_at - below  # G(a, a⁻) - G(a⁻, a⁻)
+        wins[length] += spot_at - below
         pushes[length] += both_at - 2 * spot_at + below
         above, both_above = at_or_above, both_at_or_above
     return {length: (wins[length], pushes[length]) for length in RUN_LENGTHS}

@@ -35,8 +35,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from .chain import LEGACY, chain_genesis
+from .chain_walk import Job, Result, event_rows, walk
 from .models import AuditEvent, ChainHead, ChainSweep
-from .verification import _Job, _Result, _rows, _walk
 
 #: Runs a pass may take (one a minute: 10 hours), so that every event is re-hashed within
 #: two passes, 20 hours.
@@ -135,7 +135,7 @@ def _resume(chains: list[str], state: ChainSweep) -> tuple[int, int]:
     return 0, 1
 
 
-def _slice(chain: str, first: int, last: int, head_hash: str | None) -> _Result:
+def _slice(chain: str, first: int, last: int, head_hash: str | None) -> Result:
     """Re-hash the events ``first``..``last`` of one chain; ``head_hash``: the slice ends at the
     chain's head, whose hash it must reach."""
     legacy = chain == LEGACY
@@ -145,12 +145,14 @@ def _slice(chain: str, first: int, last: int, head_hash: str | None) -> _Result:
     if first > 1:
         before = events.filter(**{place: first - 1}).values_list("hash", flat=True).first()
         if before is None:
-            return _Result(chain, seq=first - 2).fail(first - 1, f"event {first - 1} is missing")
+            return Result(chain, seq=first - 2).fail(first - 1, f"event {first - 1} is missing")
         anchor = before
-    job = _Job(chain, first - 1, anchor, last, "", {}, risk_after=last)
-    result = _Result(chain, seq=first - 1, hash=anchor)
-    rows = _rows(events.filter(**{f"{place}__gte": first, f"{place}__lte": last}).order_by(place))
-    if not _walk(rows, job, result, legacy):
+    job = Job(chain, first - 1, anchor, last, "", {}, risk_after=last)
+    result = Result(chain, seq=first - 1, hash=anchor)
+    rows = event_rows(
+        events.filter(**{f"{place}__gte": first, f"{place}__lte": last}).order_by(place)
+    )
+    if not walk(rows, job, result, legacy):
         return result
     if result.seq < last:
         return result.fail(result.seq + 1, f"event {result.seq + 1} is missing")
@@ -163,7 +165,7 @@ def _broken(
     state: ChainSweep,
     now: datetime,
     chain: str,
-    result: _Result,
+    result: Result,
     slices: tuple[tuple[str, int, int], ...],
     total: int,
 ) -> SweepReport:

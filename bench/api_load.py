@@ -1,5 +1,5 @@
 """Complete hands through the API against a running production server, and pgbench TPC-B on
-the same PostgreSQL in the same run (issue 16).
+the same PostgreSQL in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python -m bench.api_load [--seconds 10] [--workers 4] [--runs 3]
@@ -297,23 +297,7 @@ def main() -> None:
     try:
         for spots in (int(s) for s in args.spots.split(",")):
             for concurrency in (int(c) for c in args.tables.split(",")):
-                run(port, tables, spots, concurrency, 1.0)  # warm the workers
-                runs = [run(port, tables, spots, concurrency, args.seconds)]
-                runs += [
-                    run(port, tables, spots, concurrency, args.seconds)
-                    for _ in range(args.runs - 1)
-                ]
-                row = median_row(runs)
-                results.append(row)
-                errors = [e for r in runs for e in r["errors"]]
-                print(
-                    f"{spots} spot(s), {concurrency} table(s): {row['hands_per_s']:.2f} hands/s "
-                    f"(runs: {', '.join(f'{x:.2f}' for x in row['runs'])}), "
-                    f"request p50 {row['p50']:.1f} ms, p95 {row['p95']:.1f} ms, "
-                    f"p99 {row['p99']:.1f} ms ({row['requests']} requests)"
-                    + (f", errors: {errors[:2]}" if errors else ""),
-                    flush=True,
-                )
+                results.append(measure_row(port, tables, spots, concurrency, args))
             if len(tps_runs) < args.runs:
                 tps_runs.append(pgbench_tps(url))
     finally:
@@ -321,6 +305,30 @@ def main() -> None:
         proc.wait(timeout=30)
     while len(tps_runs) < args.runs:
         tps_runs.append(pgbench_tps(url))
+    print_report(results, tps_runs)
+
+
+def measure_row(
+    port: int, tables: list[dict], spots: int, concurrency: int, args: argparse.Namespace
+) -> dict:
+    """One row: warm the workers, then ``--runs`` runs; the median run counts."""
+    run(port, tables, spots, concurrency, 1.0)  # warm the workers
+    runs = [run(port, tables, spots, concurrency, args.seconds)]
+    runs += [run(port, tables, spots, concurrency, args.seconds) for _ in range(args.runs - 1)]
+    row = median_row(runs)
+    errors = [e for r in runs for e in r["errors"]]
+    print(
+        f"{spots} spot(s), {concurrency} table(s): {row['hands_per_s']:.2f} hands/s "
+        f"(runs: {', '.join(f'{x:.2f}' for x in row['runs'])}), "
+        f"request p50 {row['p50']:.1f} ms, p95 {row['p95']:.1f} ms, "
+        f"p99 {row['p99']:.1f} ms ({row['requests']} requests)"
+        + (f", errors: {errors[:2]}" if errors else ""),
+        flush=True,
+    )
+    return row
+
+
+def print_report(results: list[dict], tps_runs: list[float]) -> None:
     tps = sorted(tps_runs)[len(tps_runs) // 2]
     print(
         f"pgbench TPC-B (-c 8 -j 2 -T 10): {tps:.0f} tps, the median of "

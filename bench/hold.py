@@ -21,8 +21,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Django is set up in main(), before the models are imported
-    from tables.models import Table
-    from wagers.models import SpotSettlement, WagerSettlement
+    from django.contrib.auth.models import User
+
+    from tables.models import Seating, Table, TableSession, TableSettings
+    from wagers.models import Hand, Settlement, SpotSettlement, WagerSettlement
 
 SEED = 20261201
 START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -30,60 +32,13 @@ START = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 def build(hands: int, spots: int) -> tuple[Table, int]:
     """The table and how many wager rows it has."""
-    from django.contrib.auth.models import Group, User
-
-    from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
-    from tables import selectors, services
-    from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+    from tables import selectors
+    from wagers.models import Spot, SpotSettlement, WagerSettlement
 
     rng = random.Random(SEED)
-    floor = User.objects.create_user("floor")
-    floor.groups.add(Group.objects.get_or_create(name=FLOOR_SUPERVISOR)[0])
-    dealer = User.objects.create_user("dealer")
-    dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
-    admin = User.objects.create_user("admin")
-    admin.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
-    cardroom = services.cardroom_create(name="Bench", by=admin)
-    table = services.table_create(cardroom=cardroom, name="House", banking="house", by=floor)
-    session = services.table_open(table=table, dealer=dealer, by=floor)
-    seatings = [
-        services.seat_player(
-            table=table,
-            seat=seat,
-            player=services.player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
-            by=dealer,
-        )
-        for seat in range(1, spots + 1)
-    ]
+    table, session, seatings, dealer = _seated_table(spots)
     version = selectors.current_settings(table)
-    step = timedelta(days=28) / hands
-    made = Hand.objects.bulk_create(
-        Hand(
-            table=table,
-            session=session,
-            number=n + 1,
-            settings=version,
-            status="settled",
-            started_by=dealer,
-            started_at=START + n * step,
-            settled_at=START + n * step,
-        )
-        for n in range(hands)
-    )
-    settlements = Settlement.objects.bulk_create(
-        Settlement(
-            hand=hand,
-            entry=1,
-            kind="original",
-            round={},
-            result={},
-            house_rake=Decimal(0),
-            dealer_net=Decimal(0),
-            created_by=dealer,
-            created_at=START + n * step,
-        )
-        for n, hand in enumerate(made)
-    )
+    made, settlements = _settled_hands(table, session, version, dealer, hands)
     spot_rows = Spot.objects.bulk_create(
         Spot(hand=hand, seat=s.seat, seating=s, player_id=s.player_id, ante=Decimal(10))
         for hand in made
@@ -112,6 +67,71 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
             wagers.append(_wager(line, "straight_flush_bonus", 5, rng))
     WagerSettlement.objects.bulk_create(wagers, batch_size=5000)
     return table, len(wagers)
+
+
+def _seated_table(spots: int) -> tuple[Table, TableSession, list[Seating], User]:
+    """A house-banked table, open, with a player at each of ``spots`` seats, and its dealer."""
+    from django.contrib.auth.models import Group, User
+
+    from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
+    from tables import services
+
+    floor = User.objects.create_user("floor")
+    floor.groups.add(Group.objects.get_or_create(name=FLOOR_SUPERVISOR)[0])
+    dealer = User.objects.create_user("dealer")
+    dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
+    admin = User.objects.create_user("admin")
+    admin.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
+    cardroom = services.cardroom_create(name="Bench", by=admin)
+    table = services.table_create(cardroom=cardroom, name="House", banking="house", by=floor)
+    session = services.table_open(table=table, dealer=dealer, by=floor)
+    seatings = [
+        services.seat_player(
+            table=table,
+            seat=seat,
+            player=services.player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
+            by=dealer,
+        )
+        for seat in range(1, spots + 1)
+    ]
+    return table, session, seatings, dealer
+
+
+def _settled_hands(
+    table: Table, session: TableSession, version: TableSettings, dealer: User, hands: int
+) -> tuple[list[Hand], list[Settlement]]:
+    """``hands`` settled hands over 28 days, each with its original settlement."""
+    from wagers.models import Hand, Settlement
+
+    step = timedelta(days=28) / hands
+    made = Hand.objects.bulk_create(
+        Hand(
+            table=table,
+            session=session,
+            number=n + 1,
+            settings=version,
+            status="settled",
+            started_by=dealer,
+            started_at=START + n * step,
+            settled_at=START + n * step,
+        )
+        for n in range(hands)
+    )
+    settlements = Settlement.objects.bulk_create(
+        Settlement(
+            hand=hand,
+            entry=1,
+            kind="original",
+            round={},
+            result={},
+            house_rake=Decimal(0),
+            dealer_net=Decimal(0),
+            created_by=dealer,
+            created_at=START + n * step,
+        )
+        for n, hand in enumerate(made)
+    )
+    return made, settlements
 
 
 def _wager(line: SpotSettlement, name: str, stake: int, rng: random.Random) -> WagerSettlement:

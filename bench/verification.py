@@ -1,4 +1,4 @@
-"""How fast the audit chains verify (issue 16): full and incremental, one process and several,
+"""How fast the audit chains verify: full and incremental, one process and several,
 against ``sha256`` over the same bytes.
 
     .venv/bin/python -m bench.verification [--events 300000] [--tables 50] [--workers 2]
@@ -128,11 +128,14 @@ def same_rows() -> list[tuple]:
     """Every event's fields as the verification reads them (the time as ISO 8601 text)."""
     from django.db import transaction
 
+    from audit.chain_walk import event_rows
     from audit.models import AuditEvent
-    from audit.verification import _rows
 
     with transaction.atomic():
-        return list(_rows(AuditEvent.objects.order_by("chain", "chain_seq")))
+        return list(event_rows(AuditEvent.objects.order_by("chain", "chain_seq")))
+
+
+Lines = list[tuple[str, float, float]]  # what, seconds, events per second
 
 
 def main() -> None:
@@ -158,10 +161,6 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
-
-    from audit.services import audit_checkpoint_record
-    from audit.verification import verify_chains
 
     call_command("migrate", verbosity=0)
     heads: dict[str, tuple[int, str]] = {}
@@ -169,10 +168,31 @@ def main() -> None:
     next_seq = seed(options.events, options.tables, heads, 1)
     seeded = time.perf_counter() - started
     events, chains = options.events, len(heads)
-    lines = []
+    lines: Lines = []
+    time_full(lines, events, options.workers)
+    sha_rate = time_hashing(lines, events)
+    time_incremental(lines, events, options, heads, next_seq)
+    time_sweep(lines, events)
+    print(
+        f"\n{events:,} events in {chains} chains on PostgreSQL "
+        f"(seeded in {seeded:.1f} s); best of 3\n"
+    )
+    print("| verification | time | events/s | ÷ sha256 alone |")
+    print("| --- | ---: | ---: | ---: |")
+    for what, seconds, rate in lines:
+        print(f"| {what} | {seconds:.2f} s | {rate:,.0f} | {rate / sha_rate:.1%} |")
+    print(json.dumps({"events": events, "chains": chains}))
 
-    def line(what: str, seconds: float, count: int) -> None:
-        lines.append((what, seconds, count / seconds))
+
+def line(lines: Lines, what: str, seconds: float, count: int) -> None:
+    lines.append((what, seconds, count / seconds))
+
+
+def time_full(lines: Lines, events: int, workers: int) -> None:
+    """A full verification in one process and in ``workers`` (``verify_audit``)."""
+    from django.db import connection
+
+    from audit.verification import verify_chains
 
     def full(workers: int) -> Callable[[], object]:
         def run() -> object:
@@ -184,10 +204,13 @@ def main() -> None:
         return run
 
     seconds, _ = best(full(1))
-    line("full, 1 process", seconds, events)
-    seconds, _ = best(full(options.workers))
-    line(f"full, {options.workers} processes", seconds, events)
+    line(lines, "full, 1 process", seconds, events)
+    seconds, _ = best(full(workers))
+    line(lines, f"full, {workers} processes", seconds, events)
 
+
+def time_hashing(lines: Lines, events: int) -> float:
+    """``sha256`` alone over the same bytes, and with the records built too; its rate."""
     from audit.chain import record_text
     from audit.models import AuditEvent
 
@@ -198,19 +221,35 @@ def main() -> None:
     total = sum(len(r) for r in records)
     seconds, _ = best(lambda: [hashlib.sha256(r).hexdigest() for r in records])
     sha_rate = events / seconds
-    line(f"sha256 alone over the same {total / 1e6:.0f} MB, 1 process", seconds, events)
+    line(lines, f"sha256 alone over the same {total / 1e6:.0f} MB, 1 process", seconds, events)
     seconds, _ = best(
         lambda: [
             hashlib.sha256(record_text(r[0], r[2], *r[1:2], *r[3:11]).encode()).hexdigest()
             for r in rows
         ]
     )
-    line("records written and hashed (rows in memory), 1 process", seconds, events)
+    line(lines, "records written and hashed (rows in memory), 1 process", seconds, events)
+    return sha_rate
+
+
+def time_incremental(
+    lines: Lines,
+    events: int,
+    options: argparse.Namespace,
+    heads: dict[str, tuple[int, str]],
+    next_seq: int,
+) -> None:
+    """A checkpoint, 1% more events, and the incremental verification after it."""
+    from django.db import connection
+
+    from audit.services import audit_checkpoint_record
+    from audit.verification import verify_chains
 
     checkpoint_started = time.perf_counter()
     checkpoint = audit_checkpoint_record()
     assert checkpoint is not None
     line(
+        lines,
         "first checkpoint (verifies all, in its transaction)",
         time.perf_counter() - checkpoint_started,
         events,
@@ -226,15 +265,18 @@ def main() -> None:
 
     seconds, _ = best(incremental)
     line(
+        lines,
         f"incremental after a checkpoint (+{more:,} events), {options.workers} processes",
         seconds,
         more,
     )
 
+
+def time_sweep(lines: Lines, events: int) -> None:
+    """What beat adds every minute: one slice of its rolling re-hash, at its largest."""
     from audit import sweep
     from audit.models import ChainSweep
 
-    # What beat adds every minute: one slice of its rolling re-hash, at its largest.
     size = min(sweep.MAX_SLICE, events)
     sweep.MIN_SLICE = size
 
@@ -245,17 +287,7 @@ def main() -> None:
         return report
 
     seconds, _ = best(rehash_slice)
-    line(f"one slice of beat's rolling re-hash ({size:,} events), 1 process", seconds, size)
-
-    print(
-        f"\n{events:,} events in {chains} chains on PostgreSQL "
-        f"(seeded in {seeded:.1f} s); best of 3\n"
-    )
-    print("| verification | time | events/s | ÷ sha256 alone |")
-    print("| --- | ---: | ---: | ---: |")
-    for what, seconds, rate in lines:
-        print(f"| {what} | {seconds:.2f} s | {rate:,.0f} | {rate / sha_rate:.1%} |")
-    print(json.dumps({"events": events, "chains": chains}))
+    line(lines, f"one slice of beat's rolling re-hash ({size:,} events), 1 process", seconds, size)
 
 
 if __name__ == "__main__":

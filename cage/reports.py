@@ -10,7 +10,8 @@ from typing import Any
 from core.csv_cells import csv_writer
 from core.money import money_text
 
-from .selectors import DayStatistics, MonthStatistics, ShiftStatistics, TableShiftFigures, Totals
+from .selectors import DayStatistics, MonthStatistics, ShiftStatistics, Totals
+from .shift_figures import TableShiftFigures
 
 TABLE_COLUMNS = (
     "gaming_day",

@@ -17,33 +17,32 @@ not hold what the books say, play before a count).
 from __future__ import annotations
 
 import calendar
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, fields
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q
 from django.utils import timezone
 
 from core.money import ZERO, money_text
 from engine.table import Banking
-from rake.models import FeeEntry
 from tables import selectors as table_selectors
-from tables.models import Cardroom, HouseBankEntry, StackEntry, Table, TableSession, Tender
+from tables.models import Cardroom, HouseBankEntry, Table
 from wagers.models import Settlement
 
 from .models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
-
-HUNDRED = Decimal(100)
-CENT = Decimal("0.01")
+from .shift_figures import (
+    CENT,
+    HUNDRED,
+    TableShiftFigures,
+    active_tables,
+    jsonable,
+    money_sum,
+    table_shift_figures,
+)
 
 #: Bills a drop box's cash is counted in.
 CASH_DENOMINATIONS = ("1.00", "2.00", "5.00", "10.00", "20.00", "50.00", "100.00")
-
-
-def _sum(values: Iterable[Decimal]) -> Decimal:
-    return sum(values, ZERO)
 
 
 # --- the rack by the books --------------------------------------------------------------------
@@ -62,183 +61,7 @@ def rack_by_the_books(table: Table) -> tuple[Decimal | None, int]:
     if previous is None:
         return None, through
     since = entries.filter(id__gt=previous.bank_through).values_list("amount", flat=True)
-    return previous.total + _sum(since), through
-
-
-# --- the drop ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ExpectedDrop:
-    """What a drop box should hold: the fees booked at the table in the shift (chips) and, at a
-    house-banked table, the cash paid there for chips."""
-
-    cash: Decimal
-    chips: Decimal
-
-    @property
-    def total(self) -> Decimal:
-        return self.cash + self.chips
-
-
-def expected_drop(table: Table, day: date, shift: str) -> ExpectedDrop:
-    fees = FeeEntry.objects.filter(table=table, gaming_day=day, shift=shift)
-    cash = StackEntry.objects.filter(
-        seating__table=table, gaming_day=day, shift=shift, tender=Tender.CASH, amount__gt=0
-    )
-    return ExpectedDrop(
-        cash=_sum(cash.values_list("amount", flat=True)),
-        chips=_sum(fees.values_list("amount", flat=True)),
-    )
-
-
-# --- a table's figures for one shift ------------------------------------------------------------
-
-
-@dataclass
-class TableShiftFigures:
-    table: int
-    table_name: str
-    banking: str
-    day: date
-    shift: str
-    opening: Decimal | None = None  # the counts opening the shift's segments, summed
-    closing: Decimal | None = None  # the counts closing them
-    fills: Decimal = ZERO
-    credits: Decimal = ZERO
-    fees: Decimal = ZERO
-    cash_in: Decimal = ZERO  # cash for chips sold at the table
-    expected_drop: Decimal = ZERO
-    counted_drop: Decimal | None = None
-    drop_variance: Decimal | None = None
-    variance_signed_off: bool | None = None
-    drop: Decimal = ZERO  # counted, or expected until counted
-    win: Decimal | None = None
-    hold: Decimal | None = None  # win / drop, in percent
-    house_result: Decimal = ZERO  # house net in settled hands + fees
-    mismatch: Decimal | None = None  # win − (house_result + drop_variance)
-    inventory_variance: Decimal = ZERO  # counts against the rack by the books
-    missing: list[str] = field(default_factory=list)  # what is missing for the figures
-
-    def as_json(self) -> dict[str, Any]:
-        return _jsonable(asdict(self))
-
-
-def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in values.items():
-        if isinstance(value, Decimal):
-            out[key] = money_text(value)
-        elif isinstance(value, date):
-            out[key] = value.isoformat()
-        else:
-            out[key] = value
-    return out
-
-
-def table_shift_figures(table: Table, day: date, shift: str) -> TableShiftFigures:
-    figures = TableShiftFigures(
-        table=table.pk, table_name=table.name, banking=table.banking, day=day, shift=shift
-    )
-    bank = list(
-        HouseBankEntry.objects.filter(table=table, gaming_day=day, shift=shift).values_list(
-            "reason", "amount"
-        )
-    )
-    figures.fills = _sum(a for r, a in bank if r == HouseBankEntry.Reason.FILL)
-    figures.credits = -_sum(a for r, a in bank if r == HouseBankEntry.Reason.CREDIT)
-    expected = expected_drop(table, day, shift)
-    figures.fees, figures.cash_in = expected.chips, expected.cash
-    figures.expected_drop = expected.total
-    _drop(figures, table, day, shift)
-    house_net = _sum(a for r, a in bank if r == HouseBankEntry.Reason.SETTLEMENT)
-    figures.house_result = house_net + figures.fees
-    if table.banking == Banking.HOUSE:
-        _inventory(figures, table, day, shift)
-    return figures
-
-
-def _drop(figures: TableShiftFigures, table: Table, day: date, shift: str) -> None:
-    count = (
-        DropCount.objects.filter(table=table, gaming_day=day, shift=shift)
-        .select_related("sign_off")
-        .first()
-    )
-    if count is None:
-        figures.drop = figures.expected_drop
-        figures.missing.append("drop count")
-        return
-    figures.counted_drop, figures.drop = count.total, count.total
-    figures.drop_variance = count.total - figures.expected_drop
-    if figures.drop_variance:
-        figures.variance_signed_off = hasattr(count, "sign_off")
-
-
-def _inventory(figures: TableShiftFigures, table: Table, day: date, shift: str) -> None:
-    """The shift's segments: each count opening one (opening, or a shift change made in the
-    shift) to the table's next count; the win once every segment is closed."""
-    counts = list(InventoryCount.objects.filter(table=table).order_by("id"))
-    in_shift = [c for c in counts if (c.gaming_day, c.shift) == (day, shift)]
-    figures.inventory_variance = _sum(
-        c.total - c.book_total for c in in_shift if c.book_total is not None
-    )
-    openers = [c for c in in_shift if c.kind != InventoryCount.Kind.CLOSING]
-    if not openers:
-        if _was_open(table, day, shift):
-            figures.missing.append("opening count")
-        return
-    figures.opening = _sum(c.total for c in openers)
-    closers = [_next(counts, c) for c in openers]
-    if any(c is None for c in closers):
-        figures.missing.append("closing count")
-        return
-    figures.closing = _sum(c.total for c in closers if c is not None)
-    figures.win = figures.closing - figures.opening + figures.credits - figures.fills
-    figures.win += figures.drop
-    figures.mismatch = figures.win - figures.house_result - (figures.drop_variance or ZERO)
-    if figures.drop:
-        figures.hold = (figures.win * HUNDRED / figures.drop).quantize(CENT)
-
-
-def _next(counts: list[InventoryCount], count: InventoryCount) -> InventoryCount | None:
-    later = [c for c in counts if c.id > count.id and c.session_id == count.session_id]
-    return later[0] if later else None
-
-
-def _was_open(table: Table, day: date, shift: str) -> bool:
-    start, end = table_selectors.shift_bounds(table.cardroom, day, shift)
-    return (
-        TableSession.objects.filter(table=table, opened_at__lt=end)
-        .filter(Q(closed_at__isnull=True) | Q(closed_at__gt=start))
-        .exists()
-    )
-
-
-def active_tables(cardroom: Cardroom, day: date, shift: str) -> list[Table]:
-    """The tables that had a drop box in the shift: open at some moment of it, or with money
-    booked in it (a correction of an earlier hand at a table closed since)."""
-    start, end = table_selectors.shift_bounds(cardroom, day, shift)
-    open_ids = (
-        TableSession.objects.filter(table__cardroom=cardroom, opened_at__lt=end)
-        .filter(Q(closed_at__isnull=True) | Q(closed_at__gt=start))
-        .values_list("table_id", flat=True)
-    )
-    booked = (
-        set(open_ids)
-        | set(
-            FeeEntry.objects.filter(
-                table__cardroom=cardroom, gaming_day=day, shift=shift
-            ).values_list("table_id", flat=True)
-        )
-        | set(
-            HouseBankEntry.objects.filter(
-                table__cardroom=cardroom, gaming_day=day, shift=shift
-            ).values_list("table_id", flat=True)
-        )
-    )
-    return list(
-        Table.objects.filter(pk__in=booked).select_related("cardroom").order_by("name", "pk")
-    )
+    return previous.total + money_sum(since), through
 
 
 # --- statistics: shift, day, month ----------------------------------------------------------------
@@ -278,7 +101,7 @@ class Totals:
         self.hold = (self.win * HUNDRED / self.drop).quantize(CENT) if self.drop else None
 
     def as_json(self) -> dict[str, Any]:
-        return _jsonable({f.name: getattr(self, f.name) for f in fields(self)})
+        return jsonable({f.name: getattr(self, f.name) for f in fields(self)})
 
 
 @dataclass

@@ -27,7 +27,7 @@ from core.people import person_name
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
-from . import hold
+from . import hold, hold_lines
 from .models import Export
 
 logger = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ SETTLEMENT_COLUMNS = [
 ]
 AUDIT_COLUMNS = [
     "seq",
-    "chain",  # each chain's rows follow one another (issue 16)
+    "chain",  # each chain's rows follow one another
     "chain_seq",
     "occurred_at",
     "actor",  # the person by name (as now); the username the chain recorded beside it
@@ -109,7 +109,7 @@ def export_build(export_id: int, *, task_id: str | None = None) -> Export:
     export = Export.objects.get(pk=export_id)
     if export.status == Export.Status.DONE:
         return export
-    # The newest event across the audit chains (issue 16): the export covers events up to it.
+    # The newest event across the audit chains: the export covers events up to it.
     head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
     chain_seq, chain_hash = head if head else (0, "")
     if not _claim(export, task_id, chain_seq, chain_hash):
@@ -296,7 +296,7 @@ def _hold_rows(export: Export) -> tuple[Iterator[list], int]:
                         period.end.isoformat(),
                         bank.bank,
                         bank.player.name if bank.player else "",
-                        bank.bank == hold.PROPOSITION_PLAYER,
+                        bank.bank == hold_lines.PROPOSITION_PLAYER,
                         bank.hands,
                         line.wager,
                         line.wagers,
@@ -304,9 +304,9 @@ def _hold_rows(export: Export) -> tuple[Iterator[list], int]:
                         line.handle_by_wager.get("ante", ""),
                         line.handle_by_wager.get("raise", ""),
                         line.win,
-                        hold.figure(line.hold) or "",
+                        hold_lines.figure(line.hold) or "",
                         line.theoretical_win,
-                        hold.figure(line.theoretical_hold) or "",
+                        hold_lines.figure(line.theoretical_hold) or "",
                         line.band_low,
                         line.band_high,
                         report.z,
@@ -314,7 +314,7 @@ def _hold_rows(export: Export) -> tuple[Iterator[list], int]:
                         line.flag,
                     ]
 
-    return rows(), sum(len(report.banks) * len(hold.LINES) for report in reports)
+    return rows(), sum(len(report.banks) * len(hold_lines.LINES) for report in reports)
 
 
 def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:

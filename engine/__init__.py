@@ -4,17 +4,13 @@
 the screens and ``manage.py settle_round`` all go through it.
 """
 
-from .contract import (
-    round_from_json,
-    settle_json,
-    settle_json_text,
-    settlement_to_json,
-    settlement_to_json_text,
-    table_from_json,
-)
+from .contract import settle_json, settle_json_text
 from .errors import ConservationError, RoundError
+from .results import Outcome, Settlement, SpotStatus
 from .round import DeadReason, Dealer, Decision, Misdeal, Round, Spot
-from .settlement import Outcome, Settlement, SpotStatus, settle
+from .round_json import round_from_json, table_from_json
+from .settlement import settle
+from .settlement_json import settlement_to_json, settlement_to_json_text
 from .table import Banking, BonusMode, TableRules
 
 __all__ = [

@@ -72,7 +72,7 @@ def plain_hand(value: object) -> int | None:
     """The hand of a string of cards written the usual way (``"As Td 9h"``, ``10h`` too), each
     once; None for anything else, which ``parse_hand`` reads or refuses with its reason.
 
-    The fast path of ``parse_hand`` and of settle-json's spots (issue 16: settle_round --jsonl).
+    The fast path of ``parse_hand`` and of settle-json's spots (settle_round --jsonl).
     """
     if type(value) is not str:
         return None

@@ -95,7 +95,7 @@ def check_round(rnd: Round) -> list[int]:
     dealt = rnd.dealer.hand or 0  # every card in a hand so far (R1)
     flushes: list[int] = []
     for index, spot in enumerate(rnd.spots):
-        # The common case is one test per rule, inline (issue 16: this runs for every spot
+        # The common case is one test per rule, inline (this runs for every spot
         # settled); a fault goes to the step that explains it.
         seat, ante, _, flush_bonus, straight_bonus, hand, decision, raised, dead = spot
         if not 1 <= seat <= seats or seat == dealer_seat or seat in taken_seats:

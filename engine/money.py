@@ -21,7 +21,7 @@ Cents = int
 _AMOUNT = re.compile(r"([0-9]{1,10})(?:\.([0-9]{1,2}))?")
 _CENT = Decimal("0.01")
 # Amounts repeat (antes, bonuses, the same few figures over and over): each text is parsed, and
-# each number of cents formatted, once (issue 16: ``settle_round --jsonl``'s per-line cost).
+# each number of cents formatted, once (``settle_round --jsonl``'s per-line cost).
 # Bounded, so that a stream of distinct amounts cannot grow them without end.
 _MEMO = 1 << 16
 _PARSED: dict[str, Cents] = {}

@@ -6,150 +6,28 @@ dealer's (the DP's, or the house's on a house-banked table).
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import NamedTuple
 
 from .checks import check_round
 from .errors import ConservationError
 from .fees import dealer_fee, spot_fee
-from .hands import (
-    Flush,
-    StraightFlush,
-    describe_flush,
-    describe_straight_flush,
-    flush_key,
-    flush_size,
-    qualifies,
-    run_length,
-    straight_flush_key,
-)
 from .money import Cents
+from .results import DealerResult, Settlement, SpotResult, SpotStatus, WagerLines, lines_net
 from .round import DeadReason, Decision, Misdeal, Round, Spot
-from .table import MAX_SEATS, BonusMode
+from .table import MAX_SEATS
+from .wager_lines import Showdown, cap_bonus_wins, returned_lines, wager_lines
 
-__all__ = [
-    "ConservationError",  # defined in errors.py; importable from here as before
-    "DealerResult",
-    "Outcome",
-    "Settlement",
-    "SpotResult",
-    "SpotStatus",
-    "WagerLines",
-    "WagerResult",
-    "settle",
-    "settlement_order",
-]
+__all__ = ["settle", "settlement_order"]
 
 
-class Outcome(StrEnum):
-    WIN = "win"
-    LOSE = "lose"
-    PUSH = "push"
-    RETURNED = "returned"  # R14: a dead hand's wagers
-
-
-class SpotStatus(StrEnum):
-    PLAYED = "played"
-    FOLDED = "folded"
-    DEAD = "dead"
-
-
-class WagerResult(NamedTuple):
-    outcome: Outcome
-    net: Cents
-
-
-class WagerLines(NamedTuple):
-    """A spot's four wagers, each settled on its own line; ``None`` where it was not placed."""
-
-    ante: WagerResult
-    raise_: WagerResult | None
-    flush_bonus: WagerResult | None
-    straight_flush_bonus: WagerResult | None
-
-
-def _lines_net(lines: WagerLines) -> Cents:
-    """All of a spot's lines together: what the spot and the DP's bank settle (R13)."""
-    # A function, not a property: settlement calls it for every spot, and a property's call
-    # costs several times a plain function's.
-    ante, raise_, flush_bonus, straight_flush_bonus = lines
-    net = ante.net
-    if raise_ is not None:
-        net += raise_.net
-    if flush_bonus is not None:
-        net += flush_bonus.net
-    if straight_flush_bonus is not None:
-        net += straight_flush_bonus.net
-    return net
-
-
-def _flush_of(hand: int | None, flush: int) -> Flush | None:
-    """A result's flush, worked out only when asked for (output, not settlement, needs it)."""
-    return None if hand is None else describe_flush(hand, flush)
-
-
-def _straight_flush_of(hand: int | None) -> StraightFlush | None:
-    return None if hand is None else describe_straight_flush(straight_flush_key(hand))
-
-
-class SpotResult(NamedTuple):
-    seat: int
-    status: SpotStatus
-    dead_reason: DeadReason | None
-    ante: WagerResult
-    raise_: WagerResult | None
-    flush_bonus: WagerResult | None
-    straight_flush_bonus: WagerResult | None
-    rake: Cents
-    net: Cents
-    hand: int | None
-    flush_key: int
-
-    @property
-    def flush(self) -> Flush | None:
-        return _flush_of(self.hand, self.flush_key)
-
-    @property
-    def straight_flush(self) -> StraightFlush | None:
-        return _straight_flush_of(self.hand)
-
-
-class DealerResult(NamedTuple):
-    seat: int | None
-    qualifies: bool | None  # None in a misdeal
-    net: Cents
-    rake: Cents
-    hand: int | None
-    flush_key: int
-
-    @property
-    def flush(self) -> Flush | None:
-        return _flush_of(self.hand, self.flush_key)
-
-    @property
-    def straight_flush(self) -> StraightFlush | None:
-        return _straight_flush_of(self.hand)
-
-
-class Settlement(NamedTuple):
-    misdeal: Misdeal | None
-    dealer: DealerResult
-    spots: tuple[SpotResult, ...]  # by ascending seat
-    settlement_order: tuple[int, ...]  # R13, dead spots included
-    house_rake: Cents
-
-
-# Enum members read once: on Python 3.11 each ``Outcome.WIN`` is a metaclass attribute lookup,
-# several times slower than a module global, and settlement reads them for every wager line.
-_WIN, _LOSE = Outcome.WIN, Outcome.LOSE
+# Enum members read once: on Python 3.11 each ``SpotStatus.PLAYED`` is a metaclass attribute
+# lookup, several times slower than a module global, and settlement reads them for every spot.
 _PLAYED, _FOLDED, _DEAD = SpotStatus.PLAYED, SpotStatus.FOLDED, SpotStatus.DEAD
 _RAISE = Decision.RAISE
-# A NamedTuple's own constructor is a Python function; ``_new(WagerResult, (outcome, net))``
+# A NamedTuple's own constructor is a Python function; ``_new(SpotResult, (seat, ...))``
 # builds the same tuple in about half the time, which counts for the lines and results built
-# for every spot (issue 16). The fields go in their declared order.
+# for every spot (settle_round --jsonl). The fields go in their declared order.
 _new = tuple.__new__
-_RETURNED = WagerResult(Outcome.RETURNED, 0)
-_PUSH = WagerResult(Outcome.PUSH, 0)
 
 
 def settlement_order(dp_seat: int | None) -> tuple[int, ...]:
@@ -178,11 +56,11 @@ def settle(rnd: Round) -> Settlement:
     if rnd.misdeal is not None:
         return _settle_misdeal(rnd, flushes, seats_in_order)
 
-    showdown = _Showdown.of(rnd)
+    showdown = Showdown.of(rnd)
     lines = [
-        _wager_lines(spot, flush, showdown) for spot, flush in zip(rnd.spots, flushes, strict=True)
+        wager_lines(spot, flush, showdown) for spot, flush in zip(rnd.spots, flushes, strict=True)
     ]
-    lines = _cap_bonus_wins(lines, rnd.table.max_aggregate_payout)
+    lines = cap_bonus_wins(lines, rnd.table.max_aggregate_payout)
     paid = _pay_in_order(rnd, flushes, lines, order)
     dealer = _dealer_result(rnd, showdown, paid)
     return _finish(None, dealer, paid.spots, seats_in_order, paid.spot_rake + dealer.rake)
@@ -215,152 +93,6 @@ def _settle_misdeal(rnd: Round, flushes: list[int], seats_in_order: tuple[int, .
     return _finish(rnd.misdeal, dealer, spots, seats_in_order, 0)
 
 
-# --- R9 and R10: each spot's wager lines -----------------------------------------------------
-
-
-class _Showdown(NamedTuple):
-    """What every spot is settled against, worked out once a round: the dealer's hand and the
-    table's bonus terms."""
-
-    hand: int
-    flush: int
-    straight_flush: int
-    qualifies: bool  # R4
-    versus_dp: bool  # R10's bonus mode
-    flush_odds: tuple[int, ...]  # R10, by flush size
-    straight_flush_odds: tuple[int, ...]  # R10, by run length
-
-    @classmethod
-    def of(cls, rnd: Round) -> _Showdown:
-        hand = rnd.dealer.hand
-        # check_round refuses a dealer without cards outside a misdeal (R14).
-        assert hand is not None
-        flush = flush_key(hand)
-        table = rnd.table
-        versus_dp = table.bonus_mode is not BonusMode.PAYTABLE
-        return cls(
-            hand,
-            flush,
-            straight_flush_key(hand),
-            qualifies(flush),
-            versus_dp,
-            table.flush_odds,
-            table.straight_flush_odds,
-        )
-
-
-def _wager_lines(spot: Spot, flush: int, showdown: _Showdown) -> WagerLines:
-    """R9 and R10 for one spot; a spot declared dead has every wager returned (R14)."""
-    _, ante_stake, _, flush_stake, straight_stake, hand, decision, raised, dead = spot
-    if dead is not None:
-        return _returned_lines(spot)
-    played = decision is _RAISE
-    ante, raise_ = _ante_and_raise(ante_stake, raised, played, flush, showdown)
-    flush_bonus = straight_flush_bonus = None
-    if flush_stake:
-        flush_bonus = _bonus(
-            flush_stake,
-            showdown.flush_odds[flush_size(flush)],
-            showdown.versus_dp,
-            played,
-            flush,
-            showdown.flush,
-        )
-    if straight_stake:
-        # check_round refuses a live spot without cards outside a misdeal (R14).
-        assert hand is not None
-        straight = straight_flush_key(hand)
-        straight_flush_bonus = _bonus(
-            straight_stake,
-            showdown.straight_flush_odds[run_length(straight)],
-            showdown.versus_dp,
-            played,
-            straight,
-            showdown.straight_flush,
-        )
-    return _new(WagerLines, (ante, raise_, flush_bonus, straight_flush_bonus))
-
-
-def _ante_and_raise(
-    ante: Cents, raised: Cents, played: bool, flush: int, showdown: _Showdown
-) -> tuple[WagerResult, WagerResult | None]:
-    """R9: a fold loses the ante; a raise wins the ante and pushes the raise against a dealer
-    who does not qualify, else both lines follow the flush comparison (R2)."""
-    if not played:
-        return _new(WagerResult, (_LOSE, -ante)), None
-    if not showdown.qualifies:
-        return _new(WagerResult, (_WIN, ante)), _PUSH
-    if flush > showdown.flush:
-        return _new(WagerResult, (_WIN, ante)), _new(WagerResult, (_WIN, raised))
-    if flush < showdown.flush:
-        return _new(WagerResult, (_LOSE, -ante)), _new(WagerResult, (_LOSE, -raised))
-    return _PUSH, _PUSH
-
-
-def _bonus(
-    stake: Cents, odds: int, versus_dp: bool, played: bool, key: int, dealer_key: int
-) -> WagerResult:
-    """R10: paid on one line only, at that line's odds; a size with no line (odds 0) loses."""
-    if not odds:
-        return _new(WagerResult, (_LOSE, -stake))
-    if versus_dp:
-        # The bonus needs a raise; then the hand is compared with the dealer's in the
-        # category, whether or not the dealer qualified.
-        if not played or key < dealer_key:
-            return _new(WagerResult, (_LOSE, -stake))
-        if key == dealer_key:
-            return _PUSH
-    return _new(WagerResult, (_WIN, stake * odds))
-
-
-def _returned_lines(spot: Spot) -> WagerLines:
-    """R14: a dead hand takes no action: every wager placed on it is returned."""
-    return WagerLines(
-        ante=_RETURNED,
-        raise_=_RETURNED if spot.decision is _RAISE else None,
-        flush_bonus=_RETURNED if spot.flush_bonus else None,
-        straight_flush_bonus=_RETURNED if spot.straight_flush_bonus else None,
-    )
-
-
-# --- R11: the aggregate payout cap ----------------------------------------------------------
-
-
-def _cap_bonus_wins(lines: list[WagerLines], cap: Cents | None) -> list[WagerLines]:
-    """R11: if the round's bonus wins exceed the cap, each is scaled by cap / total and rounded
-    down to the cent; the payer keeps the leftover cents. Integer cents keep it exact."""
-    if cap is None:
-        return lines
-    total = _bonus_winnings(lines)
-    if total <= cap:
-        return lines
-    return [
-        spot_lines._replace(
-            flush_bonus=_scaled(spot_lines.flush_bonus, cap, total),
-            straight_flush_bonus=_scaled(spot_lines.straight_flush_bonus, cap, total),
-        )
-        for spot_lines in lines
-    ]
-
-
-def _bonus_winnings(lines: list[WagerLines]) -> Cents:
-    """R11: what the bonus lines of every spot win together, stakes excluded."""
-    total = 0
-    for spot_lines in lines:
-        flush_bonus, straight_flush_bonus = spot_lines.flush_bonus, spot_lines.straight_flush_bonus
-        if flush_bonus is not None and flush_bonus.outcome is _WIN:
-            total += flush_bonus.net
-        if straight_flush_bonus is not None and straight_flush_bonus.outcome is _WIN:
-            total += straight_flush_bonus.net
-    return total
-
-
-def _scaled(bonus: WagerResult | None, cap: Cents, total: Cents) -> WagerResult | None:
-    if bonus is None or bonus.outcome is not _WIN:
-        return bonus
-    return WagerResult(_WIN, bonus.net * cap // total)
-
-
 # --- R12–R14: spot by spot, the DP's bank and the fees ------------------------------------
 
 
@@ -388,7 +120,7 @@ def _pay_in_order(
         if dead is not None:
             spots.append(_dead_result(spot, dead, flush))
             continue
-        net = _lines_net(spot_lines)
+        net = lines_net(spot_lines)
         if bank is not None:
             if net > bank:
                 spots.append(_dead_result(spot, DeadReason.DEALER_FUNDS, flush))
@@ -415,10 +147,10 @@ def _opening_bank(rnd: Round) -> Cents | None:
 
 def _dead_result(spot: Spot, reason: DeadReason, flush: int) -> SpotResult:
     """R14: every wager returned, and no fee."""
-    return SpotResult(spot.seat, _DEAD, reason, *_returned_lines(spot), 0, 0, spot.hand, flush)
+    return SpotResult(spot.seat, _DEAD, reason, *returned_lines(spot), 0, 0, spot.hand, flush)
 
 
-def _dealer_result(rnd: Round, showdown: _Showdown, paid: _Paid) -> DealerResult:
+def _dealer_result(rnd: Round, showdown: Showdown, paid: _Paid) -> DealerResult:
     """The dealer's net: what the spots lost to it less what it paid them, less its own fee.
     R12: the DP's fee is returned when every spot of the hand ends dead."""
     table = rnd.table

@@ -8,13 +8,12 @@ compliance the reason (``patrons.refusals``) — and raises an alert: an inciden
 alert is recorded after it (``alerting``), so that the alert stays when the action does not.
 An entry recorded or imported, like an identity recorded, is handed to the layers above
 (``patrons.hooks``), which hold the seated players it matches.
-A state list's file is read by ``state_lists``; its import runs as a Celery task
-(``state_list_runs``), with its progress on the compliance screen.
+A state list's import is ``exclusion_imports``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -36,14 +35,7 @@ from .incidents import incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion, IdType, Incident
 from .refusals import refusal_words
-from .state_lists import (
-    StateListRow,
-    one_import_at_a_time,
-    state_list_rows,
-    state_lists_on_file,
-)
 
-#: Who keeps the lists: compliance, and the floor (who bars a player on the spot).
 KEEPERS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 
 
@@ -189,7 +181,7 @@ def _zone(cardroom: Any) -> ZoneInfo:
     return ZoneInfo(cardroom.time_zone)
 
 
-def _check(entry: ExclusionInput, prefix: str = "") -> None:
+def check_entry(entry: ExclusionInput, prefix: str = "") -> None:
     if entry.kind not in Exclusion.Kind.values:
         kinds = ", ".join(Exclusion.Kind.values)
         raise DomainError(f"The kind is one of: {kinds}.", field=f"{prefix}kind")
@@ -213,7 +205,7 @@ def _check(entry: ExclusionInput, prefix: str = "") -> None:
         )
 
 
-def _new_row(
+def new_row(
     entry: ExclusionInput,
     *,
     cardroom: Any,
@@ -250,7 +242,7 @@ def _new_row(
 def _create(
     entry: ExclusionInput, *, cardroom: Any, source: str, reference: str, player: Any, by: User
 ) -> Exclusion:
-    row = _new_row(
+    row = new_row(
         entry, cardroom=cardroom, source=source, reference=reference, player=player, by=by
     )
     row.save(force_insert=True)
@@ -277,7 +269,7 @@ def exclusion_add(
             id_number=identity.id_number if identity else entry.id_number,
             id_issuer=identity.id_issuer if identity else entry.id_issuer,
         )
-    _check(entry)
+    check_entry(entry)
     row = _create(
         entry,
         cardroom=cardroom,
@@ -324,85 +316,3 @@ def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User)
         payload={"ends_on": ends_on, "was": was, "reason": reason.strip()},
     )
     return row
-
-
-def exclusion_list_import(
-    *,
-    text: str,
-    source_name: str,
-    by: User,
-    progress: Callable[[int], None] | None = None,
-) -> list[Exclusion]:
-    """A state list, as CSV (``state_lists.CSV_COLUMNS``): every row or none; a bad row is
-    named by its line and column. A row already on file (same source reference, or same
-    name, date of birth and start) is skipped, so importing a list again adds only what is
-    new. The file is read whole first, outside the transaction (``progress(rows read)`` is
-    told as it goes, and can be seen meanwhile); then the rows are added in one transaction,
-    a few statements for the lot."""
-    require_role(by, COMPLIANCE_AUDITOR, action="import a state exclusion list")
-    rows = list(state_list_rows(text, progress=progress))
-    with transaction.atomic():
-        made = _state_list_add(rows, source_name=source_name, by=by)
-        hooks.exclusions_recorded(made, by=by)
-        audit_record(
-            actor=by,
-            action=AuditAction.EXCLUSION_LIST_IMPORTED,
-            target=None,
-            payload={"file": source_name, "added": len(made), **seals.import_seal(made)},
-        )
-    return made
-
-
-#: Rows added per INSERT.
-BATCH = 2_000
-
-
-def _state_list_add(rows: list[StateListRow], *, source_name: str, by: User) -> list[Exclusion]:
-    """Each row checked as an entry, and added unless it is on file already (or earlier in
-    the same file): one read of what is on file, then the new rows in batches."""
-    one_import_at_a_time()
-    references, people = state_lists_on_file()
-    made: list[Exclusion] = []
-    now = timezone.now()
-    for row in rows:
-        entry = _entry(row)
-        person = (normal_text(entry.name), entry.date_of_birth, entry.starts_on)
-        if (row.reference and row.reference in references) or (
-            not row.reference and person in people
-        ):
-            continue
-        reference = row.reference or source_name
-        made.append(
-            _new_row(
-                entry,
-                cardroom=None,
-                source=Exclusion.Source.STATE_LIST,
-                reference=reference,
-                player=None,
-                by=by,
-                at=now,
-            )
-        )
-        references.add(reference)
-        people.add(person)
-    return Exclusion.objects.bulk_create(made, batch_size=BATCH)
-
-
-def _entry(row: StateListRow) -> ExclusionInput:
-    entry = ExclusionInput(
-        kind=row.kind,
-        name=row.name,
-        date_of_birth=row.date_of_birth,
-        id_type=row.id_type,
-        id_number=row.id_number,
-        id_issuer=row.id_issuer,
-        starts_on=row.starts_on,
-        ends_on=row.ends_on,
-        reason=row.reason,
-    )
-    try:
-        _check(entry)
-    except DomainError as error:
-        message = f"Line {row.line}, {error.field}: {error.message}"
-        raise DomainError(message, field="file") from None
-    return entry

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 
-from .exclusions import exclusion_list_import
+from .exclusion_imports import exclusion_list_import
 from .models import ExclusionListImport
 
 Status = ExclusionListImport.Status

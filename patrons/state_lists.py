@@ -1,5 +1,5 @@
 """Reading a state exclusion list: a CSV file, one person a row (``CSV_COLUMNS``), read and
-checked whole before anything is added (``exclusions.exclusion_list_import``), a bad row
+checked whole before anything is added (``exclusion_imports.exclusion_list_import``), a bad row
 named by its line and column.
 
 What a file may hold: UTF-8 text with no NUL character; a header row naming known columns

@@ -16,7 +16,8 @@ from typing import Any
 
 from core.errors import DomainError
 from engine import game_math
-from engine.game_math import Bonus, TableFigures, WagerFigures
+from engine.game_math import TableFigures, WagerFigures
+from engine.hand_counts import Bonus
 from engine.table import Banking, BonusMode
 
 from .models import SettingChange, TableSettings

@@ -60,33 +60,10 @@ def designated_player_rotate(
             )
         settings = selectors.current_settings(table)
         seatings = list(Seating.objects.filter(table=table, left_at=None).select_related("player"))
-        by_seat = {seating.seat: seating for seating in seatings}
-        refused = set(refusals)
-        for seat in refused - by_seat.keys():
-            raise DomainError(f"Nobody sits at seat {seat} to refuse.", field="refusals")
-        previous = (
-            RotationRecord.objects.filter(session=session, designated_player__isnull=False)
-            .select_related("designated_player")
-            .order_by("-created_at", "-id")
-            .first()
+        refused = _refused(seatings, refusals)
+        method, offers, winner, draw, streak_before = _offers_made(
+            table, session, seatings, settings, refused, draw_cards
         )
-        if previous is None or previous.designated_player is None:
-            method = RotationRecord.Method.DRAW
-            offers, winner, draw = _draw(seatings, settings, refused, draw_cards)
-            streak_before = 0
-        else:
-            if draw_cards:
-                raise DomainError(
-                    "Only the first hand of a session has a high-card draw (R16).",
-                    field="draw_cards",
-                )
-            method = RotationRecord.Method.ROTATION
-            offers, winner = _offer_clockwise(
-                table, seatings, settings, refused, previous.designated_player, previous
-            )
-            draw = None
-            same_dp = winner is not None and winner.pk == previous.designated_player_id
-            streak_before = previous.consecutive if same_dp else 0
         now = timezone.now()
         for offer in offers:  # each answer and its moment, for surveillance to match
             offer["answered_at"] = now.isoformat()
@@ -115,6 +92,47 @@ def designated_player_rotate(
             },
         )
         return record
+
+
+def _refused(seatings: list[Seating], refusals: Collection[int]) -> set[int]:
+    """The seats that refuse for this hand; each must be taken."""
+    refused = set(refusals)
+    for seat in refused - {seating.seat for seating in seatings}:
+        raise DomainError(f"Nobody sits at seat {seat} to refuse.", field="refusals")
+    return refused
+
+
+def _offers_made(
+    table: Table,
+    session: TableSession,
+    seatings: list[Seating],
+    settings: TableSettings,
+    refused: set[int],
+    draw_cards: Mapping[int, str] | None,
+) -> tuple[str, list[dict[str, Any]], Seating | None, dict[str, str] | None, int]:
+    """The first hand of a session goes by a draw; every later one, clockwise from the current
+    DP (R16). Returns the method, the offers, who accepted, the draw, and the accepting DP's
+    streak of hands before this one."""
+    previous = (
+        RotationRecord.objects.filter(session=session, designated_player__isnull=False)
+        .select_related("designated_player")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if previous is None or previous.designated_player is None:
+        offers, winner, draw = _draw(seatings, settings, refused, draw_cards)
+        return RotationRecord.Method.DRAW, offers, winner, draw, 0
+    if draw_cards:
+        raise DomainError(
+            "Only the first hand of a session has a high-card draw (R16).",
+            field="draw_cards",
+        )
+    offers, winner = _offer_clockwise(
+        table, seatings, settings, refused, previous.designated_player, previous
+    )
+    same_dp = winner is not None and winner.pk == previous.designated_player_id
+    streak_before = previous.consecutive if same_dp else 0
+    return RotationRecord.Method.ROTATION, offers, winner, None, streak_before
 
 
 def no_designated_player(record: RotationRecord) -> Conflict:

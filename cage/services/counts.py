@@ -20,7 +20,7 @@ from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 from tables import services as table_services
 from tables.models import Table, TableSession
-from tables.signatures import SignatureInput, signature_record, signature_verify, signing
+from tables.signatures import SignatureInput, Signed, signature_record, signature_verify, signing
 
 from .. import selectors
 from ..models import InventoryCount
@@ -54,17 +54,7 @@ def inventory_count_record(
     count before play resumes); ``closing`` last, which also closes the table (its players
     cash out). The books' figure for the rack at that moment is kept beside the count; a count
     that differs from it is recorded only with a ``note`` explaining the difference."""
-    require_supervisor(by, action="verify a table inventory count")
-    if kind not in InventoryCount.Kind.values:
-        raise DomainError("The count is opening, shift_change or closing.", field="kind")
-    table = locked_table(table)
-    require_house_banked(table, "inventory count")
-    session = table_selectors.open_session(table)
-    if session is None:
-        raise Conflict(f"{table} is closed: open it before counting its rack.", field="table")
-    span = now_span(table.cardroom)
-    require_open_period(table.cardroom, span.day, span.shift)
-    _check_count_order(session, InventoryCount.Kind(kind), span)
+    table, session, span = _count_opened(table, kind, by)
     pieces, total = count_parse(
         chips,
         table.cardroom.chip_denominations,
@@ -78,17 +68,7 @@ def inventory_count_record(
             "count: recount, or explain the difference.",
             field="note",
         )
-    # The person who counted signs first; the verifier, who may not be them, signs last.
-    counter = signature_verify(
-        counted_by,
-        capacity="counter",
-        roles=(DEALER, FLOOR_SUPERVISOR),
-        field="counted_by",
-        signed_already=(by,),
-    )
-    verifier = signature_verify(
-        signature, capacity="verifier", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
-    )
+    counter, verifier = _count_signatures(counted_by, signature, by)
     count = InventoryCount.objects.create(
         table=table,
         session=session,
@@ -106,27 +86,66 @@ def inventory_count_record(
     )
     signature_record(count, counter)
     signature_record(count, verifier)
+    _audit_count(count, counter, verifier, by)
+    if kind == InventoryCount.Kind.CLOSING:
+        table_services.table_close(table=table, by=by)
+    return count
+
+
+def _count_opened(
+    table: Table, kind: str, by: User
+) -> tuple[Table, TableSession, table_selectors.ShiftSpan]:
+    """The table locked for a count of this kind, its open session and the current shift."""
+    require_supervisor(by, action="verify a table inventory count")
+    if kind not in InventoryCount.Kind.values:
+        raise DomainError("The count is opening, shift_change or closing.", field="kind")
+    table = locked_table(table)
+    require_house_banked(table, "inventory count")
+    session = table_selectors.open_session(table)
+    if session is None:
+        raise Conflict(f"{table} is closed: open it before counting its rack.", field="table")
+    span = now_span(table.cardroom)
+    require_open_period(table.cardroom, span.day, span.shift)
+    _check_count_order(session, InventoryCount.Kind(kind), span)
+    return table, session, span
+
+
+def _count_signatures(
+    counted_by: SignatureInput | None, signature: SignatureInput | None, by: User
+) -> tuple[Signed, Signed]:
+    """The person who counted signs first; the verifier, who may not be them, signs last."""
+    counter = signature_verify(
+        counted_by,
+        capacity="counter",
+        roles=(DEALER, FLOOR_SUPERVISOR),
+        field="counted_by",
+        signed_already=(by,),
+    )
+    verifier = signature_verify(
+        signature, capacity="verifier", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
+    )
+    return counter, verifier
+
+
+def _audit_count(count: InventoryCount, counter: Signed, verifier: Signed, by: User) -> None:
     audit_record(
         actor=by,
         action=AuditAction.INVENTORY_COUNTED,
         target=count,
         payload={
-            "table": table.pk,
-            "kind": kind,
-            "gaming_day": span.day,
-            "shift": span.shift,
-            "chips": pieces,
-            "total": total,
-            "book_total": book,
+            "table": count.table.pk,
+            "kind": count.kind,
+            "gaming_day": count.gaming_day,
+            "shift": count.shift,
+            "chips": count.chips,
+            "total": count.total,
+            "book_total": count.book_total,
             "counted_by": counter.signer.pk,
             "counted_by_name": person_name(counter.signer),
             "signed": signed_payload(counter, verifier),
-            "note": note.strip(),
+            "note": count.note,
         },
     )
-    if kind == InventoryCount.Kind.CLOSING:
-        table_services.table_close(table=table, by=by)
-    return count
 
 
 def _check_count_order(

@@ -19,9 +19,9 @@ from core.people import person_name
 from core.permissions import require_role, require_supervisor
 from core.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables.models import Table
-from tables.signatures import SignatureInput, signature_record, signature_verify, signing
+from tables.signatures import SignatureInput, Signed, signature_record, signature_verify, signing
 
-from .. import selectors
+from .. import selectors, shift_figures
 from ..models import DropCount, VarianceSignOff
 from .common import (
     count_parse,
@@ -51,21 +51,13 @@ def drop_count_record(
     supervisor's sign-off before the shift closes. A box is counted once its shift is over,
     and once."""
     require_role(by, COUNT_TEAM, action="enter a drop count")
-    table = locked_table(table)
-    cardroom = table.cardroom
-    require_shift_over(cardroom, gaming_day, shift, what="its drop box is counted")
-    require_open_period(cardroom, gaming_day, shift)
-    if DropCount.objects.filter(table=table, gaming_day=gaming_day, shift=shift).exists():
-        raise Conflict(
-            f"The drop box of {table} for the {shift} shift of {gaming_day} is counted already.",
-            field="table",
-        )
-    largest = cardroom.largest_cage_amount
+    table = _box_to_count(table, gaming_day, shift)
+    largest = table.cardroom.largest_cage_amount
     cash_pieces, cash_total = count_parse(
         cash, list(selectors.CASH_DENOMINATIONS), field="cash", largest=largest
     )
     chip_pieces, chips_total = count_parse(
-        chips, cardroom.chip_denominations, field="chips", largest=largest
+        chips, table.cardroom.chip_denominations, field="chips", largest=largest
     )
     signed = signature_verify(
         second_counter,
@@ -74,7 +66,7 @@ def drop_count_record(
         field="second_counter",
         signed_already=(by,),
     )
-    expected = selectors.expected_drop(table, gaming_day, shift)
+    expected = shift_figures.expected_drop(table, gaming_day, shift)
     total = cash_total + chips_total
     count = DropCount.objects.create(
         table=table,
@@ -95,25 +87,43 @@ def drop_count_record(
         created_at=timezone.now(),
     )
     signature_record(count, signed)
+    _audit_drop_count(count, signed, by)
+    return count
+
+
+def _box_to_count(table: Table, gaming_day: date, shift: str) -> Table:
+    """The table locked, once its shift is over and before the box is counted."""
+    table = locked_table(table)
+    cardroom = table.cardroom
+    require_shift_over(cardroom, gaming_day, shift, what="its drop box is counted")
+    require_open_period(cardroom, gaming_day, shift)
+    if DropCount.objects.filter(table=table, gaming_day=gaming_day, shift=shift).exists():
+        raise Conflict(
+            f"The drop box of {table} for the {shift} shift of {gaming_day} is counted already.",
+            field="table",
+        )
+    return table
+
+
+def _audit_drop_count(count: DropCount, signed: Signed, by: User) -> None:
     audit_record(
         actor=by,
         action=AuditAction.DROP_COUNTED,
         target=count,
         payload={
-            "table": table.pk,
-            "gaming_day": gaming_day,
-            "shift": shift,
-            "cash": cash_pieces,
-            "chips": chip_pieces,
-            "total": total,
-            "expected": expected.total,
+            "table": count.table.pk,
+            "gaming_day": count.gaming_day,
+            "shift": count.shift,
+            "cash": count.cash,
+            "chips": count.chips,
+            "total": count.total,
+            "expected": count.expected_total,
             "variance": count.variance,
             "second_counter": signed.signer.pk,
             "second_counter_name": person_name(signed.signer),
             "signed": signed_payload(signed),
         },
     )
-    return count
 
 
 @signing

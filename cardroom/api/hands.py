@@ -3,7 +3,6 @@ the settle preview. Settlements answer with the same breakdown as ``settle_round
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import django_filters
@@ -11,222 +10,44 @@ from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics, serializers
+from rest_framework import generics
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, StepView, actor
 from cardroom.api.errors import error_response
 from cardroom.api.fields import (
-    BoundedDictField,
-    CardsField,
-    IdField,
-    MoneyField,
-    SeatField,
-    SignedMoneyField,
     seat_keys,
 )
 from cardroom.api.filters import UtcDateTimeFilter
 from cardroom.api.idempotency import idempotent
-from cardroom.api.inputs import StrictSerializer
 from core.inputs import AsciiDigitsForm
 from core.roles import FLOOR_SUPERVISOR, PLAY_READERS, READERS, TABLE_STAFF
 from engine import settle_json
-from engine.table import MAX_SEATS, MAX_SPOTS
-from tables import selectors as table_selectors
 from tables.models import Seating, Table
-from wagers import selectors as wagers_selectors
 from wagers import services
-from wagers.models import Hand, Settlement, Spot
+from wagers.models import Hand
 
-# --- output ---------------------------------------------------------------------------------
-
-
-class SpotOut(serializers.ModelSerializer):
-    cards = serializers.CharField(read_only=True, allow_null=True)  # null: not yours to see
-    ante = MoneyField()
-    flush_bonus = MoneyField()
-    straight_flush_bonus = MoneyField()
-    raise_amount = MoneyField()
-
-    class Meta:
-        model = Spot
-        fields = [
-            "id",
-            "seat",
-            "seating",
-            "player",
-            "ante",
-            "flush_bonus",
-            "straight_flush_bonus",
-            "cards",
-            "decision",
-            "raise_amount",
-            "dead_reason",
-        ]
-
-
-class SettlementOut(serializers.ModelSerializer):
-    """One settlement entry; ``result`` is exactly what ``settle_round`` answers for
-    ``round``."""
-
-    house_rake = SignedMoneyField()  # negative on a reversal
-    dealer_net = SignedMoneyField()
-
-    class Meta:
-        model = Settlement
-        fields = [
-            "id",
-            "hand",
-            "entry",
-            "kind",
-            "reverses",
-            "reason",
-            "created_by",
-            "created_at",
-            "house_rake",
-            "dealer_net",
-            "round",
-            "result",
-        ]
-
-
-class HandOut(serializers.ModelSerializer):
-    """A hand; the hole cards of a hand not yet settled are null for anybody but its table's
-    dealer on duty and floor supervisors (hardening item 5: ``tables.selectors.Viewer``)."""
-
-    dealer_cards = serializers.CharField(read_only=True, allow_null=True)
-    dp_bank = MoneyField(allow_null=True)
-    settings_version = serializers.IntegerField(source="settings.version", read_only=True)
-    dp_seat = serializers.IntegerField(
-        source="dp_seating.seat", default=None, allow_null=True, read_only=True
-    )
-
-    class Meta:
-        model = Hand
-        fields = [
-            "id",
-            "table",
-            "session",
-            "number",
-            "status",
-            "settings_version",
-            "dp_seating",
-            "dp_seat",
-            "dp_bank",
-            "card_source",
-            "dealer_cards",
-            "misdeal",
-            "started_by",
-            "started_at",
-            "settled_at",
-        ]
-
-    def to_representation(self, hand: Hand) -> dict[str, Any]:
-        data = super().to_representation(hand)
-        viewer = self.context.get("viewer")
-        hidden = hand.status not in (Hand.Status.SETTLED, Hand.Status.DEAD)
-        if hidden and viewer is not None and not viewer.sees_live_cards(hand.table_id):
-            data["dealer_cards"] = None
-            for spot in data.get("spots", ()):
-                spot["cards"] = None
-        return data
-
-
-class HandDetailOut(HandOut):
-    spots = SpotOut(many=True, read_only=True)
-    settlements = SettlementOut(many=True, read_only=True)
-
-    class Meta(HandOut.Meta):
-        fields = [*HandOut.Meta.fields, "spots", "settlements"]
-
-
-def with_viewer(context: dict[str, Any], request: Request) -> dict[str, Any]:
-    """Reads of hands carry who reads them, for the redaction of live cards."""
-    return {**context, "viewer": table_selectors.viewer(request.user)}
-
-
-# --- input ----------------------------------------------------------------------------------
-
-
-class HandStartIn(StrictSerializer):
-    dp_bank = MoneyField(required=False, allow_null=True, default=None)
-    refusals = serializers.ListField(
-        child=SeatField(), required=False, default=list, max_length=MAX_SEATS
-    )
-    draw_cards = BoundedDictField(
-        child=serializers.CharField(max_length=4),
-        required=False,
-        allow_null=True,
-        default=None,
-        max_length=MAX_SEATS,
-    )
-
-
-class WagerIn(StrictSerializer):
-    seating = IdField()
-    seat = SeatField(required=False, allow_null=True, default=None)
-    ante = MoneyField()
-    flush_bonus = MoneyField(required=False, default="0")
-    straight_flush_bonus = MoneyField(required=False, default="0")
-
-
-class CardsIn(StrictSerializer):
-    dealer_cards = CardsField()
-    spot_cards = BoundedDictField(
-        child=CardsField(), help_text="seat number -> cards", max_length=MAX_SEATS
-    )
-
-
-class DecisionIn(StrictSerializer):
-    seat = SeatField()
-    decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
-    raise_amount = MoneyField(required=False, allow_null=True, default=None)
-
-
-class WagersIn(StrictSerializer):
-    """Every spot's wager of a hand in one request; a refusal names ``spots[i].<field>`` and
-    places nothing."""
-
-    spots = serializers.ListField(child=WagerIn(), min_length=1, max_length=MAX_SPOTS)
-
-
-class DecisionsIn(StrictSerializer):
-    """Every spot's decision of a hand in one request; a refusal names ``spots[i].<field>``
-    and records nothing."""
-
-    spots = serializers.ListField(child=DecisionIn(), min_length=1, max_length=MAX_SPOTS)
-
-
-class SpotSeatIn(StrictSerializer):
-    seat = SeatField()
-
-
-class MisdealIn(StrictSerializer):
-    reason = serializers.ChoiceField(choices=["dealer_card_count", "shuffler_fault"])
-
-
-class DecisionFix(StrictSerializer):
-    decision = serializers.ChoiceField(choices=["raise", "fold", "walked_away"])
-    raise_amount = MoneyField(required=False, allow_null=True, default=None)
-
-
-class CorrectionIn(StrictSerializer):
-    reason = serializers.CharField(max_length=2000)
-    # The id of the settlement entry corrected: the hand's latest. One made meanwhile by someone
-    # else makes it stale: 409, field ``corrects``.
-    corrects = serializers.IntegerField(
-        min_value=1, help_text="The id of the settlement entry corrected: the hand's latest."
-    )
-    dealer_cards = CardsField(required=False, allow_null=True, default=None)
-    spot_cards = BoundedDictField(
-        child=CardsField(), required=False, default=dict, max_length=MAX_SEATS
-    )
-    # A seat's corrected decision: {"3": {"decision": "raise", "raise_amount": "20"}}.
-    decisions = BoundedDictField(
-        child=DecisionFix(), required=False, default=dict, max_length=MAX_SEATS
-    )
-
+from .hand_inputs import (
+    CardsIn,
+    CorrectionIn,
+    DecisionIn,
+    DecisionsIn,
+    HandStartIn,
+    MisdealIn,
+    SpotSeatIn,
+    WagerIn,
+    WagersIn,
+)
+from .hand_outputs import (
+    HandDetailOut,
+    HandOut,
+    SettlementOut,
+    bound,
+    hand_answer,
+    new_hand_answer,
+    with_viewer,
+)
 
 # --- views ----------------------------------------------------------------------------------
 
@@ -272,7 +93,7 @@ class HandStart(ServiceView):
             refusals=tuple(data["refusals"]),
             draw_cards=seat_keys(data["draw_cards"], field="draw_cards") or None,
         )
-        return Response(_new_hand_answer(hand), status=201)
+        return Response(new_hand_answer(hand), status=201)
 
 
 class HandDetail(generics.RetrieveAPIView):
@@ -293,7 +114,7 @@ class HandStep(StepView[Hand]):
     service_reads_row = True  # every hand service starts with the hand's row lock
 
     def answer(self, hand: Hand) -> Any:
-        return _hand_answer(hand)
+        return hand_answer(hand)
 
 
 @extend_schema(request=WagerIn, responses=HandDetailOut)
@@ -409,7 +230,7 @@ class HandSettle(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         # The service reads the hand itself, locked (a missing one is a 404).
         settlement = services.hand_settle(hand=Hand(pk=pk), by=actor(request))
-        return Response(_bound(SettlementOut).to_representation(settlement))
+        return Response(bound(SettlementOut).to_representation(settlement))
 
 
 class HandCorrect(ServiceView):
@@ -449,36 +270,3 @@ class SettlePreview(ServiceView):
         if "error" in result:
             return error_response(422, "invalid", **result["error"])
         return Response(result)
-
-
-def _hand_answer(hand: Hand, *, spots: list[Spot] | None = None) -> dict:
-    """What a step answers: the hand as its service left it (the service's own instance, read
-    and locked with its settings and DP seating, then saved), with its spots read once after
-    the step (or ``spots``, known), and its settlements — none while it is in progress. The
-    same as reading the hand again (``HandDetailOut``), at one query instead of three."""
-    if spots is None:
-        spots = wagers_selectors.spots_of(hand)
-    data = _bound(HandOut).to_representation(hand)
-    data["spots"] = [_bound(SpotOut).to_representation(spot) for spot in spots]
-    settlements = [] if hand.status in Hand.IN_PROGRESS else Settlement.objects.filter(hand=hand)
-    data["settlements"] = [_bound(SettlementOut).to_representation(s) for s in settlements]
-    return data
-
-
-def _new_hand_answer(hand: Hand) -> dict:
-    """A hand just started, as ``hand_start`` returns it: no spot yet, nothing to read."""
-    return _hand_answer(hand, spots=[])
-
-
-_serializers = threading.local()
-
-
-def _bound(serializer: type[serializers.Serializer]) -> serializers.Serializer:
-    """One instance of an output serializer per thread, its fields built once: DRF builds a
-    ModelSerializer's fields from the model on every new instance, which cost a hand's answer
-    about 1 ms of its 1.3 (representing an instance changes nothing in the serializer)."""
-    found = getattr(_serializers, serializer.__name__, None)
-    if found is None:
-        found = serializer(context={})
-        setattr(_serializers, serializer.__name__, found)
-    return found

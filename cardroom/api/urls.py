@@ -10,9 +10,19 @@ from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
-from cardroom.api import alarms, cage, exclusions, paytables, staff, tables
-from cardroom.api import compliance as audit
+from cardroom.api import (
+    alarms,
+    audit_log,
+    cage,
+    compliance,
+    exclusions,
+    hold_reports,
+    paytables,
+    staff,
+    tables,
+)
 from cardroom.api import hands as wagers
+from cardroom.api import patron_reviews as reviews
 from cardroom.api import patrons as law
 
 from . import auth
@@ -99,30 +109,30 @@ urlpatterns = [
     path("hands/<int:pk>/settle/", wagers.HandSettle.as_view()),
     path("hands/<int:pk>/corrections/", wagers.HandCorrect.as_view()),
     path("settle-preview/", wagers.SettlePreview.as_view()),
-    path("audit/events/", audit.EventList.as_view()),
-    path("audit/verify/", audit.Verify.as_view()),
-    path("audit/verify/<int:pk>/", audit.VerifyDetail.as_view()),
-    path("books/verify/", audit.BooksVerify.as_view()),
-    path("books/verify/<int:pk>/", audit.BooksVerifyDetail.as_view()),
-    path("state/verify/", audit.StateVerify.as_view()),
-    path("state/verify/<int:pk>/", audit.StateVerifyDetail.as_view()),
-    path("audit/checkpoints/", audit.CheckpointList.as_view()),
+    path("audit/events/", audit_log.EventList.as_view()),
+    path("audit/verify/", audit_log.Verify.as_view()),
+    path("audit/verify/<int:pk>/", audit_log.VerifyDetail.as_view()),
+    path("books/verify/", audit_log.BooksVerify.as_view()),
+    path("books/verify/<int:pk>/", audit_log.BooksVerifyDetail.as_view()),
+    path("state/verify/", audit_log.StateVerify.as_view()),
+    path("state/verify/<int:pk>/", audit_log.StateVerifyDetail.as_view()),
+    path("audit/checkpoints/", audit_log.CheckpointList.as_view()),
     path("audit/alarms/", alarms.Alarms.as_view()),
     path(
         "audit/checkpoint-problems/<int:pk>/acknowledge/",
         alarms.CheckpointProblemAcknowledge.as_view(),
     ),
-    path("reports/tables/<int:pk>/days/<str:day>/", audit.TableDayReport.as_view()),
-    path("reports/players/<int:pk>/", audit.PlayerReport.as_view()),
-    path("reports/hold/tables/<int:pk>/", audit.HoldReport.as_view()),
-    path("exports/", audit.ExportList.as_view()),
-    path("exports/<int:pk>/", audit.ExportDetail.as_view()),
-    path("exports/<int:pk>/download/", audit.ExportDownload.as_view()),
+    path("reports/tables/<int:pk>/days/<str:day>/", compliance.TableDayReport.as_view()),
+    path("reports/players/<int:pk>/", compliance.PlayerReport.as_view()),
+    path("reports/hold/tables/<int:pk>/", hold_reports.HoldReport.as_view()),
+    path("exports/", compliance.ExportList.as_view()),
+    path("exports/<int:pk>/", compliance.ExportDetail.as_view()),
+    path("exports/<int:pk>/download/", compliance.ExportDownload.as_view()),
     # players under the law: identity, cash reporting, exclusions, reviews, incidents; R16 stops
     path("players/<int:pk>/identity/", law.PlayerIdentityView.as_view()),
     path("players/<int:pk>/identity/reveal/", law.PlayerIdentityReveal.as_view()),
     path("players/<int:pk>/cage-cash/", law.CageCash.as_view()),
-    path("players/<int:pk>/reviews/", law.PlayerReviewOpen.as_view()),
+    path("players/<int:pk>/reviews/", reviews.PlayerReviewOpen.as_view()),
     path("cardrooms/<int:pk>/cash-log/", law.CashLog.as_view()),
     path("cardrooms/<int:pk>/ctrs/", law.CtrList.as_view()),
     path("cardrooms/<int:pk>/mtl.csv", law.CashCsv.as_view(kind="mtl")),
@@ -134,12 +144,12 @@ urlpatterns = [
     path("exclusions/import/", exclusions.ExclusionImport.as_view()),
     path("exclusions/import/<int:pk>/", exclusions.ExclusionImportDetail.as_view()),
     path("exclusions/<int:pk>/end/", exclusions.ExclusionEnd.as_view()),
-    path("reviews/", law.ReviewList.as_view()),
-    path("reviews/<int:pk>/notes/", law.ReviewNoteView.as_view()),
-    path("incidents/", law.IncidentList.as_view()),
-    path("incidents/<int:pk>/", law.IncidentDetail.as_view()),
-    path("incidents/<int:pk>/entries/", law.IncidentEntryView.as_view()),
-    path("tables/<int:pk>/game-stops/", law.GameStops.as_view()),
+    path("reviews/", reviews.ReviewList.as_view()),
+    path("reviews/<int:pk>/notes/", reviews.ReviewNoteView.as_view()),
+    path("incidents/", reviews.IncidentList.as_view()),
+    path("incidents/<int:pk>/", reviews.IncidentDetail.as_view()),
+    path("incidents/<int:pk>/entries/", reviews.IncidentEntryView.as_view()),
+    path("tables/<int:pk>/game-stops/", reviews.GameStops.as_view()),
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),
@@ -156,7 +166,7 @@ urlpatterns = [
     path("slips/<int:pk>/deliver/", cage.SlipDeliver.as_view()),
     path("slips/<int:pk>/void/", cage.SlipVoid.as_view()),
     path("drop-counts/<int:pk>/sign-off/", cage.DropCountSignOff.as_view()),
-    path("exports/<int:pk>/retry/", audit.ExportRetry.as_view()),
+    path("exports/<int:pk>/retry/", compliance.ExportRetry.as_view()),
 ]
 
 

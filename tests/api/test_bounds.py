@@ -14,18 +14,21 @@ from django.conf import settings
 from rest_framework import serializers
 
 from cardroom.api import (
+    audit_log,
     auth,
     cage,
     compliance,
     exclusions,
-    hands,
+    hand_inputs,
+    hold_reports,
+    patron_reviews,
     patrons,
     paytables,
     signing,
     staff,
     tables,
 )
-from cardroom.api.hands import DecisionsIn, WagersIn
+from cardroom.api.hand_inputs import DecisionsIn, WagersIn
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.models import IdempotencyKey
 from wagers.models import Spot
@@ -35,7 +38,21 @@ from .test_errors import error_of
 pytestmark = pytest.mark.django_db
 
 V = "/api/v1"
-MODULES = (auth, cage, compliance, exclusions, hands, patrons, paytables, signing, staff, tables)
+MODULES = (
+    audit_log,
+    auth,
+    cage,
+    compliance,
+    exclusions,
+    hand_inputs,
+    hold_reports,
+    patron_reviews,
+    patrons,
+    paytables,
+    signing,
+    staff,
+    tables,
+)
 
 
 def test_the_body_limit_is_a_few_hundred_kilobytes_set_once():
@@ -99,7 +116,9 @@ def test_an_object_of_a_hundred_thousand_seats_is_refused_by_its_length(api, wor
 
     error = error_of(response, 400)
     assert (error["code"], error["field"]) == ("max_length", "spot_cards")
-    checked = hands.CardsIn(data={"dealer_cards": "", "spot_cards": dict.fromkeys(range(10**5))})
+    checked = hand_inputs.CardsIn(
+        data={"dealer_cards": "", "spot_cards": dict.fromkeys(range(10**5))}
+    )
     started = time.perf_counter()
     assert not checked.is_valid()
     assert time.perf_counter() - started < 0.2

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cage import selectors, services
+from cage import selectors, services, shift_figures
 from cage.models import InventoryCount, Slip
 from core.errors import DomainError
 from rake.models import FeeEntry
@@ -190,7 +190,7 @@ def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     assert closing.book_total == closing.total
     assert_conserved(house, dp, opening)  # closing cashes everyone out: chips leave with them
     span_day, span_shift = InventoryCount.objects.get(pk=closing.pk).gaming_day, closing.shift
-    figures = selectors.table_shift_figures(house, span_day, span_shift)
+    figures = shift_figures.table_shift_figures(house, span_day, span_shift)
     slips = Slip.objects.filter(table=house)
     assert figures.fills == total(slips.filter(kind="fill"), "total")
     assert figures.credits == total(slips.filter(kind="credit"), "total")

@@ -43,7 +43,7 @@ from decimal import Decimal
 
 import pytest
 
-from cage import selectors, services
+from cage import selectors, services, shift_figures
 from cage.models import DayClose, InventoryCount, Slip
 from rake.models import FeeEntry
 from tables import services as table_services
@@ -222,7 +222,7 @@ def test_the_day_shift_figures_reconcile_at_both_tables(day, clock, counter, sec
         D("5.00"),
         D("-1.00"),
     )
-    house = selectors.table_shift_figures(day["house"], DAY, "day")
+    house = shift_figures.table_shift_figures(day["house"], DAY, "day")
     assert house.opening == D("4600.00")
     assert house.closing == D("3945.00")
     assert (house.fills, house.credits) == (D("500.00"), D("500.00"))  # the void is not a fill
@@ -238,7 +238,7 @@ def test_the_day_shift_figures_reconcile_at_both_tables(day, clock, counter, sec
     assert house.mismatch == D("0.00")
     assert house.hold == D("6.43")  # 45 / 700 = 6.428…%
     assert house.missing == []
-    dp = selectors.table_shift_figures(day["dp"], DAY, "day")
+    dp = shift_figures.table_shift_figures(day["dp"], DAY, "day")
     assert (dp.fees, dp.expected_drop, dp.counted_drop, dp.drop_variance) == (
         D("6.00"),
         D("6.00"),
@@ -325,7 +325,7 @@ def test_a_supervisor_closes_each_shift_and_compliance_closes_the_day(
     assert [s.totals.drop for s in stats.shifts] == [D("705.00"), D("3.00"), D("0.00")]
     assert all(s.closed is not None for s in stats.shifts)
     assert closed.figures == stats.as_json()
-    # The day close takes a signed checkpoint of every chain, appended to the sink (issue 11).
+    # The day close takes a signed checkpoint of every chain, appended to the sink.
     assert closed.checkpoint is not None and closed.checkpoint.signature
     [line] = [json.loads(text) for text in checkpoint_sink.read_text().splitlines()]
     assert (line["seq"], line["hash"], line["signature"]) == (
@@ -372,7 +372,7 @@ def test_a_correction_after_the_close_lands_as_an_adjustment_and_the_day_keeps_i
         D("-75.00"),  # −55 (reversal) − 20 (correction)
     )
     # The adjustment is the next day's money: its house result carries it.
-    next_day = selectors.table_shift_figures(day["house"], date(2024, 3, 2), "day")
+    next_day = shift_figures.table_shift_figures(day["house"], date(2024, 3, 2), "day")
     assert next_day.house_result == D("-75.00")
 
 

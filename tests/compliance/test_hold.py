@@ -25,7 +25,8 @@ from compliance.hold import (
 )
 from core.errors import DomainError
 from engine import ante_raise_edge
-from engine.game_math import HANDS, Bonus, bonus_figures
+from engine.game_math import bonus_figures
+from engine.hand_counts import HANDS, Bonus
 from engine.table import BonusMode
 from tables import services as table_services
 from tests.wagers.support import (

@@ -24,7 +24,8 @@ from compliance.state import verify_state
 from compliance.tasks import verify_state_task
 from core.roles import DEALER, FLOOR_SUPERVISOR, ROLES, role_of
 from patrons.cash import cage_cash, ctr_file
-from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end, exclusion_list_import
+from patrons.exclusion_imports import exclusion_list_import
+from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end
 from patrons.keys import id_hash
 from patrons.models import CurrencyTransactionReport, Exclusion
 from tables import staff

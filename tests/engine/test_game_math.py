@@ -22,22 +22,22 @@ from hypothesis import strategies as st
 from engine import RoundError
 from engine import ante_raise_edge as kept
 from engine.cards import hand_from_cards
+from engine.deal_counts import _DealCount, count_below, versus_dp_lines
 from engine.game_math import (
+    ante_raise_figures,
+    bonus_figures,
+    format_figure,
+    game_math_json,
+    table_figures,
+)
+from engine.hand_counts import (
     DEALER_HANDS,
     DEALS,
     HANDS,
     Bonus,
-    _DealCount,
-    ante_raise_figures,
-    bonus_figures,
-    count_below,
     flush_size_distribution,
-    format_figure,
-    game_math_json,
     longest_run_distribution,
     straight_flush_distribution,
-    table_figures,
-    versus_dp_lines,
 )
 from engine.hands import (
     FLUSH_KEYS,

@@ -14,7 +14,8 @@ from django.db import connection
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError
-from patrons.exclusions import Excluded, ExclusionInput, exclusion_add, exclusion_list_import
+from patrons.exclusion_imports import exclusion_list_import
+from patrons.exclusions import Excluded, ExclusionInput, exclusion_add
 from patrons.identity import identity_record
 from patrons.models import Exclusion, Incident, PlayerIdentity
 from tables import services as table_services

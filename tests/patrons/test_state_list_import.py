@@ -108,7 +108,7 @@ def test_progress_is_written_while_the_file_is_read(auditor, monkeypatch):
 
         return read(text, progress=told)
 
-    monkeypatch.setattr("patrons.exclusions.state_list_rows", watched)
+    monkeypatch.setattr("patrons.exclusion_imports.state_list_rows", watched)
     state_list_import_run(job.pk)
 
     assert seen[0] == ("running", 9) and seen[-1] == ("running", 95)

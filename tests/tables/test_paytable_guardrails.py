@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from core.errors import DomainError
-from engine.game_math import HANDS
+from engine.hand_counts import HANDS
 from engine.table import Banking
 from tables import catalogue, figures, selectors, services
 from tables.models import PaytableChange, SettingChange, Table, TableSettings

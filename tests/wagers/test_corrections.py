@@ -220,8 +220,8 @@ def test_a_correction_by_anyone_but_a_supervisor_is_refused_on_the_locked_path(
         entered.append(kwargs)
         return real(*args, **kwargs)
 
-    real = services.corrections._locked_hand
-    monkeypatch.setattr(services.corrections, "_locked_hand", locked_hand)
+    real = services.corrections.locked_hand
+    monkeypatch.setattr(services.corrections, "locked_hand", locked_hand)
     books, events = Books.now(), AuditEvent.objects.count()
     with pytest.raises(PermissionDenied) as refused:
         services.hand_correct(

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from core.errors import Conflict
-from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_list_import
+from patrons.exclusion_imports import exclusion_list_import
+from patrons.exclusions import ExclusionInput, exclusion_add
 from patrons.models import Exclusion, Incident
 from tables import services as table_services
 from tables.models import RotationRecord, Seating

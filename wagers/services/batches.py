@@ -26,9 +26,9 @@ from tables.models import Seating, StackEntry
 from wagers import selectors
 from wagers.models import Hand, Spot
 
-from .booking import _move_stacks, booked_now
-from .lifecycle import S, _locked_hand, hand_transition
-from .play import _decide, _wager_payload, _Wagering
+from .booking import booked_now, move_stacks
+from .lifecycle import S, hand_transition, locked_hand
+from .play import Wagering, decide, wager_payload
 
 
 @contextmanager
@@ -71,11 +71,11 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     ``seat``, ``ante``, ``flush_bonus``, ``straight_flush_bonus``. A fixed number of queries
     whatever the number of spots: the stacks move in one UPDATE and one INSERT, and one audit
     event lists every spot."""
-    hand = _locked_hand(hand, by, "take wagers")
+    hand = locked_hand(hand, by, "take wagers")
     _batch(wagers, "wager")
     seatings, sitting = _locked_seatings(hand, wagers)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand, sitting, by=by)
+    play = Wagering.of(hand, sitting, by=by)
     spots: list[Spot] = []
     moves: dict[int, Decimal] = {}
     for index, wager in enumerate(wagers):
@@ -101,12 +101,12 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
     Spot.objects.bulk_create(spots)
     hand.save(update_fields=["status"])
     span = booked_now(hand.table).span
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, span, locked=_by_pk(seatings))
+    move_stacks(moves, StackEntry.Reason.WAGER, by, span, locked=_by_pk(seatings))
     audit_record(
         actor=by,
         action=AuditAction.HAND_WAGER_PLACED,
         target=hand,
-        payload={"spots": [_wager_payload(spot) for spot in spots]},
+        payload={"spots": [wager_payload(spot) for spot in spots]},
     )
     return spots
 
@@ -143,7 +143,7 @@ def decisions_record_many(
     transaction: if any is refused none is recorded, and the refusal names
     ``spots[i].<field>``. Each decision: ``seat``, ``decision``, optionally ``raise_amount``.
     A fixed number of queries whatever the number of spots."""
-    hand = _locked_hand(hand, by, "record a decision")
+    hand = locked_hand(hand, by, "record a decision")
     _batch(decisions, "decision")
     spots = {spot.seat: spot for spot in selectors.spots_of(hand)}
     ids = {spot.seating_id for spot in spots.values()}
@@ -165,7 +165,7 @@ def decisions_record_many(
                 1 for s in spots.values() if s.seating_id == seating.pk and not s.dead_reason
             )
             stack = seating.stack + moves.get(seating.pk, ZERO)
-            amount = _decide(
+            amount = decide(
                 hand,
                 spot,
                 seating,
@@ -182,7 +182,7 @@ def decisions_record_many(
         {spot.pk: [spot.decision, spot.raise_amount] for spot in decided},
     )
     hand.save(update_fields=["status"])
-    _move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
+    move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
     audit_record(
         actor=by,
         action=AuditAction.HAND_DECISION,

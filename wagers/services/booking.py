@@ -21,7 +21,7 @@ from core.money import ZERO
 from core.updates import add_by_pk
 from engine import ConservationError
 from engine.money import to_decimal
-from engine.settlement import SpotResult, WagerResult
+from engine.results import SpotResult, WagerResult
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
@@ -59,7 +59,7 @@ def booked_now(table: Table, adjusts: Settlement | None = None) -> Booked:
     return Booked(span, (adjusts.gaming_day, adjusts.shift))
 
 
-def _book(
+def book(
     hand: Hand,
     spots: list[Spot],
     settled: engine.Settlement,
@@ -85,14 +85,9 @@ def _book(
 
     when = when or booked_now(hand.table)
     now = timezone.now()
-    if kind == Settlement.Kind.ORIGINAL:
-        entry = 1  # a hand's first settlement (settling a settled hand books nothing)
-    else:
-        last = hand.settlements.order_by("-entry").values_list("entry", flat=True).first()
-        entry = (last or 0) + 1
     settlement = Settlement.objects.create(
         hand=hand,
-        entry=entry,
+        entry=_next_entry(hand, kind),
         kind=kind,
         reverses=reverses,
         round=round_,
@@ -107,6 +102,22 @@ def _book(
         adjusts_day=when.adjusts_day,
         adjusts_shift=when.adjusts_shift,
     )
+    _book_spots(settlement, lines, sign)
+    _book_fees(hand, settlement, settled, sign, when)
+    _book_house_bank(hand, settlement, settled, sign, when, by)
+    return settlement, moves
+
+
+def _next_entry(hand: Hand, kind: Settlement.Kind) -> int:
+    """The entry's number in the hand's settlements."""
+    if kind == Settlement.Kind.ORIGINAL:
+        return 1  # a hand's first settlement (settling a settled hand books nothing)
+    last = hand.settlements.order_by("-entry").values_list("entry", flat=True).first()
+    return (last or 0) + 1
+
+
+def _book_spots(settlement: Settlement, lines: list[tuple[Spot, SpotResult]], sign: int) -> None:
+    """Each spot's settlement row, and each of its wagers' rows."""
     spot_rows = SpotSettlement.objects.bulk_create(
         SpotSettlement(
             settlement=settlement,
@@ -131,9 +142,6 @@ def _book(
         for row, (spot, line) in zip(spot_rows, lines, strict=True)
         for wager, outcome in _wagers(line)
     )
-    _book_fees(hand, settlement, settled, sign, when)
-    _book_house_bank(hand, settlement, settled, sign, when, by)
-    return settlement, moves
 
 
 def _stack_moves(
@@ -166,7 +174,7 @@ def _check_books(
         raise ConservationError(f"R15: hand {hand.pk} does not balance; nothing was saved")
 
 
-def _move_stacks(
+def move_stacks(
     moves: dict[int, Decimal],
     reason: StackEntry.Reason,
     by: User,

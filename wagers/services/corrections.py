@@ -28,8 +28,8 @@ from tables.models import StackEntry
 from wagers import selectors
 from wagers.models import Hand, Settlement, Spot
 
-from .booking import _book, _move_stacks, booked_now
-from .lifecycle import S, _locked_hand
+from .booking import Booked, book, booked_now, move_stacks
+from .lifecycle import S, locked_hand
 
 
 @transaction.atomic
@@ -48,39 +48,25 @@ def hand_correct(
     the new settlement, computed by the engine from the corrected round. ``decisions`` maps a
     seat to ``{"decision": "raise" | "fold" | "walked_away", "raise_amount": ...}``. Only a
     floor supervisor corrects (R17), through the same locked path as every hand service.
-
-    ``corrects`` is the id of the settlement entry the correction was made from: the hand's
-    latest. Once the hand is locked it must still be the one in force, so that of two
-    corrections made from the same entry at once the second is refused (409, ``corrects``)
-    instead of correcting a settlement its author never saw."""
-    hand = _locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
-    if not reason or not reason.strip():
-        raise DomainError("Say why the hand is corrected.", field="reason")
-    in_force = selectors.settlement_in_force(hand)
-    if hand.status != S.SETTLED or in_force is None:
-        raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
-    _require_in_force(hand, in_force, corrects)
+    ``corrects``: the entry the correction was made from (``_settlement_to_correct``)."""
+    hand = locked_hand(hand, by, "correct a settled hand", settled_ok=True, supervisor_only=True)
+    in_force = _settlement_to_correct(hand, reason, corrects)
     corrected_round = _corrected_round(in_force.round, dealer_cards, spot_cards or {})
     changed = _corrected_decisions(corrected_round, decisions or {})
-    try:
-        corrected = settle(round_from_json(corrected_round))
-    except RoundError as error:  # named as the correction's own input, not the round's path
-        field = _correction_field(corrected_round, error.field)
-        raise DomainError(error.message, field=field) from None
+    corrected = _settled_correction(corrected_round)
     result = settlement_to_json(corrected)
     if result == in_force.result:
         raise DomainError("The correction changes no result.", field="cards")
-    undone_settled = _settled_again(hand, in_force)
     spots = list(hand.spots.select_related("seating").order_by("seat"))
     corrected_spots, staked_more = _corrected_spots(spots, changed)
     reason = reason.strip()
     # Booked now, on the current gaming day and shift; naming the one the hand was settled
     # in when it is another (a closed day keeps its figures: the cage shows the adjustment).
     when = booked_now(hand.table, adjusts=hand.settlements.get(kind=Settlement.Kind.ORIGINAL))
-    reversal, undone = _book(
+    reversal, undone = book(
         hand,
         spots,
-        undone_settled,
+        _settled_again(hand, in_force),
         round_=in_force.round,
         result=in_force.result,
         kind=Settlement.Kind.REVERSAL,
@@ -89,7 +75,7 @@ def hand_correct(
         reason=reason,
         when=when,
     )
-    correction, redone = _book(
+    correction, redone = book(
         hand,
         corrected_spots,
         corrected,
@@ -100,10 +86,51 @@ def hand_correct(
         reason=reason,
         when=when,
     )
-    # One movement per stack, the difference (a changed raise's stake included): a stack is
-    # judged on where it ends up.
+    _move_differences(undone, redone, staked_more, by, when)
+    changed_spots = [spot for spot in corrected_spots if spot.seat in changed]
+    for spot in changed_spots:  # the play in force; the original is in entry 1's round
+        spot.save(update_fields=["decision", "raise_amount"])
+    _audit_correction(hand, by, reason, (reversal, correction), corrected, changed_spots, when)
+    return correction
+
+
+def _settlement_to_correct(hand: Hand, reason: str, corrects: object) -> Settlement:
+    """The settlement in force, once the hand is locked, and the correction says why.
+
+    ``corrects`` is the id of the settlement entry the correction was made from: the hand's
+    latest. Once the hand is locked it must still be the one in force, so that of two
+    corrections made from the same entry at once the second is refused (409, ``corrects``)
+    instead of correcting a settlement its author never saw."""
+    if not reason or not reason.strip():
+        raise DomainError("Say why the hand is corrected.", field="reason")
+    in_force = selectors.settlement_in_force(hand)
+    if hand.status != S.SETTLED or in_force is None:
+        raise Conflict(f"Hand {hand.number} is {hand.status}: only a settled hand is corrected.")
+    _require_in_force(hand, in_force, corrects)
+    return in_force
+
+
+def _settled_correction(corrected_round: dict[str, Any]) -> engine.Settlement:
+    """The engine's settlement of the corrected round; a refusal names the correction's own
+    input, not the round's path."""
+    try:
+        return settle(round_from_json(corrected_round))
+    except RoundError as error:
+        field = _correction_field(corrected_round, error.field)
+        raise DomainError(error.message, field=field) from None
+
+
+def _move_differences(
+    undone: dict[int, Decimal],
+    redone: dict[int, Decimal],
+    staked_more: dict[int, Decimal],
+    by: User,
+    when: Booked,
+) -> None:
+    """One movement per stack, the difference (a changed raise's stake included): a stack is
+    judged on where it ends up."""
     seatings = undone.keys() | redone.keys() | staked_more.keys()
-    _move_stacks(
+    move_stacks(
         {
             pk: undone.get(pk, ZERO) + redone.get(pk, ZERO) - staked_more.get(pk, ZERO)
             for pk in seatings
@@ -112,9 +139,18 @@ def hand_correct(
         by,
         when.span,
     )
-    for spot in corrected_spots:  # the play in force; the original is in entry 1's round
-        if spot.seat in changed:
-            spot.save(update_fields=["decision", "raise_amount"])
+
+
+def _audit_correction(
+    hand: Hand,
+    by: User,
+    reason: str,
+    entries: tuple[Settlement, Settlement],
+    corrected: engine.Settlement,
+    changed_spots: list[Spot],
+    when: Booked,
+) -> None:
+    reversal, correction = entries
     audit_record(
         actor=by,
         action=AuditAction.HAND_CORRECTED,
@@ -126,14 +162,12 @@ def hand_correct(
             "spots": {str(line.seat): format_amount(line.net) for line in corrected.spots},
             "decisions": {
                 str(spot.seat): {"decision": spot.decision, "raise": spot.raise_amount}
-                for spot in corrected_spots
-                if spot.seat in changed
+                for spot in changed_spots
             },
             "adjusts_day": when.adjusts_day,
             "adjusts_shift": when.adjusts_shift,
         },
     )
-    return correction
 
 
 def _require_in_force(hand: Hand, in_force: Settlement, corrects: object) -> None:

@@ -45,7 +45,7 @@ from tables.models import Seating, StackEntry, Table
 from wagers import selectors
 from wagers.models import Hand, Spot
 
-from .booking import _move_stacks, booked_now
+from .booking import booked_now, move_stacks
 from .lifecycle import S, hand_transition
 
 
@@ -178,7 +178,7 @@ def _take_back(hand: Hand, held: list[Seating], by: User) -> str:
     hand.save(update_fields=["status", "settled_at"])
     if hand.dp_seating_id and hand.dp_bank:
         span = booked_now(hand.table).span
-        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
+        move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
     audit_record(
         actor=by,
         action=AuditAction.HAND_CANCELLED,
@@ -199,7 +199,7 @@ def _withdraw(hand: Hand, spots: list[Spot], by: User) -> None:
     for spot in spots:
         moves[spot.seating_id] += spot.ante + spot.flush_bonus + spot.straight_flush_bonus
     Spot.objects.filter(pk__in=[spot.pk for spot in spots]).delete()
-    _move_stacks(dict(moves), StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
+    move_stacks(dict(moves), StackEntry.Reason.WAGER, by, booked_now(hand.table).span)
     audit_record(
         actor=by,
         action=AuditAction.HAND_WAGERS_WITHDRAWN,

@@ -45,7 +45,7 @@ from tables.rotation import (
 from tables.services import stack_entry_add, table_lock_open
 from wagers.models import Hand, Spot
 
-from .booking import _move_stacks, booked_now
+from .booking import booked_now, move_stacks
 
 S = Hand.Status
 
@@ -218,7 +218,7 @@ def _create_hand(
 @transaction.atomic
 def hand_cancel(*, hand: Hand, by: User) -> Hand:
     """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
-    hand = _locked_hand(hand, by, "cancel a hand")
+    hand = locked_hand(hand, by, "cancel a hand")
     if hand.spots.exists():
         raise Conflict(
             f"Hand {hand.number} has wagers: settle it, or declare a misdeal (R14).",
@@ -229,7 +229,7 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     hand.save(update_fields=["status", "settled_at"])
     if hand.dp_seating_id and hand.dp_bank:
         span = booked_now(hand.table).span
-        _move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
+        move_stacks({hand.dp_seating_id: hand.dp_bank}, StackEntry.Reason.DP_BANK, by, span)
     audit_record(
         actor=by, action=AuditAction.HAND_CANCELLED, target=hand, payload={"number": hand.number}
     )
@@ -241,7 +241,7 @@ def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
     """The DP's bank, asked for once the rotation has named the DP (R13): while the hand is
     open and nobody has wagered, the bank taken at the start (the whole stack by default)
     becomes ``dp_bank``; the difference goes back to (or comes off) the DP's stack."""
-    hand = _locked_hand(hand, by, "set the DP's bank")
+    hand = locked_hand(hand, by, "set the DP's bank")
     if hand.dp_seating_id is None or hand.dp_bank is None:
         raise Conflict("This hand has no designated player: the house banks it.", field="dp_bank")
     if hand.status != S.OPEN or hand.spots.exists():
@@ -287,7 +287,7 @@ _LOCKED_HAND = PreparedRead(
 )
 
 
-def _locked_hand(
+def locked_hand(
     hand: Hand,
     by: User,
     action: str,
@@ -325,7 +325,7 @@ def _dp_fee(settings: TableSettings) -> Decimal:
 
 
 @contextmanager
-def _engine_errors(field: str | None = None) -> Iterator[None]:
+def engine_errors(field: str | None = None) -> Iterator[None]:
     """The engine's RoundError as a DomainError naming the service's own field."""
     try:
         yield

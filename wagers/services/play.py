@@ -30,7 +30,7 @@ from tables.services import stack_entry_add
 from wagers import selectors
 from wagers.models import Hand, Spot
 
-from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+from .lifecycle import S, engine_errors, hand_transition, locked_hand
 
 
 @transaction.atomic
@@ -47,10 +47,10 @@ def wager_place(
     """A spot's ante and bonuses (R5), at the player's seat or, for a second spot (R6), at an
     empty one. Chips leave the table stack (only chips play), and the stack must still cover a
     1× raise and the fee for each of the player's spots (R7)."""
-    hand = _locked_hand(hand, by, "take wagers")
+    hand = locked_hand(hand, by, "take wagers")
     seating = Seating.objects.select_for_update().select_related("player").get(pk=seating.pk)
     hand_transition(hand, S.WAGERING)
-    play = _Wagering.of(hand, by=by)
+    play = Wagering.of(hand, by=by)
     spot, stakes = play.spot(seating, seat, ante, flush_bonus, straight_flush_bonus)
     spot.save(force_insert=True)
     hand.save(update_fields=["status"])
@@ -59,12 +59,12 @@ def wager_place(
         actor=by,
         action=AuditAction.HAND_WAGER_PLACED,
         target=hand,
-        payload=_wager_payload(spot),
+        payload=wager_payload(spot),
     )
     return spot
 
 
-def _wager_payload(spot: Spot) -> dict[str, Any]:
+def wager_payload(spot: Spot) -> dict[str, Any]:
     return {
         "seat": spot.seat,
         "player": spot.player_id,
@@ -74,7 +74,7 @@ def _wager_payload(spot: Spot) -> dict[str, Any]:
     }
 
 
-class _Wagering:
+class Wagering:
     """What a wager is checked against (R5–R7, R16): the hand's rules and fee, its spots so
     far and who sits where; read once, so that a whole hand's wagers are checked in memory
     (each spot placed counts for the next, as one request after another would). ``by`` is
@@ -89,7 +89,7 @@ class _Wagering:
         self.spent: dict[int, Decimal] = {}  # chips already taken from a stack in this batch
 
     @classmethod
-    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None, *, by: User) -> _Wagering:
+    def of(cls, hand: Hand, sitters: dict[int, Seating] | None = None, *, by: User) -> Wagering:
         """``sitters``: who sits where, when the caller has read them already."""
         if sitters is None:
             seated = Seating.objects.filter(table_id=hand.table_id, left_at=None)
@@ -169,7 +169,7 @@ class _Wagering:
                 f"{seating.player} plays two spots already; a third is not allowed (R6).",
                 field="seat",
             )
-        with _engine_errors():
+        with engine_errors():
             for name in ("flush_bonus", "straight_flush_bonus"):
                 label = name.replace("_", " ")
                 check_bonus(self.rules, cents(amounts[name]), field=name, name=label)
@@ -196,7 +196,7 @@ class _Wagering:
 def hand_deal(*, hand: Hand, by: User) -> Hand:
     """The system deals from a deck shuffled with a CSPRNG (``secrets``), at this moment: no
     card exists anywhere before it is dealt."""
-    hand = _locked_hand(hand, by, "deal")
+    hand = locked_hand(hand, by, "deal")
     spots = _live_spots_for_cards(hand)
     deck = list(DECK)
     secrets.SystemRandom().shuffle(deck)
@@ -212,7 +212,7 @@ def hand_cards_enter(
 ) -> Hand:
     """The cards of a physical deal, as the dealer reads them (R1): 7 per hand, no card twice.
     A wrong count is not entered: declare the spot dead, or the round a misdeal (R14)."""
-    hand = _locked_hand(hand, by, "enter cards")
+    hand = locked_hand(hand, by, "enter cards")
     spots = _live_spots_for_cards(hand)
     seats = {spot.seat for spot in spots}
     for seat in spot_cards:
@@ -225,7 +225,7 @@ def hand_cards_enter(
     for field, text, spot in entries:
         if not text:
             raise DomainError("Enter this hand's 7 cards.", field=field)
-        with _engine_errors(field):
+        with engine_errors(field):
             cards = parse_hand(text, field=field)
             check_hand_size(cards, field=field)
         if dealt & cards:
@@ -275,12 +275,12 @@ def spot_decide(
 ) -> Spot:
     """Raise (R8: from the ante up to the multiple the spot's flush allows, within the stack)
     or fold; ``walked_away`` is a fold. A decision is final."""
-    hand = _locked_hand(hand, by, "record a decision")
+    hand = locked_hand(hand, by, "record a decision")
     spot = _spot(hand, seat)
     seating = Seating.objects.select_for_update().get(pk=spot.seating_id)
     hand_transition(hand, S.DECISIONS)
     live = hand.spots.filter(seating=seating, dead_reason="").count()
-    amount = _decide(hand, spot, seating, decision, raise_amount, live=live, stack=seating.stack)
+    amount = decide(hand, spot, seating, decision, raise_amount, live=live, stack=seating.stack)
     spot.save(update_fields=["decision", "raise_amount"])
     hand.save(update_fields=["status"])
     if amount:
@@ -294,7 +294,7 @@ def spot_decide(
     return spot
 
 
-def _decide(
+def decide(
     hand: Hand,
     spot: Spot,
     seating: Seating,
@@ -318,7 +318,7 @@ def _decide(
     if decision == Decision.RAISE:
         amount = money(raise_amount, field="raise_amount")
         size = flush_size(flush_key(parse_hand(spot.cards, field="cards")))
-        with _engine_errors("raise_amount"):
+        with engine_errors("raise_amount"):
             check_raise(_rules(hand), cents(spot.ante), cents(amount), size, field="raise_amount")
         fees = _spot_fee(hand) * live
         if amount + fees > stack:
@@ -336,7 +336,7 @@ def _decide(
 @transaction.atomic
 def spot_declare_dead(*, hand: Hand, seat: int, by: User) -> Spot:
     """R14: the spot was dealt a wrong number of cards; declared before it acts."""
-    hand = _locked_hand(hand, by, "declare a dead spot")
+    hand = locked_hand(hand, by, "declare a dead spot")
     spot = _spot(hand, seat)
     if hand.status not in Hand.IN_PROGRESS:
         raise Conflict(f"Hand {hand.number} is {hand.status}.", field="status")

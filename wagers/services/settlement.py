@@ -19,8 +19,8 @@ from wagers import selectors
 from wagers.models import Hand, Settlement
 
 from .batches import decisions_record_many
-from .booking import _book, _move_stacks, booked_now
-from .lifecycle import S, _engine_errors, _locked_hand, hand_transition
+from .booking import book, booked_now, move_stacks
+from .lifecycle import S, engine_errors, hand_transition, locked_hand
 
 
 def hand_declare_misdeal(*, hand: Hand, reason: str, by: User) -> Settlement:
@@ -53,7 +53,7 @@ def hand_decide_and_settle(
 
 @transaction.atomic
 def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
-    hand = _locked_hand(hand, by, "settle a hand", settled_ok=True)
+    hand = locked_hand(hand, by, "settle a hand", settled_ok=True)
     if hand.status in (S.SETTLED, S.DEAD):
         return _settled_already(hand, misdeal)
     spots = selectors.spots_of(hand, with_seatings=True)
@@ -74,12 +74,12 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
             )
         hand_transition(hand, S.SETTLED)
     round_ = selectors.round_of(hand, spots)
-    with _engine_errors():
+    with engine_errors():
         settled = settle(round_from_json(round_))
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "misdeal", "settled_at"])
     when = booked_now(hand.table)
-    settlement, moves = _book(
+    settlement, moves = book(
         hand,
         spots,
         settled,
@@ -89,7 +89,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         by=by,
         when=when,
     )
-    _move_stacks(moves, StackEntry.Reason.PAYOUT, by, when.span)
+    move_stacks(moves, StackEntry.Reason.PAYOUT, by, when.span)
     audit_record(
         actor=by,
         action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,

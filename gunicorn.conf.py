@@ -26,7 +26,7 @@ logconfig_dict = GUNICORN_LOGGING
 def post_worker_init(worker: object) -> None:
     """Once the worker has loaded Django and the project, move everything loaded so far out of
     the garbage collector's sight: those objects live as long as the worker, and a full
-    collection walking them all was a pause in the middle of requests (issue 16)."""
+    collection walking them all was a pause in the middle of requests."""
     import gc
 
     gc.freeze()

@@ -1,4 +1,4 @@
-"""Checkpoints signed with a key kept outside the database (issue 11), and their sink: a file
+"""Checkpoints signed with a key kept outside the database, and their sink: a file
 outside the database where every checkpoint is appended as one JSON line.
 
 The key is ``AUDIT_CHECKPOINT_KEY`` (HMAC-SHA256; several keys separated by commas while one is

@@ -1,6 +1,6 @@
 """Peak memory of building an audit-log export, for a small and a large period: the export
-streams rows to its file, so the peak stays flat while the file grows (hardening item 7;
-before, the whole CSV was built in memory, 366 MB for a 128 MB file).
+streams rows to its file, so the peak stays flat while the file grows (before, the whole CSV
+was built in memory, 366 MB for a 128 MB file).
 
     .venv/bin/python -m bench.export_memory [--rows 50000 200000]
 

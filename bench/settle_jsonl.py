@@ -1,5 +1,5 @@
 """``manage.py settle_round --jsonl`` against a plain ``json.loads``/``json.dumps`` loop over
-the same lines (issue 16: at least 25% of its rate).
+the same lines (the target: at least 25% of its rate).
 
     .venv/bin/python -m bench.settle_jsonl [--rounds 2000] [--seconds 3]
 

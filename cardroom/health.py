@@ -1,4 +1,4 @@
-"""Health for load balancers and monitors, as three separate answers (hardening item 8):
+"""Health for load balancers and monitors, as three separate answers:
 
 - ``/health/live/``: the process answers (a supervisor restarts it when this fails);
 - ``/health/ready/`` (and ``/health/``): the database answers — what a load balancer asks

@@ -49,7 +49,7 @@ class Export(models.Model):
 
 class VerificationRun(models.Model):
     """One verification, of the audit chain, the books or the compliance state, run by a
-    Celery task that reports its progress (hardening items 2 and 17): asked for through the
+    Celery task that reports its progress: asked for through the
     API or the compliance screen (``requested_by``), or by beat (no one). Its ``result`` is
     the report."""
 

@@ -71,7 +71,7 @@ def export_retry(*, export: Export, by: User) -> Export:
 
 @transaction.atomic
 def verification_request(*, kind: str, by: User) -> VerificationRun:
-    """Ask for a verification of the audit chain or of the books (items 2, 17): run by a
+    """Ask for a verification of the audit chain or of the books: run by a
     Celery task once this commits (inline on the embedded default), its progress on the row."""
     require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="verify the records")
     if kind not in VerificationRun.Kind.values:

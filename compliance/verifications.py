@@ -1,4 +1,4 @@
-"""Running a verification (hardening items 2 and 17): the audit chain, the books or the
+"""Running a verification: the audit chain, the books or the
 compliance state, in a Celery task with its progress on a ``VerificationRun`` row, never
 inside a request.
 

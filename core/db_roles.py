@@ -1,4 +1,4 @@
-"""Two PostgreSQL roles (hardening item 1): the owner, who runs migrations and owns every table,
+"""Two PostgreSQL roles: the owner, who runs migrations and owns every table,
 and the runtime role the application connects as, who owns nothing.
 
 An owner may ``ALTER TABLE … DISABLE TRIGGER`` or ``DROP TRIGGER``: the append-only triggers

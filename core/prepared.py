@@ -1,5 +1,4 @@
-"""A read that every request makes, compiled to SQL once per process instead of every time
-(issue 16).
+"""A read that every request makes, compiled to SQL once per process instead of every time.
 
 Django builds a query's SQL anew each time it runs: for the hand every step locks (the hand
 with its table, cardroom, settings, session and DP seating: 63 columns) that compiling cost

@@ -2,7 +2,7 @@
 
 Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` around its pool on every
 cache call; with redis-py's argument checks that was about 3% of an API request's CPU (the
-token's cached role is read on every request, issue 16). A ``redis.Redis`` holds no
+token's cached role is read on every request). A ``redis.Redis`` holds no
 connection of its own — its pool does, and it is safe to share between threads — so each pool
 keeps its one client. After a fork the pool sees the new process and starts afresh.
 """

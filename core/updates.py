@@ -1,4 +1,4 @@
-"""Several rows of one table changed in one UPDATE, each row its own values (issue 16).
+"""Several rows of one table changed in one UPDATE, each row its own values.
 
 Django's ``bulk_update`` and ``Case(When(pk=…))`` do the same, but resolve one expression per
 row through the ORM: for six seatings that was a tenth of a request's CPU. These build the

@@ -1,4 +1,4 @@
-// Irreversible actions ask first (issue 15): a form with data-confirm="…" submits only when
+// Irreversible actions ask first: a form with data-confirm="…" submits only when
 // the user confirms the question; htmx requests use hx-confirm, which asks the same way.
 document.addEventListener("submit", (event) => {
   const form = event.target;

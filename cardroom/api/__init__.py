@@ -1,1 +1,1 @@
-"""The REST API's shared parts: errors, roles, idempotency, authentication (issue 6)."""
+"""The REST API's shared parts: errors, roles, idempotency, authentication."""

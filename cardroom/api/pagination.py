@@ -1,4 +1,4 @@
-"""Keyset (cursor) pagination for every list (issue 16: reads that stay flat as history
+"""Keyset (cursor) pagination for every list (reads that stay flat as history
 grows): a page is read through the index of the list's own order, from where the last page
 ended; no ``COUNT(*)`` over the table and no ``OFFSET`` past millions of rows. A page answers
 ``{"next", "previous", "results"}``; ``next`` and ``previous`` carry an opaque cursor."""

@@ -1,5 +1,5 @@
 """A password change or a deactivation ends every way in that the user held: their device
-tokens are revoked and their sessions deleted (hardening item 14). Whoever changes the
+tokens are revoked and their sessions deleted. Whoever changes the
 password (the admin, ``changepassword``, a form) goes through ``User.save``, so this is where
 it is seen."""
 

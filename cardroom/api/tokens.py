@@ -1,4 +1,4 @@
-"""Token authentication without a query, and the role with it (issue 16: authentication and
+"""Token authentication without a query, and the role with it (authentication and
 roles in at most 2 queries a request; in none once the token is known).
 
 Knox reads the token with its user, then the user's other tokens (to drop expired ones), and

@@ -44,7 +44,7 @@ SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 31_536_000)  # a yea
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 
-# --- database connections (issue 16) ------------------------------------------------------------
+# --- database connections ------------------------------------------------------------
 # A connection per request costs a PostgreSQL backend start (~3-5 ms and a process) each time:
 # each worker keeps its connection open (``DJANGO_CONN_MAX_AGE`` seconds, checked before reuse
 # so a restarted database is not an error). With threaded workers, ``DJANGO_DB_POOL=true``

@@ -1,4 +1,4 @@
-"""``manage.py db_roles``: the owner and runtime roles on PostgreSQL (hardening item 1).
+"""``manage.py db_roles``: the owner and runtime roles on PostgreSQL.
 
 Run it as a superuser once (``--database`` an alias connected as one): it creates both roles
 (passwords from DB_OWNER_PASSWORD and DB_RUNTIME_PASSWORD, if set), gives the schema and every

@@ -1,6 +1,6 @@
 """``manage.py export_checkpoints``: the recorded checkpoints as JSON lines, in the sink's
 format (heads, hash, signature), for keeping outside the system and giving back to
-``verify_audit --checkpoints`` (issues 5 and 11)."""
+``verify_audit --checkpoints``."""
 
 import json
 from typing import Any

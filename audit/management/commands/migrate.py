@@ -1,4 +1,4 @@
-"""``manage.py migrate`` as the owner (hardening item 1).
+"""``manage.py migrate`` as the owner.
 
 With MIGRATION_DATABASE_URL set, settings add a ``migrations`` database alias connected as
 the owner role, and ``migrate`` uses it unless told ``--database``; after migrating it grants

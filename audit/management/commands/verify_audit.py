@@ -1,4 +1,4 @@
-"""``manage.py verify_audit``: recompute the audit chains (issues 5, 11 and 16).
+"""``manage.py verify_audit``: recompute the audit chains.
 
 Exit 0 and print the events verified, the heads' hash and the events at risk (after the last
 signed checkpoint on the sink) when every chain holds; exit 1 and name the chain and the first

@@ -1,4 +1,4 @@
-"""``manage.py verify_books``: check the money against itself and the engine (hardening item 2).
+"""``manage.py verify_books``: check the money against itself and the engine.
 
 Exit 0 and say what was checked when the books agree; exit 1 and name the first offending row
 (``tables_seating #12``, ``wagers_settlement #40``, a table's gaming day) when they do not.

@@ -52,6 +52,6 @@ def _settle_text(text: str) -> tuple[str, bool]:
             f"This is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
         )
         return json.dumps({"error": {"message": message, "field": None}}), True
-    # The text is written directly, not json.dumps of settle_json's dict (issue 16: per-line
+    # The text is written directly, not json.dumps of settle_json's dict (per-line
     # cost); the engine's tests hold the two to the same bytes.
     return settle_json_text(data)

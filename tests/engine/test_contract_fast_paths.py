@@ -1,4 +1,4 @@
-"""Issue 16: settle_round --jsonl's fast paths give exactly what the general code gives.
+"""settle_round --jsonl's fast paths give exactly what the general code gives.
 
 The contract writes its JSON text directly, reads common spots and hands in one pass, and
 remembers tables; each is held here to the general path it stands in for, on random rounds

@@ -93,7 +93,7 @@ def test_a_wager_off_the_limits_shows_the_R5_message_next_to_that_seats_ante(ste
 
 
 def test_every_wrong_field_is_shown_at_once_and_fields_keep_their_width(step, world, started):
-    """Issue 15: every error when several fields are wrong, each next to its own field."""
+    """Every error when several fields are wrong, each next to its own field."""
     response = step("wagers", {"ante_1": "2", "ante_5": "10", "flush_bonus_5": "30"})
     form = _wagers_form(parse(response.content), world.dp_table)
     assert field_errors(form, "ante_1") == [
@@ -302,7 +302,7 @@ def test_seats_refuse_the_button_one_tap_each_and_the_next_one_takes_it(step, wo
 
 
 def test_the_dp_bank_is_asked_after_the_rotation_names_the_dp_with_its_stack(step, world, client):
-    """Issue 15: the bank was asked before anyone knew who the DP would be."""
+    """Once, the bank was asked before anyone knew who the DP would be."""
     page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
     assert _form(page, "start", world.dp_table).find_all("input", name="dp_bank") == []
 
@@ -528,7 +528,7 @@ def test_a_fold_with_an_amount_is_refused_next_to_the_amount(step, world, dealt)
 
 
 def test_a_raise_with_no_amount_is_refused_in_words_not_a_nonetype(step, world, dealt):
-    """Issue 15: an empty raise said "a NoneType is not accepted"."""
+    """Once, an empty raise said "a NoneType is not accepted"."""
     message = "Enter the raise: from the ante up to the cap the spot's flush allows (R8)."
     response = step("decide", {"seat": "1", "decision": "raise", "raise_amount": ""})
     assert error_summary(parse(response.content)) == [f"Raise: {message}"]
@@ -861,7 +861,7 @@ def test_a_dealer_not_on_duty_here_is_refused_and_the_refusal_is_recorded(
         {"seating": world.seats[1].pk, "ante": "10"},
     )
 
-    # Refused before the step: the answer would show the table's play, its cards (item 5).
+    # Refused before the step: the answer would show the table's play, its cards.
     assert response.status_code == 403
     message = "Another dealer is on duty at this table: only they and the floor see its play."
     assert message in response.content.decode()
@@ -944,11 +944,11 @@ def test_a_dealer_cannot_flag_a_proposition_player(step, world):
     assert not seating.proposition_player
 
 
-# --- issue 15: safe and plain ----------------------------------------------------------------
+# --- safe and plain --------------------------------------------------------------------------
 
 
 def test_cash_out_with_an_empty_amount_is_refused_naming_the_amount(step, world):
-    """Issue 15: an empty Cash out emptied the stack; nothing moves money on an empty field."""
+    """Once, an empty Cash out emptied the stack; nothing moves money on an empty field."""
     seating = world.seats[1]
     seq = last_seq()
     for amount in ("", "  "):
@@ -1031,7 +1031,7 @@ def test_a_spot_the_dps_bank_could_not_cover_says_so_and_what_it_would_have_won(
 
 
 def test_every_wrong_hand_is_shown_at_once(step, world, wagered):
-    """Issue 15: several wrong fields, every error shown, each next to its own field."""
+    """Several wrong fields, every error shown, each next to its own field."""
     data = {"dealer_cards": "Ks 9s 4s 2c 7h 8c", "cards_1": "Ah Th 6h 2h Jd 5c Zz", "cards_5": WEAK}
     form = parse(step("cards", data).content).by_id("cards-form")
     assert field_errors(form, "dealer_cards")[0].startswith("A hand is exactly 7 cards; 6 were")

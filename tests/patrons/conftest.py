@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from patrons.identity import IdentityInput
+from tables import services as table_services
 from tests.clock import Clock
 
 NY = ZoneInfo("America/New_York")
@@ -29,6 +30,12 @@ def cardroom(supervisor, clock, cardroom):
     """tests/conftest.py's cardroom in New York (gaming day from 06:00), made once the clock is
     the test's."""
     return cardroom
+
+
+@pytest.fixture
+def player(cardroom, dealer):
+    """Robin Vale, registered by the dealer, no ID on file."""
+    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
 
 
 @pytest.fixture

@@ -12,14 +12,16 @@ from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import settings
 
 from core.errors import DomainError
-from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
+from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
 from tables import services as table_services
 from tables.signatures import SignatureInput
 from tests import runtime_role
+from tests.clock import T0, Clock
 
 PASSWORD = "a-test-password"
 
@@ -66,11 +68,34 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def checkpoint_sink(tmp_path_factory):
-    """Each test its own audit checkpoint sink (a file outside the database, issue 11): the
+    """Each test its own audit checkpoint sink (a file outside the database): the
     database is rolled back after each test, the sink must be too."""
     path = tmp_path_factory.mktemp("sink") / "checkpoints.jsonl"
     with override_settings(AUDIT_CHECKPOINT_SINK=str(path)):
         yield path
+
+
+@pytest.fixture
+def clock_start() -> Clock:
+    """The test's clock as it starts: 2024-03-01 18:00 in New York (``T0``). A suite whose story
+    starts elsewhere, or whose clock moves otherwise, overrides this one fixture (tests/cage,
+    tests/tables, tests/patrons); ``clock`` itself is defined only here."""
+    return Clock(T0)
+
+
+@pytest.fixture
+def clock(monkeypatch, clock_start: Clock) -> Clock:
+    """Place events at chosen moments: ``django.utils.timezone.now`` answers the clock's time
+    (every module reads the time through it: services, rotation, audit, ``auto_now_add``)."""
+    monkeypatch.setattr(timezone, "now", lambda: clock_start.now)
+    return clock_start
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    """Files the test writes (exports, photos) go to its own temporary ``MEDIA_ROOT``."""
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
 
 
 def signed(user: User) -> SignatureInput:
@@ -114,7 +139,7 @@ def auditor(make_user):
 
 def an_administrator() -> User:
     """The administrator who creates the tests' cardrooms (made on first use): cardrooms and
-    R17's self-approval switch are the administrators' (hardening item 4)."""
+    R17's self-approval switch are the administrators'."""
     user, created = User.objects.get_or_create(
         username="administrator", defaults={"first_name": "Jo", "last_name": "Blake"}
     )
@@ -168,6 +193,18 @@ def second_supervisor(make_user):
 def other_dealer(make_user):
     """A dealer who is not on duty at the test's tables."""
     return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
+
+
+@pytest.fixture
+def counter(make_user):
+    """A member of the count team: enters drop counts, nothing else."""
+    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
+
+
+@pytest.fixture
+def second_counter(make_user):
+    """The count team's second member, who signs a drop count beside ``counter``."""
+    return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
 
 
 @pytest.fixture
@@ -333,7 +370,7 @@ def nothing_written(db):
 
     ``audited=("permission.refused",)``: except exactly those new audit events, in that order,
     and the chain head they move: the API and the screens record a refused permission after
-    the refused change rolled back (issue 5).
+    the refused change rolled back.
     """
 
     @contextmanager

@@ -1,5 +1,5 @@
-"""The PostgreSQL run connects as the runtime role, as production does (README, "Production:
-database roles"): a privilege the runtime role lacks fails the test that needs it.
+"""The PostgreSQL run connects as the runtime role, as production does (docs/production.md,
+"Database roles"): a privilege the runtime role lacks fails the test that needs it.
 
 Once the test database is migrated (as the superuser ``DATABASE_URL`` names), ``db_roles``'s
 steps make an owner, which is given every table, and the runtime role, granted what

@@ -277,7 +277,7 @@ class World:
     def hand_settled(self) -> Hand:
         return self.hand("settled")
 
-    # --- players under the law (issue 14) -----------------------------------------------------
+    # --- players under the law ----------------------------------------------------------------
 
     @cached_property
     def identified_player(self):
@@ -435,29 +435,6 @@ class World:
         exports.export_mark_unqueued(export.pk, "OperationalError: connection refused")
         export.refresh_from_db()
         return export
-
-
-@pytest.fixture
-def second_supervisor(make_user):
-    """The other floor supervisor on duty (R17 dual control)."""
-    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
-
-
-@pytest.fixture
-def other_dealer(make_user):
-    """A dealer who is not on duty at any of the world's tables."""
-    return make_user("dealer2", role=DEALER, first_name="Rae", last_name="Ng")
-
-
-@pytest.fixture
-def counter(make_user):
-    """A member of the count team (issue 13)."""
-    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
-
-
-@pytest.fixture
-def second_counter(make_user):
-    return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
 
 
 @pytest.fixture

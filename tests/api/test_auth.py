@@ -1,4 +1,4 @@
-"""Authentication (issue 6): tokens for devices that expire and can be revoked, sessions with
+"""Authentication: tokens for devices that expire and can be revoked, sessions with
 CSRF for the screens, and a lockout after repeated failed logins (django-axes)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A known token authenticates from the cache without a query (issue 16), and never answers for
+"""A known token authenticates from the cache without a query, and never answers for
 a user or a token that has changed since it was cached."""
 
 from __future__ import annotations

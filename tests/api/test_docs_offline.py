@@ -1,5 +1,5 @@
 """``/api/docs/`` works with no internet: Swagger UI is served from the app's own static
-files (drf-spectacular-sidecar), never a CDN; the admin's labels read well (issue 15)."""
+files (drf-spectacular-sidecar), never a CDN; the admin's labels read well."""
 
 from __future__ import annotations
 

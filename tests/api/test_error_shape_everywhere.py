@@ -1,4 +1,4 @@
-"""Every error under /api/ in the one shape, including those Django answers itself (item 9):
+"""Every error under /api/ in the one shape, including those Django answers itself:
 an unknown URL, a body too large, a server error; and every answer carries a request id."""
 
 from __future__ import annotations
@@ -91,8 +91,8 @@ def test_a_request_id_that_is_not_plain_is_replaced(client):
 
 
 def test_a_server_error_keeps_no_idempotency_record_so_the_retry_runs(world, monkeypatch):
-    """Item 6: an answer of 5xx is never stored under the Idempotency-Key; the retry, once the
-    fault is gone, does the work."""
+    """A server error is not replayed: an answer of 5xx is never stored under the Idempotency-Key;
+    the retry, once the fault is gone, does the work."""
     hand = world.hand_ready
     settle = hand_views.services.hand_settle
 

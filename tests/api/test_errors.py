@@ -1,5 +1,5 @@
 """One error shape everywhere, ``{"error": {"code", "message", "field"}}``, with the status that
-applies (400, 401, 403, 404, 405, 409, 422); bad input never produces a 500 (issue 6). A
+applies (400, 401, 403, 404, 405, 409, 422); bad input never produces a 500. A
 refused write names its field, says why and writes nothing but, for a refused permission, its
 audit event (``nothing_written``, tests/conftest.py)."""
 

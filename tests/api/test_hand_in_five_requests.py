@@ -1,4 +1,4 @@
-"""A hand in five requests whatever its spots (issue 16): start, all the wagers, the cards,
+"""A hand in five requests whatever its spots: start, all the wagers, the cards,
 all the decisions, settle. A refused spot places nothing and the error names ``spots[i]``."""
 
 from __future__ import annotations

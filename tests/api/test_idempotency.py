@@ -1,4 +1,4 @@
-"""Idempotency-Key on POSTs (issue 6): a retry with the same key and body returns the first
+"""Idempotency-Key on POSTs: a retry with the same key and body returns the first
 answer and changes nothing; the same key with another body is refused (422); keys belong to
 their user; an error answer is remembered like any other; of concurrent duplicates exactly
 one executes (PostgreSQL)."""

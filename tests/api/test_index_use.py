@@ -1,4 +1,4 @@
-"""Reads that stay flat (issue 16): with 100,000 audit events and 20,000 hands and their
+"""Reads that stay flat: with 100,000 audit events and 20,000 hands and their
 settlements, the lists, the gaming-day report and the exports read through an index — no
 sequential scan of the table and no sort of it (PostgreSQL's EXPLAIN; SQLite's planner is
 another matter, so this runs on PostgreSQL only).

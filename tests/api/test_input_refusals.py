@@ -1,4 +1,4 @@
-"""Input the API refuses instead of misreading (hardening items 10–12): unknown fields, digits
+"""Input the API refuses instead of misreading: unknown fields, digits
 that are not ASCII, and settling a cancelled hand."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _events() -> int:
     return AuditEvent.objects.count()
 
 
-# --- item 10: unknown fields ------------------------------------------------------------------
+# --- unknown fields ---------------------------------------------------------------------------
 
 
 def test_a_wager_with_a_misspelt_bonus_is_refused_naming_it_and_nothing_is_placed(api, world):
@@ -80,7 +80,7 @@ def test_a_settle_preview_spot_with_an_unknown_key_is_refused_naming_its_path(ap
     assert error["field"] == "spots[0].insurance"
 
 
-# --- item 11: ASCII digits only ---------------------------------------------------------------
+# --- ASCII digits only ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("amount", ["٥", "５", "۵", "১০", "5.٥"])
@@ -129,7 +129,7 @@ def test_the_settle_json_contract_still_reads_ascii_paytable_odds_given_as_text(
     )
 
 
-# --- item 12: settling a cancelled hand -------------------------------------------------------
+# --- settling a cancelled hand ----------------------------------------------------------------
 
 
 def test_settling_a_cancelled_hand_is_a_409_naming_the_status(api, world):

@@ -1,6 +1,6 @@
-"""Lists are paginated (50 a page, keyset: next and previous cursors, no count, issue 16) and
+"""Lists are paginated (50 a page, keyset: next and previous cursors, no count) and
 filterable where a user looks for something: hands by table, status and time; audit events by
-actor, action and period (issue 6)."""
+actor, action and period."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Logins behind the TLS proxy, throttled per account and per address with backoff (item 13),
+"""Logins behind the TLS proxy, throttled per account and per address with backoff,
 and tokens: the per-user limit, revocation on a password change or a deactivation, and an
-idempotent token login (item 14)."""
+idempotent token login."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def behind_one_proxy(settings):
     settings.TRUSTED_PROXY_COUNT = 1
 
 
-# --- item 13: the proxy, and throttling per account and per address ---------------------------
+# --- the proxy, and throttling per account and per address ------------------------------------
 
 
 def test_behind_the_proxy_the_client_address_is_the_one_the_proxy_appended(
@@ -75,7 +75,7 @@ def test_without_a_trusted_proxy_a_forwarded_for_header_is_ignored(settings, dea
 def test_one_address_failing_on_many_accounts_is_throttled_but_others_behind_the_proxy_are_not(
     behind_one_proxy, make_user, password
 ):
-    """The attack of item 13: behind the proxy every client shared one address, so failures
+    """The attack on the old throttle: behind the proxy every client shared one address, so failures
     counted per username + address let anyone lock any account. Now the attacker's own
     address waits, once it failed on accounts as often as a pair may fail four times over;
     the dealer, logging in from the floor, does not."""
@@ -170,7 +170,7 @@ def test_after_a_quiet_cool_off_the_account_may_log_in_again(behind_one_proxy, d
     assert login("dealer", password, client_address="198.51.100.9").status_code == 201
 
 
-# --- item 14: tokens ----------------------------------------------------------------------------
+# --- tokens -----------------------------------------------------------------------------------
 
 
 def test_a_login_beyond_the_token_limit_revokes_the_oldest_token(dealer, password):
@@ -285,8 +285,8 @@ on_postgres = pytest.mark.skipif(
 @on_postgres
 @pytest.mark.django_db(transaction=True)
 def test_twenty_concurrent_logins_leave_no_more_live_tokens_than_the_limit(dealer, password):
-    """The race of item 14 (16 live tokens against a limit of 10): the limit is kept under a
-    lock on the user's row, whatever the logins' interleaving."""
+    """The race of concurrent logins (16 live tokens against a limit of 10): the limit is kept under
+    a lock on the user's row, whatever the logins' interleaving."""
     limit = settings.REST_KNOX["TOKEN_LIMIT_PER_USER"]
     barrier = threading.Barrier(20)
     statuses: list[int] = []

@@ -1,4 +1,4 @@
-"""Who reads what of a table (hardening item 5): the hole cards of a hand not yet settled only
+"""Who reads what of a table: the hole cards of a hand not yet settled only
 for its table's dealer on duty and floor supervisors; a table's stacks and rotation only for
 its staff, floor supervisors and compliance. The authorization matrix has the statuses; these
 tests look at what the answers hold."""

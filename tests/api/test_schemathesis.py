@@ -1,5 +1,5 @@
 """Schemathesis against the live schema (``/api/schema/``, served by the app under test): no
-operation answers a 5xx, and every answer the schema documents matches it (issue 6).
+operation answers a 5xx, and every answer the schema documents matches it.
 
 The app is Django's WSGI handler under the test settings (``cardroom.wsgi`` is production's),
 so it shares the test's database transaction and sees the world the fixtures build. Three
@@ -45,7 +45,7 @@ from .test_authorization import ACTORS, MATRIX, body_for
 pytestmark = pytest.mark.django_db
 
 # status_code_conformance: every status an operation answers is one its schema documents
-# (hardening item 9: the error codes are in the schema).
+# (the error codes are in the schema).
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance]
 # Examples per operation: 8 and 4 in Hypothesis's ci profile, fewer in dev (tests/conftest.py);
 # SCHEMATHESIS_SCALE=10 multiplies them for a longer, random hunt.

@@ -1,6 +1,6 @@
 """Settlement through the API answers with the very breakdown ``settle_round`` gives for the
 stored round; the settle preview runs the engine on a settle-json round and touches nothing
-(issue 6, settle-json.md)."""
+(settle-json.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The answers of a hand's steps are the hand as stored, though they read less to give it
-(issue 16): the start answers from the hand it made, the other steps read the hand and its
+"""The answers of a hand's steps are the hand as stored, though they read less to give it:
+the start answers from the hand it made, the other steps read the hand and its
 spots and skip the settlements of a hand in progress, and a step's service reads its hand (or
 table) itself, so that a missing one is a 404 from the service, not a read in the view."""
 

@@ -1,4 +1,4 @@
-"""Two application servers behind a load balancer share one PostgreSQL (issue 16): the app
+"""Two application servers behind a load balancer share one PostgreSQL: the app
 keeps nothing between requests in its process, so a hand's five requests may land on either.
 Two gunicorn processes (production settings) on two ports against the test database; each
 hand alternates between them request by request, and a token's role changed through one is

@@ -1,4 +1,4 @@
-"""Verifications as tasks (hardening items 2 and 17): ``POST audit/verify/`` and
+"""Verifications as tasks: ``POST audit/verify/`` and
 ``POST books/verify/`` answer 202 with a run enqueued on commit, not verified inside the
 request; ``GET …/verify/{id}/`` shows its progress, then the report."""
 

@@ -1,5 +1,6 @@
-"""Helpers the audit tests share (fixtures are in conftest.py): a clock, getting past the
-append-only triggers to play the attacker, running ``verify_audit``, and playing hands."""
+"""Helpers the audit tests share (fixtures are in conftest.py; the clock is tests/clock.py):
+getting past the append-only triggers to play the attacker, running ``verify_audit``, and
+playing hands."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -21,27 +22,12 @@ from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
 from tables.rotation import game_restart
 from tests import runtime_role
+from tests.clock import T0 as T0  # re-exported: the audit tests start their clock there
+from tests.clock import Clock
 from wagers import services
 from wagers.models import Hand, Settlement
 
-# 2024-03-01 23:00 UTC is 18:00 in New York: gaming day 2024-03-01.
-T0 = datetime(2024, 3, 1, 23, 0, tzinfo=UTC)
 NEW_YORK = ZoneInfo("America/New_York")
-
-
-@dataclass
-class Clock:
-    """What ``django.utils.timezone.now`` answers while the ``clock`` fixture is in use."""
-
-    now: datetime
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
-
-    def set(self, moment: datetime) -> datetime:
-        self.now = moment
-        return moment
 
 
 def local(*parts: int, microsecond: int = 0) -> datetime:

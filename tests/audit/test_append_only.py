@@ -1,4 +1,4 @@
-"""Append-only in the database (issue 5, R17): the audit log and every other record the rules
+"""Append-only in the database (R17): the audit log and every other record the rules
 say is never edited refuse UPDATE, DELETE and (on PostgreSQL) TRUNCATE, even as raw SQL through
 the application's own connection — on PostgreSQL the runtime role has no such privilege, and
 the tables' owner, who has, meets the append-only trigger."""

@@ -1,5 +1,5 @@
-"""The audit log is hash-chained (issue 5, R17), one chain per table, per cardroom and one
-global (issue 16): every service appends its event in its own transaction, each event follows
+"""The audit log is hash-chained (R17), one chain per table, per cardroom and one
+global: every service appends its event in its own transaction, each event follows
 the one before in its chain, and ``verify_audit`` names the chain and the first place where
 anything was changed, removed or cut off."""
 
@@ -400,7 +400,7 @@ def test_the_hash_covers_every_stored_field():
     original = chain_event_hash(**fields)
     for name, value in CHANGED.items():
         assert chain_event_hash(**(fields | {name: value})) != original, name
-    # The legacy format is unchanged: the same bytes as before issue 16.
+    # The legacy format is unchanged: the same bytes as before chains per table.
     legacy = event_hash(**LEGACY_FIELDS)
     record = [7, T0.isoformat(), 3, "dealer", "hand.settled", "wagers.hand", "12", '{"a":"1.00"}']
     expected = hashlib.sha256(
@@ -583,7 +583,7 @@ def test_verify_audit_refuses_an_unreadable_checkpoints_file(chain, tmp_path):
 
 
 def write_legacy_events(count: int) -> list[AuditEvent]:
-    """Events as the single chain wrote them before issue 16 (format 1, numbered 1, 2, ...),
+    """Events as the single chain wrote them before chains per table (format 1, numbered 1, 2, ...),
     with its head, as the migration leaves them."""
     previous, events = GENESIS_HASH, []
     with past_append_only():
@@ -681,9 +681,9 @@ with_postgres_db = pytest.mark.django_db(transaction=True)
 @with_postgres
 @with_postgres_db
 def test_holding_one_tables_head_does_not_block_another_tables_append(dp_table, house_table):
-    """Issue 16: another connection holds the DP table's chain head (mid-append, uncommitted);
-    an append to the house table's chain goes through under a 2 s lock timeout, while one to
-    the DP table's own chain times out waiting for it."""
+    """Chains per table: another connection holds the DP table's chain head (mid-append,
+    uncommitted); an append to the house table's chain goes through under a 2 s lock timeout, while
+    one to the DP table's own chain times out waiting for it."""
     held, release, done = threading.Event(), threading.Event(), threading.Event()
     errors: list[BaseException] = []
 

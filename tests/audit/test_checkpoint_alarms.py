@@ -30,14 +30,15 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def events(make_player, clock):
+def four_registrations(make_player, clock):
+    """Four players registered by the dealer, a minute apart: a few events to checkpoint."""
     for _ in range(4):
         clock.advance(minutes=1)
         make_player()
 
 
 @pytest.fixture
-def forged(events, clock, django_capture_on_commit_callbacks):
+def forged(four_registrations, clock, django_capture_on_commit_callbacks):
     """A genuine checkpoint, then a row inserted beside it with a signature of nobody's key."""
     clock.advance(minutes=1)
     with django_capture_on_commit_callbacks(execute=True):

@@ -24,33 +24,13 @@ from django.test import override_settings
 
 from audit import alarms, signing
 from audit.models import AuditEvent, Checkpoint, SinkWrite
-from audit.services import audit_checkpoint_record, checkpoint_record
+from audit.services import checkpoint_record
 
 from .support import verify_audit
 
 pytestmark = pytest.mark.django_db
 
 REAL_WRITE = os.write
-
-
-@pytest.fixture
-def events(make_player, clock):
-    for _ in range(6):
-        clock.advance(minutes=1)
-        make_player()
-    return list(AuditEvent.objects.order_by("seq"))
-
-
-@pytest.fixture
-def checkpoint(django_capture_on_commit_callbacks, clock):
-    """Take a checkpoint as beat does: its sink line is written once it commits."""
-
-    def take():
-        clock.advance(minutes=1)
-        with django_capture_on_commit_callbacks(execute=True):
-            return audit_checkpoint_record()
-
-    return take
 
 
 def lines_of(path: Path) -> list[bytes]:

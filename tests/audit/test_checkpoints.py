@@ -1,4 +1,4 @@
-"""Checkpoints (issues 5, 11 and 16): Celery beat runs ``audit.verify_chain`` at least every
+"""Checkpoints: Celery beat runs ``audit.verify_chain`` at least every
 minute, and each day close takes one; a checkpoint records the verified heads of every chain,
 is signed with a key kept outside the database and appended to a sink outside it, so that a
 cut-off tail, a removed chain or a removed or forged checkpoint is found, and ``verify_audit``
@@ -29,27 +29,6 @@ from cardroom import celery_app
 from .support import T0, past_append_only, verify_audit
 
 with_redis = pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="REDIS_URL is not set")
-
-
-@pytest.fixture
-def events(make_player, clock):
-    """A few events: players registered by the dealer, a minute apart."""
-    for _ in range(6):
-        clock.advance(minutes=1)
-        make_player()
-    return list(AuditEvent.objects.order_by("seq"))
-
-
-@pytest.fixture
-def checkpoint(django_capture_on_commit_callbacks, clock):
-    """Take a checkpoint as the task does, its sink line written on commit."""
-
-    def take():
-        clock.advance(minutes=1)
-        with django_capture_on_commit_callbacks(execute=True):
-            return audit_checkpoint_record()
-
-    return take
 
 
 def heads() -> list[list]:

@@ -1,4 +1,4 @@
-"""Database roles (hardening item 1): the role that owns the tables is not the role the
+"""Database roles: the role that owns the tables is not the role the
 application runs as, so the application cannot switch the append-only triggers off.
 
 On a fresh PostgreSQL database of its own: ``db_roles`` as a superuser creates the owner and

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def events(dp_table, house_table, make_player, clock):
+def events_in_chains(dp_table, house_table, make_player, clock):
     """Events in several chains: the cardroom's (players), and each table's."""
     for _ in range(4):
         clock.advance(minutes=1)
@@ -58,7 +58,9 @@ def test_a_run_rehashes_a_six_hundredth_of_the_log_within_its_bounds():
 # --- the walk --------------------------------------------------------------------------------
 
 
-def test_runs_walk_every_chain_slice_by_slice_and_start_again(events, small_slices, clock):
+def test_runs_walk_every_chain_slice_by_slice_and_start_again(
+    events_in_chains, small_slices, clock
+):
     covered: list[tuple[str, int]] = []
     runs = 0
     while True:
@@ -82,7 +84,7 @@ def test_runs_walk_every_chain_slice_by_slice_and_start_again(events, small_slic
 
 
 def test_events_added_during_a_pass_are_swept_when_their_chain_comes_round(
-    events, small_slices, make_player, clock
+    events_in_chains, small_slices, make_player, clock
 ):
     sweep_step(now=clock.advance(minutes=1))
     make_player()  # the cardroom's chain grows behind or ahead of the cursor
@@ -98,12 +100,12 @@ def test_events_added_during_a_pass_are_swept_when_their_chain_comes_round(
 
 
 def test_an_old_event_rewritten_behind_the_last_checkpoint_stops_the_next_checkpoint(
-    events, make_player, clock, caplog
+    events_in_chains, make_player, clock, caplog
 ):
     first = verify_chain_task.delay().get(timeout=10)
     assert first["ok"] is True and Checkpoint.objects.count() == 1
     make_player()
-    old = events[1]
+    old = events_in_chains[1]
     with past_append_only():
         AuditEvent.objects.filter(pk=old.pk).update(actor_name="someone")
 
@@ -126,9 +128,9 @@ def test_an_old_event_rewritten_behind_the_last_checkpoint_stops_the_next_checkp
     assert Checkpoint.objects.count() == 2 and not sweep.sweep_found_broken()
 
 
-def test_a_rewritten_event_with_its_hash_recomputed_breaks_the_link_from_the_next(events):
+def test_a_rewritten_event_with_its_hash_recomputed_breaks_the_link_from_the_next(events_in_chains):
     assert audit_checkpoint_record() is not None
-    chain = events[-1].chain
+    chain = events_in_chains[-1].chain
     ours = list(AuditEvent.objects.filter(chain=chain).order_by("chain_seq"))
     target = ours[-2]  # behind the checkpoint, with one event after it
     payload = target.payload.replace("}", ',"x":"1"}', 1)
@@ -149,9 +151,9 @@ def test_a_rewritten_event_with_its_hash_recomputed_breaks_the_link_from_the_nex
     assert "it does not follow the event before" in report.problem
 
 
-def test_an_old_event_deleted_is_found_missing(events):
+def test_an_old_event_deleted_is_found_missing(events_in_chains):
     assert audit_checkpoint_record() is not None
-    middle = AuditEvent.objects.filter(chain=events[-1].chain).order_by("chain_seq")[1]
+    middle = AuditEvent.objects.filter(chain=events_in_chains[-1].chain).order_by("chain_seq")[1]
     with past_append_only():
         AuditEvent.objects.filter(pk=middle.pk).delete()
     report = sweep_step()
@@ -160,8 +162,8 @@ def test_an_old_event_deleted_is_found_missing(events):
     assert f"event {middle.chain_seq} is missing" in report.problem
 
 
-def test_a_head_row_moved_off_its_last_event_is_found(events):
-    head = ChainHead.objects.get(chain=events[-1].chain)
+def test_a_head_row_moved_off_its_last_event_is_found(events_in_chains):
+    head = ChainHead.objects.get(chain=events_in_chains[-1].chain)
     ChainHead.objects.filter(pk=head.pk).update(hash="0" * 64)
     report = sweep_step()
     assert not report.ok and "it differs from the chain head" in report.problem

@@ -1,12 +1,13 @@
-"""Issue 15's targets in a real Chromium: a complete 3-spot hand at the designated-player table
-played through the dealer screen, counting every tap (a click, a confirmation answered) and
-every keystroke the test makes — once with the card picker, once with the system's shuffle and
-"same wagers as last hand". Confirmations on the irreversible actions, and screenshots of the
-dealer screen at 1366×768, 1024×768 (a tablet in landscape) and 768×1024 (in portrait).
+"""The dealer screen's tap targets in a real Chromium: a complete 3-spot hand at the
+designated-player table played through the dealer screen, counting every tap (a click, a
+confirmation answered) and every keystroke the test makes — once with the card picker, once with the
+system's shuffle and "same wagers as last hand". Confirmations on the irreversible actions, and
+screenshots of the dealer screen at 1366×768, 1024×768 (a tablet in landscape) and 768×1024 (in
+portrait).
 
 A hand holds 7 cards a hand (R1): a 3-spot hand entered with the picker is 4 hands, 28 card
-taps however the picker is made; the target of 20 taps cannot count them (see the README's
-screen section). The test asserts the card taps and the other taps separately."""
+taps however the picker is made; the target of 20 taps cannot count them (see docs/screens.md,
+the dealer screen). The test asserts the card taps and the other taps separately."""
 
 from __future__ import annotations
 

@@ -1,19 +1,17 @@
 """Fixtures for the cage: a cardroom in New York with three shifts (day 06:00, swing 14:00,
-grave 22:00), the count team, a clock, a floor with its racks counted, and helpers that play a
-hand to the end."""
+grave 22:00), a clock set by wall-clock time, the people who sign, and a floor with its racks
+counted (the count team is tests/conftest.py's ``counter`` and ``second_counter``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
-from django.utils import timezone
 
 from cage import services
-from core.roles import COUNT_TEAM
 from tables import services as table_services
-from tests.conftest import an_administrator, signed
+from tests.clock import Clock
+from tests.conftest import signed
 
 # 2024-03-01 12:00 UTC is 07:00 in New York (EST): the day shift of gaming day 2024-03-01.
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
@@ -21,9 +19,8 @@ SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
 RACK = {"1": 100, "5": 100, "25": 80, "100": 20}  # $4,600
 
 
-@dataclass
-class Clock:
-    now: datetime
+class ShiftClock(Clock):
+    """The test's clock, set by New York wall-clock time on the cage's gaming day."""
 
     def at(self, hhmm: str, *, days: int = 0) -> datetime:
         """Move the clock to ``hhmm`` New York time (EST, UTC−5) on 2024-03-01 + ``days``."""
@@ -33,36 +30,45 @@ class Clock:
         )
         return self.now
 
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
+
+@pytest.fixture
+def clock_start() -> ShiftClock:
+    """The clock starts at 07:00 in New York on 2024-03-01: the day shift."""
+    return ShiftClock(T0)
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
-    current = Clock(T0)
-    monkeypatch.setattr(timezone, "now", lambda: current.now)
-    return current
-
-
-@pytest.fixture
-def cardroom(supervisor, clock):
-    """Harbour Cardroom (New York, gaming day from 06:00) with day, swing and grave shifts."""
-    cardroom = table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
-    )
+def cardroom(supervisor, clock, cardroom):
+    """tests/conftest.py's Harbour Cardroom (New York, gaming day from 06:00), made on the
+    test's clock, with day, swing and grave shifts."""
     table_services.cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
     return cardroom
 
 
 @pytest.fixture
-def counter(make_user):
-    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
+def people(supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter):
+    """Everyone who may be asked to sign, by persona name."""
+    return {
+        "supervisor": supervisor,
+        "second_supervisor": second_supervisor,
+        "dealer": dealer,
+        "other_dealer": other_dealer,
+        "auditor": auditor,
+        "counter": counter,
+        "second_counter": second_counter,
+    }
 
 
 @pytest.fixture
-def second_counter(make_user):
-    return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
+def house(cardroom, clock, supervisor, dealer):
+    """At 07:00 of 2024-03-01: a house-banked table, open with the dealer, its rack not yet
+    counted."""
+    clock.at("07:00")
+    table = table_services.table_create(
+        cardroom=cardroom, name="House", banking="house", by=supervisor
+    )
+    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    return table
 
 
 @pytest.fixture

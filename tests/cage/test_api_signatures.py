@@ -174,19 +174,6 @@ SECOND_PERSON = ("rack counter", "second counter", "delivery", "witness")
 OWN = ("rack verifier", "variance sign-off", "shift close", "day close")
 
 
-@pytest.fixture
-def people(supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter):
-    return {
-        "supervisor": supervisor,
-        "second_supervisor": second_supervisor,
-        "dealer": dealer,
-        "other_dealer": other_dealer,
-        "auditor": auditor,
-        "counter": counter,
-        "second_counter": second_counter,
-    }
-
-
 def _ready(name: str, floor: dict, clock: Any, people: dict) -> Endpoint:
     endpoint = endpoints(floor, clock, people)[name]
     endpoint.prepare()

@@ -26,30 +26,28 @@ BILLIONS = {"500": 10**7, "100": 10**7, "25": 10**7}
 
 
 @pytest.fixture
-def house(cardroom, clock, supervisor, dealer):
-    clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+def counted_house(house, supervisor, dealer):
+    """The house table with its opening count: $1,000 in $100 chips."""
     cage.inventory_count_record(
-        table=table,
+        table=house,
         kind="opening",
         chips={"100": 10},
         counted_by=signed(dealer),
         signature=signed(supervisor),
         by=supervisor,
     )
-    return table
+    return house
 
 
 def test_a_new_cardroom_takes_a_million_at_most(cardroom):
     assert cardroom.largest_cage_amount == DEFAULT_LARGEST_CAGE_AMOUNT == Decimal("1000000.00")
 
 
-def test_a_fill_of_six_and_a_quarter_billion_is_refused_naming_the_chips(house, second_supervisor):
+def test_a_fill_of_six_and_a_quarter_billion_is_refused_naming_the_chips(
+    counted_house, second_supervisor
+):
     response = token_client(second_supervisor).post(
-        f"{V}/tables/{house.pk}/slips/", {"kind": "fill", "chips": BILLIONS}, format="json"
+        f"{V}/tables/{counted_house.pk}/slips/", {"kind": "fill", "chips": BILLIONS}, format="json"
     )
 
     assert response.status_code == 422, response.content
@@ -79,12 +77,12 @@ def test_a_rack_count_over_the_largest_amount_is_refused(
 
 
 def test_a_drop_count_over_the_largest_amount_is_refused_naming_cash_or_chips(
-    house, clock, counter, second_counter, refusal
+    counted_house, clock, counter, second_counter, refusal
 ):
     clock.at("07:00", days=1)
     with refusal(DomainError, field="cash", says="largest fill, credit or count"):
         cage.drop_count_record(
-            table=house,
+            table=counted_house,
             gaming_day=date(2024, 3, 1),
             shift="day",
             cash={"100": 10_001},
@@ -95,26 +93,27 @@ def test_a_drop_count_over_the_largest_amount_is_refused_naming_cash_or_chips(
 
 
 def test_a_floor_supervisor_raises_the_limit_and_a_larger_fill_is_taken(
-    house, supervisor, second_supervisor
+    counted_house, supervisor, second_supervisor
 ):
     floor = token_client(supervisor)
     chips = {"500": 3000}  # $1,500,000
 
     refused = token_client(second_supervisor).post(
-        f"{V}/tables/{house.pk}/slips/", {"kind": "fill", "chips": chips}, format="json"
+        f"{V}/tables/{counted_house.pk}/slips/", {"kind": "fill", "chips": chips}, format="json"
     )
     changed = floor.post(
-        f"{V}/cardrooms/{house.cardroom_id}/cage-limit/",
+        f"{V}/cardrooms/{counted_house.cardroom_id}/cage-limit/",
         {"largest_cage_amount": "2000000"},
         format="json",
     )
     taken = token_client(second_supervisor).post(
-        f"{V}/tables/{house.pk}/slips/", {"kind": "fill", "chips": chips}, format="json"
+        f"{V}/tables/{counted_house.pk}/slips/", {"kind": "fill", "chips": chips}, format="json"
     )
 
     assert refused.status_code == 422
     assert changed.status_code == 200 and changed.json() == {"largest_cage_amount": "2000000.00"}
-    assert floor.get(f"{V}/cardrooms/{house.cardroom_id}/cage-limit/").json() == changed.json()
+    limit = floor.get(f"{V}/cardrooms/{counted_house.cardroom_id}/cage-limit/")
+    assert limit.json() == changed.json()
     assert taken.status_code == 201 and taken.json()["total"] == "1500000.00"
 
 

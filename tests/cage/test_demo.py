@@ -75,8 +75,9 @@ def test_running_load_demo_again_plays_nothing_again():
 
 
 def test_the_demo_day_shows_compliance_each_rule_of_the_law():
-    """Issue 14: yesterday's demo day holds an MTL entry and a CTR (an ID on file), a barred
-    person on the cardroom's list, and a dispute followed up by surveillance and closed."""
+    """Players under the law in the demo: yesterday's demo day holds an MTL entry and a CTR (an ID
+    on file), a barred person on the cardroom's list, and a dispute followed up by surveillance and
+    closed."""
     call_command("load_demo", stdout=StringIO())
     cardroom = Cardroom.objects.get(name="Demo Cardroom")
 

@@ -29,16 +29,6 @@ def chips(**pieces: int) -> dict[str, int]:
     return {f"chips_{int(k[1:])}.00": n for k, n in pieces.items()}
 
 
-@pytest.fixture
-def house(cardroom, clock, supervisor, dealer):
-    clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
-    return table
-
-
 #: The dealer counts the rack and signs on the supervisor's screen; the supervisor signs too.
 SIGNED_COUNT = {"counted_by": "dealer", "counted_by_secret": PASSWORD, "secret": PASSWORD}
 

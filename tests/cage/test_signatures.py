@@ -61,19 +61,6 @@ SECOND_PERSON = ("rack counter", "second counter", "delivery", "witness")
 OWN = ("rack verifier", "variance sign-off", "shift close", "day close")
 
 
-@pytest.fixture
-def people(supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter):
-    return {
-        "supervisor": supervisor,
-        "second_supervisor": second_supervisor,
-        "dealer": dealer,
-        "other_dealer": other_dealer,
-        "auditor": auditor,
-        "counter": counter,
-        "second_counter": second_counter,
-    }
-
-
 def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
     f = Floor(floor, clock, p)
     supervisor, dealer = f.supervisor, f.dealer

@@ -1,5 +1,6 @@
-"""The read-only admin follows item 5's rule too: a hand in play shows its cards only to its
-table's dealer on duty and floor supervisors; administrators look through configuration only."""
+"""The read-only admin follows the API's rule on hole cards too: a hand in play shows its cards only
+to its table's dealer on duty and floor supervisors; administrators look through configuration
+only."""
 
 from __future__ import annotations
 

@@ -164,7 +164,7 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
 
 
 def test_migrations_run_as_the_owner_named_by_migration_database_url():
-    """Hardening item 1: an optional second URL, the owner role ``migrate`` connects as; its
+    """Database roles: an optional second URL, the owner role ``migrate`` connects as; its
     tests mirror the default's test database."""
     assert migration_database_from_env(environ={}) is None
     config = migration_database_from_env(

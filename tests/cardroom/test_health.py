@@ -1,4 +1,4 @@
-"""Health as three answers (hardening item 8): liveness, readiness (the database: what a load
+"""Health as three answers: liveness, readiness (the database: what a load
 balancer asks) and dependencies (Redis, a worker, beat). Redis down leaves the cardroom ready;
 tests/faults/test_export_faults.py stops a real Redis to show it."""
 

@@ -1,4 +1,4 @@
-"""Production settings (hardening items 9, 15, 16): ``check --deploy`` is clean, sessions last
+"""Production settings: ``check --deploy`` is clean, sessions last
 a shift, logs are JSON lines with the request id, and the demo data refuses to load."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ PRODUCTION = {
     "DJANGO_SECRET_KEY": "k3y-for-the-deploy-check-0123456789-abcdefghijklmnopqrstuvwxyz",
     "DJANGO_ALLOWED_HOSTS": "cardroom.example",
     "DJANGO_CSRF_TRUSTED_ORIGINS": "https://cardroom.example",
-    # production requires the key of players' ID numbers (issue 14); a fixed one for the tests
+    # production requires the key of players' ID numbers; a fixed one for the tests
     "ID_LOOKUP_KEY": "lookup-key-for-the-production-tests",
     "FIELD_ENCRYPTION_KEY": "KjSxKMAS-AfRhfUOXA8rwe3T8YVBrKzB96-r-lCp_1Q=",
     "AUDIT_CHECKPOINT_KEY": "a-checkpoint-key-for-the-deploy-check-0123456789",
@@ -68,8 +68,8 @@ print(json.dumps({
 
 
 def test_a_server_error_under_production_settings_is_logged_as_one_json_line_with_its_request_id():
-    """Item 9: a 500 under /api/ answers in the one error shape, and stdout has the error as
-    JSON with the traceback and the request id the answer carries."""
+    """One error shape, logged: a 500 under /api/ answers in the one error shape, and stdout has the
+    error as JSON with the traceback and the request id the answer carries."""
     code = """
 import django, sys
 django.setup()

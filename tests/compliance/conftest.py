@@ -1,4 +1,5 @@
-"""The compliance tests read what the audit tests' world writes: the same cardroom in New York
-and the same test-controlled clock."""
+"""The compliance tests read what the audit tests' world writes: the same cardroom in New York,
+made on the test's clock (tests/conftest.py's ``clock``, which starts where the audit tests'
+does)."""
 
-from tests.audit.conftest import cardroom, clock  # noqa: F401 - fixtures, found by name
+from tests.audit.conftest import cardroom  # noqa: F401 - a fixture, found by name

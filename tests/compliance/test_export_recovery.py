@@ -1,4 +1,4 @@
-"""Exports that lose their worker or their broker (hardening items 6 and 7), without processes:
+"""Exports that lose their worker or their broker, without processes:
 the sweep of stalled builds, the claim that keeps one build at a time, the retry of a failed
 export, and "failed — retry" on the screen. tests/faults/ does the same with real ones."""
 
@@ -17,13 +17,7 @@ from compliance.models import Export
 from compliance.services import export_request, export_retry
 from core.errors import Conflict, PermissionDenied
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
 
 @pytest.fixture

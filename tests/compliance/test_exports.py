@@ -1,4 +1,4 @@
-"""CSV exports (issue 5): settlements and the audit log for a period, built by a Celery task
+"""CSV exports: settlements and the audit log for a period, built by a Celery task
 that reports its progress, stored for download, and naming the chain head they were made from."""
 
 from __future__ import annotations
@@ -31,11 +31,7 @@ DAY_0 = local(2024, 2, 29, 12).date()
 DAY_A = local(2024, 3, 1, 12).date()
 DAY_B = local(2024, 3, 2, 12).date()
 
-
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
+pytestmark = pytest.mark.usefixtures("media")  # each test its own MEDIA_ROOT
 
 
 def read(export: Export) -> list[list[str]]:
@@ -162,7 +158,7 @@ def test_an_audit_log_export_has_one_row_per_event_up_to_the_head_it_names(
     assert (export.status, export.progress) == ("done", 100)
     header, *rows = read(export)
     assert header == AUDIT_COLUMNS
-    # Every event, in number order (numbers are unique, not gapless: issue 16).
+    # Every event, in number order (unique, not gapless: events are numbered across chains).
     assert [int(row[0]) for row in rows] == list(
         AuditEvent.objects.order_by("seq").values_list("seq", flat=True)
     )

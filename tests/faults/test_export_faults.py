@@ -1,4 +1,4 @@
-"""Exports through faults (hardening items 6–8), on a real Redis of the test's own and real
+"""Exports through faults, on a real Redis of the test's own and real
 Celery worker processes: Redis stopped while an export is asked for and hands settle, a
 worker's pool process killed mid-export, a whole worker killed mid-export. Nothing is lost,
 nothing is built twice, and the user sees "failed — retry" rather than a hang or a 500."""
@@ -48,7 +48,7 @@ def client_for(user) -> APIClient:
 def test_with_redis_down_an_export_is_refused_in_seconds_marked_failed_and_retried_later(
     auditor, dealer, house_table, seat, settings
 ):
-    """Item 6, and item 8's readiness: Redis stops; the export request answers at once (not
+    """Redis down, and readiness without it: Redis stops; the export request answers at once (not
     after 19 s, not a 500), the export says why it failed, a retry of the request replays the
     answer (no idempotency record of a 5xx), hands still settle and the cardroom stays ready
     while /health/deps/ reports Redis. Redis back: the retry queues it."""
@@ -150,8 +150,8 @@ def _assert_built_once(export: Export) -> None:
 
 @postgres_only
 def test_a_pool_process_killed_mid_export_is_delivered_again_and_finishes_once(auditor):
-    """Item 7: SIGKILL the process building the export; the task, acknowledged late, goes back
-    to the queue and the same worker's next pool process builds it from the start."""
+    """A killed build: SIGKILL the process building the export; the task, acknowledged late, goes
+    back to the queue and the same worker's next pool process builds it from the start."""
     many_audit_events(EVENTS)
     with redis_server() as server, celery_on(server.url), worker(server.url) as running:
         export = _export(auditor)
@@ -167,7 +167,7 @@ def test_a_pool_process_killed_mid_export_is_delivered_again_and_finishes_once(a
 def test_a_whole_worker_killed_mid_export_is_found_stalled_sent_again_and_finishes_once(
     auditor,
 ):
-    """Item 7: SIGKILL the whole worker; its export stays "running" with no progress until
+    """A dead worker: SIGKILL the whole worker; its export stays "running" with no progress until
     beat's sweep finds it stalled and sends it again, and a new worker builds it."""
     many_audit_events(EVENTS)
     with redis_server() as server, celery_on(server.url):
@@ -196,8 +196,8 @@ def test_a_whole_worker_killed_mid_export_is_found_stalled_sent_again_and_finish
 def test_dependencies_are_healthy_with_redis_a_worker_and_beats_heartbeat_and_not_without(
     auditor, settings
 ):
-    """Item 8: /health/deps/ asks Redis, pings a worker and reads the heartbeat a worker
-    leaves when beat schedules it; a worker gone is reported, readiness is not affected."""
+    """Dependencies' health: /health/deps/ asks Redis, pings a worker and reads the heartbeat a
+    worker leaves when beat schedules it; a worker gone is reported, readiness is not affected."""
     api = client_for(auditor)
     with redis_server() as server, celery_on(server.url):
         settings.REDIS_URL = server.url

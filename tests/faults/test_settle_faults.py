@@ -1,4 +1,4 @@
-"""Settling through faults (issue 11, "Tests"), on PostgreSQL and a real Redis of the test's own:
+"""Settling through faults ("Tests"), on PostgreSQL and a real Redis of the test's own:
 Redis stopped while hands settle, and the database connection of a settle killed
 (``pg_terminate_backend``) at each step of its transaction. Nothing is lost, nothing is
 doubled, a retry settles the hand once, and afterwards the books (``verify_books``) and the
@@ -167,7 +167,7 @@ STEPS = {
     "settlement rows": "LOCK TABLE wagers_settlement IN SHARE MODE",
     "wager lines": "LOCK TABLE wagers_wagersettlement IN SHARE MODE",
     "stack entries": "LOCK TABLE tables_stackentry IN SHARE MODE",
-    # the head of the table's own chain (chains per table, issue 16)
+    # the head of the table's own chain (chains per table)
     "audit chain": "SELECT 1 FROM audit_chainhead WHERE chain = 'table:{table}' FOR UPDATE",
 }
 

@@ -7,11 +7,10 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from django.utils import timezone
 
 from patrons.identity import IdentityInput
 from tables import services as table_services
-from tests.conftest import an_administrator
+from tests.clock import Clock
 
 NY = ZoneInfo("America/New_York")
 
@@ -20,27 +19,23 @@ def local(*parts: int) -> datetime:
     return datetime(*parts, tzinfo=NY)
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def set(self, moment: datetime) -> datetime:
-        self.now = moment
-        return moment
+@pytest.fixture
+def clock_start() -> Clock:
+    """The clock starts at 20:00 on 2026-04-02 in New York (gaming day 2026-04-02)."""
+    return Clock(local(2026, 4, 2, 20, 0))
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
-    current = Clock(local(2026, 4, 2, 20, 0))
-    monkeypatch.setattr(timezone, "now", lambda: current.now)
-    return current
+def cardroom(supervisor, clock, cardroom):
+    """tests/conftest.py's cardroom in New York (gaming day from 06:00), made once the clock is
+    the test's."""
+    return cardroom
 
 
 @pytest.fixture
-def cardroom(supervisor, clock):
-    return table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
-    )
+def player(cardroom, dealer):
+    """Robin Vale, registered by the dealer, no ID on file."""
+    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
 
 
 @pytest.fixture

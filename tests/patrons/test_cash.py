@@ -24,11 +24,6 @@ pytestmark = pytest.mark.django_db
 D = Decimal
 
 
-@pytest.fixture
-def player(cardroom, dealer, clock):
-    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
-
-
 def identify(player, supervisor):
     return identity_record(player=player, identity=an_id(), by=supervisor)
 

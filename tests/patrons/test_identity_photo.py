@@ -1,4 +1,4 @@
-"""A player's identity with an optional photo (issue 14): a JPEG or PNG of at most 5 MB, known
+"""A player's identity with an optional photo: a JPEG or PNG of at most 5 MB, known
 by its bytes; through the service, the API (multipart) and the floor's identity screen."""
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from audit.models import AuditEvent
 from core.errors import DomainError
 from patrons.identity import identity_record
 from patrons.models import PlayerIdentity
-from tables import services as table_services
 
 from .conftest import an_id
 
@@ -28,11 +27,6 @@ ID_FIELDS = {
     "id_issuer": "United States",
     "id_expires": "2033-01-01",
 }
-
-
-@pytest.fixture
-def player(cardroom, dealer):
-    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
 
 
 def test_a_png_photo_is_kept_with_the_identity(player, supervisor):

@@ -17,12 +17,14 @@ FULL = "D1234567"
 
 
 @pytest.fixture
-def player(cardroom, house_a, dealer):
-    player = table_services.player_create(
+def identified_player(cardroom, house_a, dealer):
+    identified_player = table_services.player_create(
         cardroom=cardroom, name="Robin Vale", identity=an_id(FULL), by=dealer
     )
-    table_services.seat_player(table=house_a, seat=1, player=player, buy_in="100", by=dealer)
-    return player
+    table_services.seat_player(
+        table=house_a, seat=1, player=identified_player, buy_in="100", by=dealer
+    )
+    return identified_player
 
 
 def client_for(user) -> APIClient:
@@ -32,54 +34,54 @@ def client_for(user) -> APIClient:
 
 
 def test_api_bodies_mask_the_id_for_dealers_the_floor_and_compliance(
-    player, dealer, supervisor, auditor
+    identified_player, dealer, supervisor, auditor
 ):
     for user in (dealer, supervisor, auditor):
-        response = client_for(user).get(f"/api/v1/players/{player.pk}/identity/")
+        response = client_for(user).get(f"/api/v1/players/{identified_player.pk}/identity/")
         assert response.status_code == 200, user
         assert FULL not in response.content.decode()
         assert response.json()["id_number"] == "••••4567"
     assert (
         "date_of_birth"
-        not in client_for(dealer).get(f"/api/v1/players/{player.pk}/identity/").json()
+        not in client_for(dealer).get(f"/api/v1/players/{identified_player.pk}/identity/").json()
     )
 
 
 def test_only_compliance_sees_the_whole_number_and_each_look_is_audited(
-    player, dealer, supervisor, auditor
+    identified_player, dealer, supervisor, auditor
 ):
-    url = f"/api/v1/players/{player.pk}/identity/reveal/"
+    url = f"/api/v1/players/{identified_player.pk}/identity/reveal/"
     for user in (dealer, supervisor):
         assert client_for(user).post(url, {}, format="json").status_code == 403
     response = client_for(auditor).post(url, {"reason": "CTR filing"}, format="json")
-    assert response.json() == {"player": player.pk, "id_number": FULL}
+    assert response.json() == {"player": identified_player.pk, "id_number": FULL}
     event = AuditEvent.objects.get(action="player.identity_revealed")
     assert event.actor_name == "auditor" and FULL not in event.payload
 
 
 def test_screens_show_the_id_masked_and_the_show_button_reveals_it_audited(
-    client, player, house_a, dealer, supervisor, auditor
+    client, identified_player, house_a, dealer, supervisor, auditor
 ):
     client.force_login(dealer)
     assert FULL not in client.get(f"/dealer/tables/{house_a.pk}/").content.decode()
     client.force_login(supervisor)
     for url in ("/floor/incidents/", f"/floor/tables/{house_a.pk}/"):
         assert FULL not in client.get(url).content.decode()
-    assert client.get(f"/compliance/law/players/{player.pk}/").status_code == 403
+    assert client.get(f"/compliance/law/players/{identified_player.pk}/").status_code == 403
     client.force_login(auditor)
-    page = client.get(f"/compliance/law/players/{player.pk}/").content.decode()
+    page = client.get(f"/compliance/law/players/{identified_player.pk}/").content.decode()
     assert FULL not in page and "••••4567" in page
     assert not AuditEvent.objects.filter(action="player.identity_revealed").exists()
-    shown = client.post(f"/compliance/law/players/{player.pk}/reveal/").content.decode()
+    shown = client.post(f"/compliance/law/players/{identified_player.pk}/reveal/").content.decode()
     assert FULL in shown
     assert AuditEvent.objects.filter(action="player.identity_revealed").count() == 1
 
 
 def test_reviews_and_cash_reports_are_compliances_alone(
-    player, cardroom, dealer, supervisor, auditor
+    identified_player, cardroom, dealer, supervisor, auditor
 ):
     opened = client_for(auditor).post(
-        f"/api/v1/players/{player.pk}/reviews/", {"note": "Chip walking"}, format="json"
+        f"/api/v1/players/{identified_player.pk}/reviews/", {"note": "Chip walking"}, format="json"
     )
     assert opened.status_code == 201
     for user in (dealer, supervisor):

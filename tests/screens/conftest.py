@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.roles import COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
 from tests.conftest import an_administrator
@@ -28,15 +27,17 @@ class World:
 
 
 @pytest.fixture
-def second_supervisor(make_user):
-    """The other floor supervisor on duty: the one who approves (R17 dual control)."""
-    return make_user("supervisor2", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
+def floor(client, supervisor):
+    """The test client, signed in as the floor supervisor."""
+    client.force_login(supervisor)
+    return client
 
 
 @pytest.fixture
-def counter(make_user):
-    """A member of the count team (issue 13): enters drop counts, nothing else."""
-    return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
+def compliance(client, auditor):
+    """The test client, signed in as the compliance auditor."""
+    client.force_login(auditor)
+    return client
 
 
 @pytest.fixture

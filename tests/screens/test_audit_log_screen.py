@@ -1,5 +1,5 @@
 """The audit log fits the screen (payload and hash folded in <details>), names objects as
-people read them, and finds an actor by name (issue 15)."""
+people read them, and finds an actor by name."""
 
 from __future__ import annotations
 
@@ -30,12 +30,6 @@ from wagers import services as hand_services
 from .support import parse
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def compliance(client, auditor):
-    client.force_login(auditor)
-    return client
 
 
 def _rows(client, **query):

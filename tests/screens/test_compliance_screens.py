@@ -27,18 +27,6 @@ from .support import field_errors, form_values, last_seq, parse, paytable_cells,
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def compliance(client, auditor):
-    client.force_login(auditor)
-    return client
-
-
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    return tmp_path
-
-
 def _day_window() -> dict[str, str]:
     now = timezone.now()
     fmt = "%Y-%m-%dT%H:%M"
@@ -103,7 +91,7 @@ def test_verifying_the_chain_says_it_holds_with_its_head(
     with django_capture_on_commit_callbacks(execute=True):
         response = compliance.post(reverse("compliance-verify"))
 
-    # Run as a task once the request commits (item 17): the run's page shows its report.
+    # Run as a task once the request commits: the run's page shows its report.
     run = VerificationRun.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("compliance-verification", args=[run.pk])
@@ -386,7 +374,7 @@ def test_a_running_export_row_shows_where_the_build_is_and_keeps_polling(
     compliance, auditor, settled, media, django_capture_on_commit_callbacks
 ):
     """With a worker (Celery on Redis) the build commits its progress as it writes; each poll
-    of the row shows it, so the bar moves (README, Workers and exports)."""
+    of the row shows it, so the bar moves (docs/production.md, "Workers and exports")."""
     with django_capture_on_commit_callbacks(execute=False):
         compliance.post(reverse("compliance-exports"), {"kind": "settlements"} | _day_window())
     export = Export.objects.get()

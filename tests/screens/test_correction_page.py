@@ -1,4 +1,4 @@
-"""The correction page (issue 15): it starts from the cards and decisions in force, shows the
+"""The correction page: it starts from the cards and decisions in force, shows the
 corrected values at its head afterwards, shows the reversal with every figure negated, and
 speaks of seats."""
 
@@ -14,12 +14,6 @@ from .support import DEALER_CARDS, STRONG, WEAK, form_values, parse
 pytestmark = pytest.mark.django_db
 
 MISREAD = "8s 7s 4s 2c 7h 8c 3c"  # 8-7-4 of spades: the dealer does not qualify (R4)
-
-
-@pytest.fixture
-def floor(client, supervisor):
-    client.force_login(supervisor)
-    return client
 
 
 def _form(client, hand):

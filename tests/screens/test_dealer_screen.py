@@ -302,7 +302,7 @@ def test_seats_refuse_the_button_one_tap_each_and_the_next_one_takes_it(step, wo
 
 
 def test_the_dp_bank_is_asked_after_the_rotation_names_the_dp_with_its_stack(step, world, client):
-    """The bank was asked before anyone knew who the DP would be."""
+    """Once, the bank was asked before anyone knew who the DP would be."""
     page = parse(client.get(reverse("dealer-table", args=[world.dp_table.pk])).content)
     assert _form(page, "start", world.dp_table).find_all("input", name="dp_bank") == []
 
@@ -528,7 +528,7 @@ def test_a_fold_with_an_amount_is_refused_next_to_the_amount(step, world, dealt)
 
 
 def test_a_raise_with_no_amount_is_refused_in_words_not_a_nonetype(step, world, dealt):
-    """An empty raise said "a NoneType is not accepted"."""
+    """Once, an empty raise said "a NoneType is not accepted"."""
     message = "Enter the raise: from the ante up to the cap the spot's flush allows (R8)."
     response = step("decide", {"seat": "1", "decision": "raise", "raise_amount": ""})
     assert error_summary(parse(response.content)) == [f"Raise: {message}"]
@@ -944,11 +944,11 @@ def test_a_dealer_cannot_flag_a_proposition_player(step, world):
     assert not seating.proposition_player
 
 
-# --- safe and plain -------------------------------------------------------------------------
+# --- safe and plain --------------------------------------------------------------------------
 
 
 def test_cash_out_with_an_empty_amount_is_refused_naming_the_amount(step, world):
-    """An empty Cash out emptied the stack; nothing moves money on an empty field."""
+    """Once, an empty Cash out emptied the stack; nothing moves money on an empty field."""
     seating = world.seats[1]
     seq = last_seq()
     for amount in ("", "  "):

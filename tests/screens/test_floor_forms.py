@@ -1,5 +1,5 @@
 """The floor's settings read as a form with labels, not field names and JSON; paytables are
-shown as tables and typed as ``size:odds`` (issue 15)."""
+shown as tables and typed as ``size:odds``."""
 
 from __future__ import annotations
 
@@ -14,12 +14,6 @@ from tables.models import SettingChange, Table
 from .support import field_errors, form_values, parse, paytable_cells, paytable_read
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def floor(client, supervisor):
-    client.force_login(supervisor)
-    return client
 
 
 def _page(client, table):

@@ -22,12 +22,6 @@ from .support import DEALER_CARDS, STRONG, field_errors, form_values, last_seq, 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def floor(client, supervisor):
-    client.force_login(supervisor)
-    return client
-
-
 def _table_page(client, table):
     response = client.get(reverse("floor-table", args=[table.pk]))
     assert response.status_code == 200

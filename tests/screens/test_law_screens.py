@@ -1,5 +1,5 @@
 """Compliance's and the floor's law screens refuse a bad form with its field named, answer 422
-and write nothing (issue 14; the house rule that bad input always gets a clear error)."""
+and write nothing (the house rule that bad input always gets a clear error)."""
 
 from __future__ import annotations
 

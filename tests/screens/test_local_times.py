@@ -1,6 +1,6 @@
 """Every time on the floor and compliance screens is the cardroom's local time, labelled with
 its zone; the reports open on the cardroom's current gaming day, and periods are stated in
-local time (issue 15)."""
+local time."""
 
 from __future__ import annotations
 

@@ -34,12 +34,6 @@ ALT_FLUSH_TEXT = "4:2, 5:10, 6:20, 7:100"
 SIZE_ODDS_TEXT = r"\d:\d+, \d+:"  # a paytable as text ("4:2, 5:10"), not a time ("19:21")
 
 
-@pytest.fixture
-def floor(client, supervisor):
-    client.force_login(supervisor)
-    return client
-
-
 def table_page(client, table):
     response = client.get(reverse("floor-table", args=[table.pk]))
     assert response.status_code == 200
@@ -239,7 +233,7 @@ def test_only_a_floor_supervisor_opens_the_catalogue_screen(client, world, reque
 
 
 def test_each_paytable_in_the_catalogue_is_a_table_with_its_header(floor, world):
-    """Issue 15: paytables read as tables, not as ``4:1, 5:10`` text (R10: flush size, or
+    """Paytables read as tables, not as ``4:1, 5:10`` text (R10: flush size, or
     straight-flush length, to what it pays)."""
     catalogue_table = catalogue_page(floor).by_id("catalogue")
     shown = [

@@ -35,12 +35,6 @@ pytestmark = pytest.mark.django_db
 NEW_PASSWORD = "a long own password 8"
 
 
-@pytest.fixture
-def floor(client, supervisor):
-    client.force_login(supervisor)
-    return client
-
-
 def _create(client, **fields):
     return client.post(reverse("floor-staff"), fields)
 

@@ -3,14 +3,13 @@ all made through the services, as the floor supervisor and the dealer would make
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
-from django.utils import timezone
 
 from tables import services
 from tables.models import Seating
+from tests.clock import Clock
 from tests.conftest import an_administrator
 
 from .support import T0
@@ -87,11 +86,8 @@ def seated(seat) -> dict[int, Seating]:
     }
 
 
-@dataclass
-class Clock:
-    """What ``django.utils.timezone.now`` answers while the ``clock`` fixture is in use."""
-
-    now: datetime
+class MinuteClock(Clock):
+    """The test's clock, set by minutes after T0."""
 
     def at(self, minutes: float) -> datetime:
         """Set the time to ``minutes`` after T0, and return it."""
@@ -100,9 +96,6 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
-    """Place events at chosen times. Every module calls ``timezone.now()`` through the
-    ``django.utils.timezone`` module (services, rotation, audit, ``auto_now_add``)."""
-    current = Clock(T0)
-    monkeypatch.setattr(timezone, "now", lambda: current.now)
-    return current
+def clock_start() -> MinuteClock:
+    """The clock starts at T0 (2024-03-01 18:00 UTC) and is set by minutes after it."""
+    return MinuteClock(T0)

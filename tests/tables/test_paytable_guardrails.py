@@ -40,7 +40,7 @@ def assert_refused(refused, *, field: str, words: list[str]) -> None:
 
 
 @pytest.fixture
-def nothing_written():
+def row_counts():
     """Counts every row a refused change could have written; compares after the test body."""
 
     def counts():
@@ -96,9 +96,9 @@ def test_the_new_table_defaults_change_for_house_banked_tables_only():
 
 
 def test_r17_a_house_banked_table_is_not_created_with_a_flush_bonus_returning_101_percent(
-    make_table, nothing_written
+    make_table, row_counts
 ):
-    start, check = nothing_written
+    start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
         make_table("Generous", banking="house", settings={"flush_paytable": OLD_FLUSH})
@@ -112,9 +112,9 @@ def test_r17_a_house_banked_table_is_not_created_with_a_flush_bonus_returning_10
 
 
 def test_r17_a_change_to_a_house_banked_paytable_returning_100_percent_or_more_is_refused(
-    house_table, supervisor, nothing_written
+    house_table, supervisor, row_counts
 ):
-    start, check = nothing_written
+    start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
         services.setting_change_propose(
@@ -134,14 +134,14 @@ def test_r17_a_change_to_a_house_banked_paytable_returning_100_percent_or_more_i
 
 
 def test_r17_switching_a_house_banked_table_to_paytable_mode_is_refused_naming_the_mode(
-    make_table, supervisor, nothing_written
+    make_table, supervisor, row_counts
 ):
     """In versus_dp mode 4:2, 5:10, 6:50, 7:200 returns 92.7577%; judged on the paytable
     alone it returns 101.2121%: the change that makes it so is the mode's."""
     table = make_table(
         "Versus", banking="house", settings={"bonus_mode": "versus_dp", "flush_paytable": OLD_FLUSH}
     )
-    start, check = nothing_written
+    start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
         services.setting_change_propose(
@@ -188,10 +188,8 @@ def test_a_designated_player_table_may_post_a_paytable_returning_more_than_100_p
 # --- only paytables of the catalogue ---------------------------------------------------------
 
 
-def test_r17_a_table_is_not_created_with_a_paytable_outside_the_catalogue(
-    make_table, nothing_written
-):
-    start, check = nothing_written
+def test_r17_a_table_is_not_created_with_a_paytable_outside_the_catalogue(make_table, row_counts):
+    start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
         make_table("Odd", settings={"flush_paytable": {"4": 3, "5": 10, "6": 50, "7": 200}})
@@ -208,9 +206,9 @@ def test_r17_a_table_is_not_created_with_a_paytable_outside_the_catalogue(
 
 
 def test_r17_a_change_to_a_paytable_outside_the_catalogue_is_refused(
-    dp_table, supervisor, nothing_written
+    dp_table, supervisor, row_counts
 ):
-    start, check = nothing_written
+    start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
         services.setting_change_propose(

@@ -1,4 +1,4 @@
-"""A hand's wagers and decisions in one call (issue 16): the rules of the single services,
+"""A hand's wagers and decisions in one call: the rules of the single services,
 spot by spot, in one transaction — every spot or none, a refusal naming ``spots[i].<field>``."""
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def test_a_seat_nobody_sits_at_is_refused_by_name(make_table, seat, dealer, refu
         )
 
 
-# --- the dealer's "Settle" with the decisions (issue 15: one service call from the screen) ------
+# --- the dealer's "Settle" with the decisions (one service call from the screen) ----------------
 
 
 def _dealt(table, dealer) -> Hand:

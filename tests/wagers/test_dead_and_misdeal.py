@@ -165,11 +165,6 @@ def test_r13_a_spot_the_dp_cannot_cover_is_dead_and_gets_its_wagers_back(
 # --- misdeals --------------------------------------------------------------------------------
 
 
-@pytest.fixture(params=["designated_player", "house"])
-def table(request, dp_table, house_table, dp_players, house_players):
-    return dp_table if request.param == "designated_player" else house_table
-
-
 def play_to(stage: str, table, dealer) -> Hand:
     """A hand with spots at seats 1 and 2, played up to ``stage``."""
     hand = start(table, dealer, dp=4 if table.banking == "designated_player" else None)

@@ -176,11 +176,6 @@ def test_a_house_banked_hand_entered_by_the_dealer_settles_against_the_house(
 # --- the same flow, in general, on both kinds of table and with both kinds of deal -----------
 
 
-@pytest.fixture(params=["designated_player", "house"])
-def table(request, dp_table, house_table, dp_players, house_players):
-    return dp_table if request.param == "designated_player" else house_table
-
-
 @pytest.mark.parametrize("source", ["entered", "system"])
 def test_the_full_lifecycle_stores_the_settlement_and_moves_each_stack_by_its_net(
     table, source, dealer

@@ -1,4 +1,4 @@
-"""gunicorn's settings for the cardroom (README, "Production"):
+"""gunicorn's settings for the cardroom (docs/production.md):
 ``gunicorn -c cardroom/gunicorn.conf.py cardroom.wsgi``.
 
 Sync workers, ``2 × cores`` of them by default (``WEB_CONCURRENCY`` to change): a request is

@@ -16,7 +16,7 @@ The arithmetic. The log holds ``total`` events (every chain up to its head). A r
 (fewer when the slices are ``MIN_SLICE``). An event first covered just behind the cursor waits
 for the next pass, so two re-hashes of one event are at most two passes apart: 20 hours, four
 to spare for missed or late runs. ``MAX_SLICE`` bounds a minute's work: 400,000 events is about
-2.7 s at the 148,000 events/s of one process (README, Benchmarks); it holds the daily promise up
+2.7 s at the 148,000 events/s of one process (docs/benchmarks.md); it holds the daily promise up
 to ``PASS_RUNS × MAX_SLICE`` = 240 million events (a 50-table room writes about 180 million a
 year). Past that a pass takes longer than 10 hours: the run says so (``behind``) and beat logs
 a warning, the cue to raise ``MAX_SLICE``.

@@ -2,7 +2,7 @@
 
     ./dev bench                 # or: .venv/bin/python -m bench.engine [--seconds 2]
 
-Prints a Markdown table for the README. Inputs are random but seeded, so reruns are
+Prints a Markdown table for docs/benchmarks.md. Inputs are random but seeded, so reruns are
 comparable; each figure is the best of several timed repeats.
 """
 

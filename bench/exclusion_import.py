@@ -9,7 +9,7 @@ database of its own). Writes a seeded list of ``--rows`` rows (a third with an I
 all with a date of birth, a reference each), then times the import the way a worker runs it:
 the request's checks and queueing (``state_list_import_request``) and the task
 (``state_list_import_run``: reading, checking, the rows added in batches, the audit event).
-Then the same list again, which finds every row on file. Prints lines for the README.
+Then the same list again, which finds every row on file. Prints lines for docs/benchmarks.md.
 """
 
 from __future__ import annotations

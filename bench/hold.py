@@ -6,7 +6,7 @@ Builds a fresh SQLite database in a temporary folder (``DATABASE_URL`` is set fo
 only), one house-banked table through the services, then ``--hands`` settled hands with
 ``--spots`` spots each, inserted in bulk (the bench measures the report, not play): each spot
 antes, most raise, some bet a bonus; results are random but seeded. Then it times the month's
-report, best of three, and prints a line for the README.
+report, best of three, and prints a line for docs/benchmarks.md.
 """
 
 from __future__ import annotations

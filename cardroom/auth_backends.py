@@ -1,6 +1,6 @@
 """django-axes' throttling of logins, for every login that comes with a request.
 
-The policy (README, "Logins"):
+The policy (docs/production.md, "Logins"):
 
 - **An account from one address** (the pair): at ``AXES_FAILURE_LIMIT`` failures that pair
   waits a cool-off which doubles with every further failure (``LOGIN_BACKOFF_FIRST`` up to

@@ -18,7 +18,7 @@ changed unseen, the hash-chained audit log or append-only records:
    round to the engine), its decisions and raises the round of the entry in force.
 
 Comparison with the audit log, rather than making these tables append-only, leaves the
-services and their readers as they are; why for each is in the README ("Verifying the
+services and their readers as they are; why for each is in docs/compliance.md ("Verifying the
 compliance state"). ``manage.py verify_state`` exits 1 naming the first offending row, as
 ``verify_books`` does; beat runs it every hour.
 """

@@ -1,5 +1,6 @@
 """Tokens for devices (a dealer's tablet, an integration): they expire and can be revoked.
-Failed logins count towards django-axes' throttling like any other login (README, "Logins").
+Failed logins count towards django-axes' throttling like any other login (docs/production.md,
+"Logins").
 
 A user holds at most ``REST_KNOX["TOKEN_LIMIT_PER_USER"]`` live tokens: a login beyond that
 revokes the user's oldest tokens rather than refusing (a device that crashed without logging

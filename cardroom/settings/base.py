@@ -72,7 +72,7 @@ AUTHENTICATION_BACKENDS = [
     "cardroom.auth_backends.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Throttling logins (README, "Logins"; cardroom.auth_backends): failures are counted per
+# Throttling logins (docs/production.md, "Logins"; cardroom.auth_backends): failures are counted per
 # account and address pair; at the limit that pair waits a cool-off that doubles with each
 # further failure (1 minute, 2, 4, … at most 15), never a lock an administrator must lift. An
 # address's failures on every account count at a quarter each (20 make it wait likewise); an
@@ -99,7 +99,7 @@ AXES_WHITELIST_CALLABLE = "cardroom.auth_backends.not_counted"
 #: Reverse proxies in front of the app that append to X-Forwarded-For (production: 1).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 0)
 
-# Bounds on what a request may send (README, "Bounds"): a body that is not a file upload (JSON,
+# Bounds on what a request may send (docs/api.md, "Bounds"): a body that is not a file upload (JSON,
 # a form) is at most this many bytes — Django refuses a larger form and the API's JSON parser
 # a larger JSON body, both before parsing it (a 400); the largest real one, a batch of six
 # spots, is under 2 KB. Files are bounded by their own fields (an ID photo, a state list).
@@ -129,7 +129,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_env(BASE_DIR)}
-# Production separates two roles (README, "Production: database roles"): the application
+# Production separates two roles (docs/production.md, "Database roles"): the application
 # connects as the runtime role (DATABASE_URL), which owns nothing and cannot switch the
 # append-only triggers off; `migrate` runs as the owner, MIGRATION_DATABASE_URL, here the
 # "migrations" alias (audit's migrate command uses it, then grants the runtime role).
@@ -172,7 +172,7 @@ ID_LOOKUP_KEY = env_list("ID_LOOKUP_KEY", [""])[0]
 # database: local.py falls back to a key file made on first use under var/, production.py
 # requires the variable, test.py has a fixed key. Each checkpoint is also appended, as a JSON
 # line, to AUDIT_CHECKPOINT_SINK, a file outside the database (in production on storage that
-# cannot be rewritten: README, "Production"); empty: no sink.
+# cannot be rewritten: docs/production.md); empty: no sink.
 AUDIT_CHECKPOINT_KEYS: list[str] = env_list("AUDIT_CHECKPOINT_KEY")
 AUDIT_CHECKPOINT_SINK = env_list(
     "AUDIT_CHECKPOINT_SINK", [str(BASE_DIR / "var" / "checkpoints.jsonl")]

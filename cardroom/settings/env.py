@@ -108,7 +108,7 @@ def database_from_env(
 
 def migration_database_from_env(*, environ: Mapping[str, str] | None = None) -> dict | None:
     """``DATABASES["migrations"]``: MIGRATION_DATABASE_URL, the owner role ``migrate`` runs
-    as (docs, "Production: database roles"), or None when unset."""
+    as (docs/production.md, "Database roles"), or None when unset."""
     value = _get("MIGRATION_DATABASE_URL", environ)
     if value is None:
         return None

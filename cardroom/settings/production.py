@@ -1,6 +1,6 @@
 """A deployment: refuses to start without its secret key and host names.
 
-TLS ends at a reverse proxy in front of the application (README, "Production"): the proxy
+TLS ends at a reverse proxy in front of the application (docs/production.md): the proxy
 sets ``X-Forwarded-Proto`` and appends the client's address to ``X-Forwarded-For``; these
 settings trust exactly that much of it (``DJANGO_TRUSTED_PROXY_COUNT`` proxies). Logs are one
 JSON object per line on stdout, each with the request id.
@@ -32,7 +32,7 @@ AUDIT_CHECKPOINT_KEYS = audit_checkpoint_keys(None)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 # --- TLS and the proxy --------------------------------------------------------------------------
-#: How many proxies in front of the app append to X-Forwarded-For (the README's set-up: one).
+#: How many proxies in front of the app append to X-Forwarded-For (docs/production.md: one).
 TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 1)
 if env_bool("DJANGO_PROXY_SETS_FORWARDED_PROTO", True):
     # The proxy answers the client over TLS and says so; it must overwrite a client's header.

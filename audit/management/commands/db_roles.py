@@ -4,7 +4,7 @@ Run it as a superuser once (``--database`` an alias connected as one): it create
 (passwords from DB_OWNER_PASSWORD and DB_RUNTIME_PASSWORD, if set), gives the schema and every
 existing table to the owner, and grants the runtime role what it may do. Run as the owner
 (``--database migrations``), it grants again only: ``migrate`` does that itself after
-migrating. Safe to run again; it prints what it did. README, "Production: database roles".
+migrating. Safe to run again; it prints what it did. docs/production.md, "Database roles".
 """
 
 import os

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
@@ -22,6 +21,7 @@ from .models import (
     CurrencyTransactionReport,
     Exclusion,
     Incident,
+    Player,
     PlayerIdentity,
     StructuringFlag,
     SuspiciousActivityReview,
@@ -43,7 +43,7 @@ def cash_policy(cardroom_id: int) -> Policy:
     return Policy(row.log_threshold, row.structuring_count, row.structuring_band)
 
 
-def identity_of(player: Any) -> PlayerIdentity | None:
+def identity_of(player: Player) -> PlayerIdentity | None:
     return PlayerIdentity.objects.filter(player_id=player.pk).first()
 
 

@@ -54,12 +54,24 @@ from tables.models import (
 )
 from tables.rotation import designated_player_rotate
 from tests.conftest import PASSWORD, an_administrator, signed
-from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+from wagers.models import (
+    BankBooking,
+    FeeBooking,
+    Hand,
+    Settlement,
+    Spot,
+    SpotSettlement,
+    WagerSettlement,
+)
 
 pytestmark = pytest.mark.django_db
 
 APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
-MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()]
+# Cardrooms and players live in patrons (a layer down), their admin with the tables'.
+MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()] + [
+    apps.get_model("patrons", "Cardroom"),
+    apps.get_model("patrons", "Player"),
+]
 # The records the rules say are never edited.
 APPEND_ONLY = [
     TableSettings,
@@ -181,17 +193,25 @@ def one_of_each(supervisor, dealer, make_user):
         outcome="lose",
         net=Decimal("-10.00"),
     )
-    FeeEntry.objects.create(
+    fee = FeeEntry.objects.create(
         table=table,
         gaming_day=now.date(),
-        hand=hand,
-        settlement=settlement,
         rake_mode="all_players",
         payer=FeeEntry.Payer.SPOT,
         seat=2,
         amount=Decimal("1.00"),
         created_at=now,
     )
+    FeeBooking.objects.create(fee=fee, hand=hand, settlement=settlement)
+    house = HouseBankEntry.objects.create(
+        table=table,
+        amount=Decimal("-1.00"),
+        reason=HouseBankEntry.Reason.SETTLEMENT,
+        gaming_day=now.date(),
+        shift="day",
+        created_at=now,
+    )
+    BankBooking.objects.create(bank_entry=house, settlement=settlement)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq

@@ -152,10 +152,12 @@ def test_a_spot_lines_net_changed_is_found(day):
 
 def test_a_fee_entry_removed_from_the_ledger_is_found(day):
     fee = FeeEntry.objects.order_by("pk")[2]
+    settlement_id = fee.booking.settlement_id
     with past_append_only():
+        raw("DELETE FROM wagers_feebooking WHERE fee_id = %s", [fee.pk])
         raw("DELETE FROM rake_feeentry WHERE id = %s", [fee.pk])
     report = verify_books()
-    assert (report.ok, report.row) == (False, f"wagers_settlement #{fee.settlement_id}")
+    assert (report.ok, report.row) == (False, f"wagers_settlement #{settlement_id}")
     assert "fee entries (rake_feeentry) add up to" in report.problem
 
 
@@ -272,12 +274,16 @@ def test_a_cash_buy_in_whose_cash_transaction_is_gone_is_found(day):
 def delete_whole(settlement: Settlement) -> None:
     """The attacker with the owner's role removes a settlement entry and every row of it."""
     lines = list(SpotSettlement.objects.filter(settlement=settlement).values_list("pk", flat=True))
+    fees = list(settlement.fees.values_list("fee_id", flat=True))
+    bank = list(settlement.bank_entries.values_list("bank_entry_id", flat=True))
     with past_append_only():
         for table, column, ids in (
             ("wagers_wagersettlement", "spot_settlement_id", lines),
             ("wagers_spotsettlement", "settlement_id", [settlement.pk]),
-            ("rake_feeentry", "settlement_id", [settlement.pk]),
-            ("tables_housebankentry", "settlement_id", [settlement.pk]),
+            ("wagers_feebooking", "settlement_id", [settlement.pk]),
+            ("rake_feeentry", "id", fees),
+            ("wagers_bankbooking", "settlement_id", [settlement.pk]),
+            ("tables_housebankentry", "id", bank),
         ):
             for pk in ids:
                 raw(f"DELETE FROM {table} WHERE {column} = %s", [pk])

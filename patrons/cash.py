@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -55,8 +54,6 @@ def cash_transaction_record(
     amount: Decimal,
     place: str,
     by: User,
-    table: Any = None,
-    stack_entry: Any = None,
     at: datetime | None = None,
 ) -> CashTransaction:
     """One cash transaction on the log, with its MTL mark, CTR and structuring watch. The
@@ -74,8 +71,6 @@ def cash_transaction_record(
         direction=direction,
         amount=amount,
         place=place,
-        table=table,
-        stack_entry=stack_entry,
         gaming_day=day,
         day_total=total,
         logged=amount >= policy.log_threshold,

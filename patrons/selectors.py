@@ -64,7 +64,7 @@ def cash_log(cardroom_id: int, day: date | None = None) -> QuerySet[CashTransact
     rows = CashTransaction.objects.filter(cardroom_id=cardroom_id)
     if day is not None:
         rows = rows.filter(gaming_day=day)
-    return rows.select_related("player", "table", "recorded_by").order_by("created_at", "id")
+    return rows.select_related("player", "recorded_by").order_by("created_at", "id")
 
 
 def multiple_transaction_log(

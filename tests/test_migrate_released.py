@@ -190,7 +190,9 @@ def test_a_released_database_keeps_every_row_and_link():
     assert StackEntry.objects.get(pk=rows["entry"]).seating_id == rows["seating"]
     cash = CashTransaction.objects.get(pk=rows["cash"])
     assert (cash.cardroom, cash.player) == (cardroom, player)
-    assert (cash.table_id, cash.stack_entry_id) == (rows["table"], rows["entry"])
+    # Its table and stack entry: linked from tables now.
+    assert (cash.at_table.table_id, cash.at_table.stack_entry_id) == (rows["table"], rows["entry"])
+    assert StackEntry.objects.get(pk=rows["entry"]).cash == cash.at_table
     incident = Incident.objects.get(pk=rows["incident"])
     assert (incident.cardroom, incident.table_id) == (cardroom, rows["table"])
     assert list(incident.players.all()) == [player]

@@ -192,13 +192,9 @@ class CashTransaction(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_transactions")
     direction = models.CharField(max_length=3, choices=Direction.choices)
     amount = MoneyField()
+    # At a table: the table and the buy-in's stack entry are linked from there, a layer up
+    # (``tables.models.TableCash``).
     place = models.CharField(max_length=5, choices=Place.choices)
-    table = models.ForeignKey(
-        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    stack_entry = models.OneToOneField(
-        "tables.StackEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
     gaming_day = models.DateField()
     day_total = MoneyField()  # the player's cash in (or out) of the gaming day, this included
     logged = models.BooleanField(default=False)  # on the multiple transaction log

@@ -28,6 +28,7 @@ from .seats import HouseBankEntry as HouseBankEntry
 from .seats import RotationRecord as RotationRecord
 from .seats import Seating as Seating
 from .seats import StackEntry as StackEntry
+from .seats import TableCash as TableCash
 from .tables import BANKING_CHOICES as BANKING_CHOICES
 from .tables import Shift as Shift
 from .tables import Table as Table

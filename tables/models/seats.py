@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import ZERO, MoneyField
-from patrons.models import Player
+from patrons.models import CashTransaction, Player
 
 from .tables import Table, TableSession, Tender
 
@@ -95,6 +95,25 @@ class StackEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seating}: {self.amount} ({self.reason})"
+
+
+class TableCash(models.Model):
+    """A cash transaction on the player's cash log made at a table: the table, and the stack
+    entry of the buy-in (or add-on) its chips went on. Never edited."""
+
+    cash_transaction = models.OneToOneField(
+        CashTransaction, on_delete=models.PROTECT, related_name="at_table"
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    stack_entry = models.OneToOneField(
+        StackEntry, null=True, blank=True, on_delete=models.PROTECT, related_name="cash"
+    )
+
+    class Meta:
+        verbose_name_plural = "table cash"
+
+    def __str__(self) -> str:
+        return f"cash transaction {self.cash_transaction_id} at {self.table}"
 
 
 class HouseBankEntry(models.Model):

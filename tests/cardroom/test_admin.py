@@ -35,6 +35,7 @@ from cage.models import (
     VarianceSignOff,
 )
 from compliance.models import Export, VerificationRun
+from patrons.models import CashTransaction
 from rake.models import FeeEntry
 from tables import selectors, services, signatures, staff, two_person
 from tables.models import (
@@ -47,6 +48,7 @@ from tables.models import (
     StackEntry,
     StaffLineage,
     StaffProfile,
+    TableCash,
     TableSession,
     TableSettings,
     TwoPersonChange,
@@ -162,6 +164,21 @@ def one_of_each(supervisor, dealer, make_user):
         started_by=dealer,
         started_at=now,
         settled_at=now,
+    )
+    # A cash transaction at the table (as at a house-banked one), linked from there.
+    cash = CashTransaction.objects.create(
+        cardroom=cardroom,
+        player=seatings[1].player,
+        direction=CashTransaction.Direction.IN,
+        amount=Decimal("300.00"),
+        place=CashTransaction.Place.TABLE,
+        gaming_day=now.date(),
+        day_total=Decimal("300.00"),
+        recorded_by=dealer,
+        created_at=now,
+    )
+    TableCash.objects.create(
+        cash_transaction=cash, table=table, stack_entry=seatings[1].entries.get()
     )
     spot = Spot.objects.create(
         hand=hand, seat=2, seating=seatings[1], player=seatings[1].player, ante=Decimal("10.00")

@@ -23,9 +23,8 @@ from compliance.models import VerificationRun
 from compliance.snapshots import read_snapshot
 from compliance.tasks import verify_books_task
 from core.errors import DomainError
-from patrons.models import CashTransaction
 from rake.models import FeeEntry
-from tables.models import Seating, StackEntry
+from tables.models import Seating, StackEntry, TableCash
 from tests.audit.support import (
     T0,
     Plan,
@@ -257,15 +256,16 @@ def test_a_buy_in_changed_together_with_its_stack_is_found_against_its_audit_eve
 
 
 def test_a_cash_buy_in_whose_cash_transaction_is_gone_is_found(day):
-    bought = CashTransaction.objects.exclude(stack_entry=None).order_by("pk").first()
+    bought = TableCash.objects.exclude(stack_entry=None).order_by("pk").first()
     assert bought is not None, "the house table's players buy in with cash"
     with past_append_only():
         raw(
             "DELETE FROM patrons_currencytransactionreport_transactions "
             "WHERE cashtransaction_id = %s",
-            [bought.pk],
+            [bought.cash_transaction_id],
         )
-        raw("DELETE FROM patrons_cashtransaction WHERE id = %s", [bought.pk])
+        raw("DELETE FROM tables_tablecash WHERE id = %s", [bought.pk])
+        raw("DELETE FROM patrons_cashtransaction WHERE id = %s", [bought.cash_transaction_id])
     report = verify_books()
     assert (report.ok, report.row) == (False, f"tables_stackentry #{bought.stack_entry_id}")
     assert "with no cash transaction on the cash log" in report.problem

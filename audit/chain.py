@@ -2,7 +2,7 @@
 the append (``audit.services``) and the verification (``audit.verification``).
 
 There is one chain per table, one per cardroom for its events that belong to no table, and one
-global chain for events of no cardroom (logins, refusals with no target) (issue 16): an append
+global chain for events of no cardroom (logins, refusals with no target): an append
 locks only its own chain's head. The events written before chains were per table form the
 ``legacy`` chain, closed and hashed as they always were (``event_hash``); the events of every
 other chain are hashed by ``chain_event_hash``, which also covers the chain's name and the

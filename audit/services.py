@@ -54,7 +54,7 @@ def audit_record(
     the global one; ``chain`` names another). Locking that chain's head serialises the appends
     to it, and only to it: each event's ``prev_hash`` is the hash of the event before it in its
     chain, so no chain can fork however many writers there are, and tables never wait on each
-    other (issue 16). The event's number across chains comes from a sequence, without a lock.
+    other. The event's number across chains comes from a sequence, without a lock.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record runs inside the transaction of the change it records")

@@ -1,4 +1,4 @@
-"""Books verification (hardening item 2): the money, not only the audit chain.
+"""Books verification: the money, not only the audit chain.
 
 The audit chain proves that no event was rewritten; it says nothing of a stack raised by raw
 SQL, or of a settlement whose fee a superuser changed. ``verify_books`` reads the books and

@@ -15,7 +15,7 @@ from .models import BankBooking, FeeBooking, Hand, Settlement, Spot, SpotSettlem
 
 def cards_hidden(request: HttpRequest, hand: Hand | None) -> bool:
     """A hand in play shows its cards only to its table's dealer on duty and floor
-    supervisors, here as in the API and the screens (hardening item 5)."""
+    supervisors, here as in the API and the screens."""
     if hand is None or hand.status not in Hand.IN_PROGRESS:
         return False
     return not viewer(request.user).sees_live_cards(hand.table_id)

@@ -1,5 +1,5 @@
 """The five requests of a hand run a fixed number of queries whatever its spots, and a request
-authenticates and finds its role in at most 2 (issue 16). Counted on whichever database the
+authenticates and finds its role in at most 2. Counted on whichever database the
 run uses (SQLite, or PostgreSQL with DATABASE_URL): the budgets hold on both."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Books verification (hardening item 2): the money checked against itself and the engine.
+"""Books verification: the money checked against itself and the engine.
 
 Each tamper below passes ``verify_audit`` (the audit chain is untouched) and is caught by
 ``verify_books``, which names the offending row; a clean day, corrections included, passes.

@@ -10,6 +10,7 @@ event's place in it, and each chain starts from its own genesis (``chain_genesis
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from decimal import Decimal
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
+from django.apps import apps
 from django.db import models
 
 from core.money import money_text
@@ -147,12 +149,29 @@ def legacy_record_text(
     )
 
 
+def label_of(target: models.Model | type[models.Model]) -> str:
+    """The name events give their target's kind: its model's label, or the label it had when
+    the log began naming it (``audit_label``), should the model have moved app since: an
+    event is never rewritten, so the name stays."""
+    label = getattr(target, "audit_label", None)
+    return label if isinstance(label, str) else target._meta.label_lower
+
+
+@functools.cache
+def model_of(label: str) -> type[models.Model]:
+    """The model whose events name it ``label`` (``label_of``)."""
+    for model in apps.get_models():
+        if label_of(model) == label:
+            return model
+    return apps.get_model(label)
+
+
 def chain_of(target: models.Model | None) -> str:
     """The chain an event about ``target`` goes on, read from the target's own fields (no
     query): its table's chain, else its cardroom's, else the global chain."""
     if target is None:
         return GLOBAL
-    label = target._meta.label_lower
+    label = label_of(target)
     if label == "tables.table":
         return f"table:{target.pk}"
     if label == "tables.cardroom":

@@ -14,7 +14,15 @@ from django.utils import timezone
 
 from . import signing
 from .actions import AuditAction
-from .chain import LEGACY, canonical_json, chain_event_hash, chain_genesis, chain_of, heads_hash
+from .chain import (
+    LEGACY,
+    canonical_json,
+    chain_event_hash,
+    chain_genesis,
+    chain_of,
+    heads_hash,
+    label_of,
+)
 from .models import (
     AuditEvent,
     ChainHead,
@@ -64,7 +72,7 @@ def audit_record(
         actor_id=user.pk if user else None,
         actor_name=user.get_username() if user else "",
         action=action,
-        object_type=target._meta.label_lower if target is not None else "",
+        object_type=label_of(target) if target is not None else "",
         object_id=str(target.pk) if target is not None else "",
         payload=canonical_json(payload or {}),
         prev_hash=head.hash,

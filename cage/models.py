@@ -69,7 +69,7 @@ class SerialCounter(models.Model):
     """The last serial number of a kind of slip in a cardroom: locked (select_for_update) to
     give the next, so two slips never share one. The one updated row of the cage."""
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=10)
     last = models.PositiveIntegerField(default=0)
 
@@ -92,7 +92,7 @@ class Slip(models.Model):
 
     PREFIX = {Kind.FILL: "F", Kind.CREDIT: "C"}
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="slips")
     kind = models.CharField(max_length=10, choices=Kind.choices)
     serial = models.PositiveIntegerField()
@@ -218,7 +218,7 @@ class ShiftClose(models.Model):
     """A shift of a gaming day, closed by a floor supervisor once every count is in;
     ``figures`` are its statistics as closed."""
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     shift = models.CharField(max_length=20)
     closed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
@@ -241,7 +241,7 @@ class DayClose(models.Model):
     """A gaming day signed off by compliance: locked from then on. ``figures`` are its
     statistics as closed; ``checkpoint`` the audit chain's verified head at the close."""
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     closed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField()

@@ -230,7 +230,7 @@ def _check_days(days: _Days) -> int:
     day each fee was booked) equals its settlements' fees."""
     ledger: dict[tuple[int, date | None], Decimal] = defaultdict(lambda: ZERO)
     # Fees of entries made before gaming days were recorded on settlements are left out.
-    fees = FeeEntry.objects.filter(settlement__gaming_day__isnull=False)
+    fees = FeeEntry.objects.filter(booking__settlement__gaming_day__isnull=False)
     for table_id, day, amount in fees.values_list("table_id", "gaming_day", "amount").iterator(
         chunk_size=5000
     ):

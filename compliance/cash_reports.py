@@ -20,6 +20,7 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
 from patrons.masking import masked_id
+from patrons.models import CashTransaction
 from tables.models import Cardroom
 
 MTL_COLUMNS = [
@@ -59,6 +60,11 @@ CTR_COLUMNS = [
 ]
 
 
+def _table_name(row: CashTransaction) -> str:
+    at = getattr(row, "at_table", None)  # none: at the cage
+    return at.table.name if at is not None else ""
+
+
 def _days(start: date, end: date) -> None:
     if end < start:
         raise DomainError("The last day is on or after the first.", field="end")
@@ -71,7 +77,7 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
     rows = (
         selectors.multiple_transaction_log(cardroom.pk)
         .filter(gaming_day__gte=start, gaming_day__lte=end)
-        .select_related("player__identity")
+        .select_related("player__identity", "at_table__table")
     )
     out = io.StringIO()
     writer = csv_writer(out)
@@ -89,7 +95,7 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
                 money_text(row.amount),
                 money_text(row.day_total),
                 row.place,
-                row.table.name if row.table else "",
+                _table_name(row),
                 masked_id(identity.id_number) if identity else "",
                 person_name(row.recorded_by),
                 row.recorded_by.get_username(),

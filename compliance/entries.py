@@ -13,9 +13,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from core.money import ZERO
-from rake.models import FeeEntry
-from tables.models import HouseBankEntry
-from wagers.models import Settlement, SpotSettlement
+from wagers.models import BankBooking, FeeBooking, Settlement, SpotSettlement
 
 CHUNK = 500
 
@@ -106,11 +104,13 @@ def _filled(chunk: list[Entry]) -> list[Entry]:
     for settlement_id, seat, rake, net, paid_back, seating_id in lines:
         by_pk[settlement_id].spots[seat] = (rake, net)
         by_pk[settlement_id].lines.append((seating_id, paid_back, net))
-    fees = FeeEntry.objects.filter(settlement_id__in=by_pk).values_list("settlement_id", "amount")
+    fees = FeeBooking.objects.filter(settlement_id__in=by_pk).values_list(
+        "settlement_id", "fee__amount"
+    )
     for settlement_id, amount in fees:
         by_pk[settlement_id].fees += amount
-    bank = HouseBankEntry.objects.filter(settlement_id__in=by_pk).values_list(
-        "settlement_id", "amount"
+    bank = BankBooking.objects.filter(settlement_id__in=by_pk).values_list(
+        "settlement_id", "bank_entry__amount"
     )
     for settlement_id, amount in bank:
         by_pk[settlement_id].bank += amount

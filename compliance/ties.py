@@ -30,7 +30,7 @@ from audit.actions import AuditAction
 from audit.models import AuditEvent
 from core.money import ZERO
 from patrons.models import CashTransaction
-from tables.models import Seating, StackEntry, Tender
+from tables.models import Seating, StackEntry, TableCash, Tender
 from wagers.models import Hand, Settlement, Spot
 
 from .entries import Entry, Offence, entries
@@ -225,16 +225,16 @@ class Ties:
     def _cash(self) -> None:
         """Every cash buy-in's chips are a cash transaction on the player's cash log, and every
         cash transaction at a table is a buy-in's."""
-        cash = CashTransaction.objects.exclude(stack_entry=None).values_list(
+        cash = CashTransaction.objects.exclude(at_table__stack_entry=None).values_list(
             "pk",
             "direction",
             "amount",
             "player_id",
-            "stack_entry_id",
-            "stack_entry__reason",
-            "stack_entry__tender",
-            "stack_entry__amount",
-            "stack_entry__seating__player_id",
+            "at_table__stack_entry_id",
+            "at_table__stack_entry__reason",
+            "at_table__stack_entry__tender",
+            "at_table__stack_entry__amount",
+            "at_table__stack_entry__seating__player_id",
         )
         count = 0
         for pk, direction, amount, player, entry, reason, tender, chips, seated in cash.iterator(
@@ -255,9 +255,7 @@ class Ties:
         if bought.count() != count:
             missing = (
                 bought.exclude(
-                    pk__in=CashTransaction.objects.exclude(stack_entry=None).values(
-                        "stack_entry_id"
-                    )
+                    pk__in=TableCash.objects.exclude(stack_entry=None).values("stack_entry_id")
                 )
                 .order_by("pk")
                 .first()

@@ -2,6 +2,7 @@
 checks a role imports them here."""
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission, User
+from django.db.models import Q
 
 FLOOR_SUPERVISOR = "Floor supervisor"
 DEALER = "Dealer"
@@ -59,6 +60,8 @@ def role_known(user: User, role: str | None) -> None:
 
 # The apps whose records supervisors and auditors may look through in the read-only admin.
 _ADMIN_APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
+# patrons' records in the admin: cardrooms and players (the law's records are not there).
+_ADMIN_PATRONS = ("cardroom", "player")
 # What administrators look through there: configuration, not play, stacks or the audit log.
 _CONFIGURATION = (
     "cardroom",
@@ -75,11 +78,12 @@ def setup_role_groups() -> list[Group]:
     changes nothing: every write goes through the services), administrators the configuration
     records. Safe to run again."""
     groups = [Group.objects.get_or_create(name=name)[0] for name in ROLES]
-    viewing = Permission.objects.filter(
-        codename__startswith="view_", content_type__app_label__in=_ADMIN_APPS
+    viewing = Permission.objects.filter(codename__startswith="view_").filter(
+        Q(content_type__app_label__in=_ADMIN_APPS)
+        | Q(content_type__app_label="patrons", content_type__model__in=_ADMIN_PATRONS)
     )
     configuration = viewing.filter(
-        content_type__app_label="tables", content_type__model__in=_CONFIGURATION
+        content_type__app_label__in=("tables", "patrons"), content_type__model__in=_CONFIGURATION
     )
     for group in groups:
         if group.name in (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR):

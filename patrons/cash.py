@@ -16,9 +16,8 @@ one player are summed one after the other.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -36,9 +35,11 @@ from . import selectors
 from .exclusions import alerting, player_screen
 from .models import (
     CTR_THRESHOLD,
+    Cardroom,
     CashPolicy,
     CashTransaction,
     CurrencyTransactionReport,
+    Player,
     StructuringFlag,
 )
 
@@ -47,14 +48,12 @@ Direction = CashTransaction.Direction
 
 def cash_transaction_record(
     *,
-    cardroom: Any,
-    player: Any,
+    cardroom: Cardroom,
+    player: Player,
     direction: str,
     amount: Decimal,
     place: str,
     by: User,
-    table: Any = None,
-    stack_entry: Any = None,
     at: datetime | None = None,
 ) -> CashTransaction:
     """One cash transaction on the log, with its MTL mark, CTR and structuring watch. The
@@ -72,8 +71,6 @@ def cash_transaction_record(
         direction=direction,
         amount=amount,
         place=place,
-        table=table,
-        stack_entry=stack_entry,
         gaming_day=day,
         day_total=total,
         logged=amount >= policy.log_threshold,
@@ -86,7 +83,7 @@ def cash_transaction_record(
     return row
 
 
-def _require_identity(player: Any, direction: str, total: Decimal, day: Any) -> None:
+def _require_identity(player: Player, direction: str, total: Decimal, day: date) -> None:
     if selectors.identity_valid_on(selectors.identity_of(player), day):
         return
     side = "in" if direction == Direction.IN else "out"
@@ -171,7 +168,7 @@ def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User)
     )
 
 
-def cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashTransaction:
+def cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
     """At the cage: chips bought with cash (``in``; the player is screened like a buy-in) or
     chips redeemed for cash (``out``). A floor supervisor records it."""
     with alerting(by):
@@ -179,7 +176,7 @@ def cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashT
 
 
 @transaction.atomic
-def _cage_cash(*, player: Any, direction: str, amount: object, by: User) -> CashTransaction:
+def _cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
     require_role(by, FLOOR_SUPERVISOR, action="record cash at the cage")
     if direction not in Direction.values:
         raise DomainError(
@@ -209,7 +206,9 @@ def _cage_cash(*, player: Any, direction: str, amount: object, by: User) -> Cash
 
 
 @transaction.atomic
-def ctr_file(*, report: CurrencyTransactionReport, reference: str, by: User) -> Any:
+def ctr_file(
+    *, report: CurrencyTransactionReport, reference: str, by: User
+) -> CurrencyTransactionReport:
     """Compliance marks a CTR filed, with the filing's reference (the BSA id)."""
     require_role(by, COMPLIANCE_AUDITOR, action="file a currency transaction report")
     report = CurrencyTransactionReport.objects.select_for_update().get(pk=report.pk)
@@ -233,7 +232,7 @@ def ctr_file(*, report: CurrencyTransactionReport, reference: str, by: User) -> 
 @transaction.atomic
 def cash_policy_set(
     *,
-    cardroom: Any,
+    cardroom: Cardroom,
     by: User,
     log_threshold: object,
     structuring_count: int,

@@ -16,10 +16,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from .models import Exclusion
+from .models import Exclusion, Player
 
 ExclusionsRecorded = Callable[[Sequence[Exclusion], User], Any]
-IdentityRecorded = Callable[[Any, User], Any]
+IdentityRecorded = Callable[[Player, User], Any]
 
 _exclusions_recorded: list[ExclusionsRecorded] = []
 _identity_recorded: list[IdentityRecorded] = []
@@ -44,6 +44,6 @@ def exclusions_recorded(rows: Sequence[Exclusion], *, by: User) -> None:
             hook(rows, by)
 
 
-def identity_recorded(player: Any, *, by: User) -> None:
+def identity_recorded(player: Player, *, by: User) -> None:
     for hook in _identity_recorded:
         hook(player, by)

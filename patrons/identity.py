@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.files.base import File
@@ -21,7 +20,7 @@ from core.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
 from . import hooks
 from .keys import id_hash, normal_id
 from .masking import masked_id
-from .models import IdType, PlayerIdentity
+from .models import IdType, Player, PlayerIdentity
 
 #: Who records a player's identity: the floor and the dealer (taking the ID at the table),
 #: and compliance.
@@ -81,7 +80,7 @@ def photo_check(photo: File) -> None:
 
 @transaction.atomic
 def identity_record(
-    *, player: Any, identity: IdentityInput, by: User, photo: File | None = None
+    *, player: Player, identity: IdentityInput, by: User, photo: File | None = None
 ) -> PlayerIdentity:
     """Put a player's identity on file (or replace it with a newer ID); the audit event
     shows the number masked."""
@@ -122,7 +121,7 @@ def identity_record(
 
 
 @transaction.atomic
-def identity_reveal(*, player: Any, by: User, reason: str = "") -> str:
+def identity_reveal(*, player: Player, by: User, reason: str = "") -> str:
     """Compliance's explicit "show": the whole ID number, and an audit event saying who saw
     whose number and why. Nobody else is shown it."""
     require_role(by, COMPLIANCE_AUDITOR, action="see a player's whole ID number")

@@ -19,7 +19,7 @@ from core.errors import Conflict, DomainError
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
 
-from .models import Incident, IncidentEntry
+from .models import Cardroom, Exclusion, Incident, IncidentEntry, Player
 
 #: Who reports an incident: anyone working the floor, and compliance.
 REPORTERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
@@ -30,15 +30,15 @@ REVIEWERS = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
 @transaction.atomic
 def incident_report(
     *,
-    cardroom: Any,
+    cardroom: Cardroom,
     kind: str,
     summary: str,
     by: User,
     occurred_at: datetime | None = None,
     table: Any = None,
     hand: Any = None,
-    players: Sequence[Any] = (),
-    exclusion: Any = None,
+    players: Sequence[Player] = (),
+    exclusion: Exclusion | None = None,
 ) -> Incident:
     """Log an incident (a hand implies its table; every player and the table must be of the
     cardroom)."""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
@@ -14,13 +12,13 @@ from core.errors import Conflict, DomainError
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 
-from .models import ReviewNote, SuspiciousActivityReview
+from .models import Player, ReviewNote, SuspiciousActivityReview
 
 Status = SuspiciousActivityReview.Status
 
 
 @transaction.atomic
-def review_open(*, player: Any, note: str, by: User) -> SuspiciousActivityReview:
+def review_open(*, player: Player, note: str, by: User) -> SuspiciousActivityReview:
     """Mark a player for a suspicious-activity review, saying why (the first note)."""
     require_role(by, COMPLIANCE_AUDITOR, action="open a suspicious-activity review")
     if not note.strip():

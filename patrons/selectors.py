@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
@@ -22,6 +21,7 @@ from .models import (
     CurrencyTransactionReport,
     Exclusion,
     Incident,
+    Player,
     PlayerIdentity,
     StructuringFlag,
     SuspiciousActivityReview,
@@ -43,7 +43,7 @@ def cash_policy(cardroom_id: int) -> Policy:
     return Policy(row.log_threshold, row.structuring_count, row.structuring_band)
 
 
-def identity_of(player: Any) -> PlayerIdentity | None:
+def identity_of(player: Player) -> PlayerIdentity | None:
     return PlayerIdentity.objects.filter(player_id=player.pk).first()
 
 
@@ -64,7 +64,7 @@ def cash_log(cardroom_id: int, day: date | None = None) -> QuerySet[CashTransact
     rows = CashTransaction.objects.filter(cardroom_id=cardroom_id)
     if day is not None:
         rows = rows.filter(gaming_day=day)
-    return rows.select_related("player", "table", "recorded_by").order_by("created_at", "id")
+    return rows.select_related("player", "recorded_by").order_by("created_at", "id")
 
 
 def multiple_transaction_log(

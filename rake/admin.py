@@ -12,7 +12,6 @@ class FeeEntryAdmin(ReadOnlyAdmin):
     list_display = [
         "table",
         "gaming_day",
-        "hand",
         "payer",
         "seat",
         "amount",
@@ -20,6 +19,6 @@ class FeeEntryAdmin(ReadOnlyAdmin):
         "created_at",
     ]
     list_filter = ["payer", "rake_mode", "table"]
-    list_select_related = ["table", "hand__table"]
+    list_select_related = ["table"]
     search_fields = ["table__name"]
     date_hierarchy = "gaming_day"

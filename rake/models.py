@@ -1,4 +1,5 @@
-"""The fee ledger (R12): every collection fee, per table and gaming day. Append-only."""
+"""The fee ledger (R12): every collection fee, per table and gaming day. Append-only. Which
+hand and settlement booked a fee is wagers' to say (``wagers.models.FeeBooking``)."""
 
 from django.db import models
 
@@ -12,10 +13,6 @@ class FeeEntry(models.Model):
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="fees")
     gaming_day = models.DateField()  # in the cardroom's time zone, from its day-start hour
-    hand = models.ForeignKey("wagers.Hand", on_delete=models.PROTECT, related_name="fees")
-    settlement = models.ForeignKey(
-        "wagers.Settlement", on_delete=models.PROTECT, related_name="fees"
-    )
     rake_mode = models.CharField(max_length=20)
     payer = models.CharField(max_length=20, choices=Payer.choices)
     seat = models.PositiveSmallIntegerField()
@@ -31,7 +28,7 @@ class FeeEntry(models.Model):
         verbose_name_plural = "fee entries"
         indexes = [
             models.Index(fields=["table", "gaming_day"]),
-            models.Index(fields=["gaming_day", "shift"], name="fee_day_idx"),  # issue 16
+            models.Index(fields=["gaming_day", "shift"], name="fee_day_idx"),
         ]
 
     def __str__(self) -> str:

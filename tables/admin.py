@@ -24,6 +24,7 @@ from .models import (
     StaffLineage,
     StaffProfile,
     Table,
+    TableCash,
     TableSession,
     TableSettings,
     TwoPersonChange,
@@ -206,6 +207,13 @@ class HouseBankEntryAdmin(ReadOnlyAdmin):
     list_filter = ["reason", "table"]
     list_select_related = ["table"]
     date_hierarchy = "created_at"
+
+
+@admin.register(TableCash)
+class TableCashAdmin(ReadOnlyAdmin):
+    list_display = ["cash_transaction", "table", "stack_entry"]
+    list_select_related = ["cash_transaction__player", "table", "stack_entry__seating__table"]
+    search_fields = ["table__name"]
 
 
 @admin.register(Shift)

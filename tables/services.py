@@ -46,6 +46,7 @@ from .models import (
     Shift,
     StackEntry,
     Table,
+    TableCash,
     TableSession,
     TableSettings,
     Tender,
@@ -899,11 +900,10 @@ def stack_entry_add(
             direction=CashTransaction.Direction.IN,
             amount=amount,
             place=CashTransaction.Place.TABLE,
-            table=table,
-            stack_entry=entry,
             at=now,
             by=by,
         )
+        TableCash.objects.create(cash_transaction=cash, table=table, stack_entry=entry)
         payload["cash_transaction"] = cash.pk
     audit_record(actor=by, action=_STACK_ACTIONS[reason], target=seating, payload=payload)
     return entry

@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from tables.selectors import viewer
 
-from .models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+from .models import BankBooking, FeeBooking, Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
 
 def cards_hidden(request: HttpRequest, hand: Hand | None) -> bool:
@@ -138,3 +138,17 @@ class WagerSettlementAdmin(ReadOnlyAdmin):
     list_display = ["spot_settlement", "wager", "stake", "outcome", "net"]
     list_filter = ["wager", "outcome"]
     list_select_related = ["spot_settlement__settlement__hand__table"]
+
+
+@admin.register(FeeBooking)
+class FeeBookingAdmin(ReadOnlyAdmin):
+    list_display = ["fee", "hand", "settlement"]
+    list_select_related = ["fee__table", "hand__table", "settlement__hand__table"]
+    search_fields = ["hand__table__name"]
+
+
+@admin.register(BankBooking)
+class BankBookingAdmin(ReadOnlyAdmin):
+    list_display = ["bank_entry", "settlement"]
+    list_select_related = ["bank_entry__table", "settlement__hand__table"]
+    search_fields = ["settlement__hand__table__name"]

@@ -10,7 +10,16 @@ from django.db.models import Q
 from core.choices import enum_choices
 from core.money import ZERO, MoneyField
 from engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
-from tables.models import Player, RotationRecord, Seating, Table, TableSession, TableSettings
+from rake.models import FeeEntry
+from tables.models import (
+    HouseBankEntry,
+    Player,
+    RotationRecord,
+    Seating,
+    Table,
+    TableSession,
+    TableSettings,
+)
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -61,7 +70,7 @@ class Hand(models.Model):
         ]
         indexes = [
             models.Index(fields=["table", "started_at"]),
-            # Issue 16: the hands list (newest first) and a table's gaming day, by index.
+            # The hands list (newest first) and a table's gaming day, by index.
             models.Index(fields=["started_at", "id"], name="hand_started_idx"),
             models.Index(fields=["table", "settled_at"], name="hand_table_settled_idx"),
         ]
@@ -131,7 +140,7 @@ class Settlement(models.Model):
 
     class Meta:
         ordering = ["hand", "entry"]
-        # Issue 16: the settlements export (a period) and the books of a gaming day, by index.
+        # The settlements export (a period) and the books of a gaming day, by index.
         indexes = [
             models.Index(fields=["created_at", "id"], name="settlement_created_idx"),
             models.Index(fields=["gaming_day", "shift"], name="settlement_day_idx"),
@@ -145,6 +154,33 @@ class Settlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} settlement {self.entry} ({self.kind})"
+
+
+class FeeBooking(models.Model):
+    """Which hand and settlement entry booked a fee on the ledger (R12): the link lives here,
+    on the side of the layer above the ledger. Never edited."""
+
+    fee = models.OneToOneField(FeeEntry, on_delete=models.PROTECT, related_name="booking")
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="fees")
+    settlement = models.ForeignKey(Settlement, on_delete=models.PROTECT, related_name="fees")
+
+    def __str__(self) -> str:
+        return f"fee {self.fee_id} booked by {self.settlement}"
+
+
+class BankBooking(models.Model):
+    """Which settlement entry booked the house's side into a house-banked table's rack (a
+    house bank entry of reason ``settlement``). Never edited."""
+
+    bank_entry = models.OneToOneField(
+        HouseBankEntry, on_delete=models.PROTECT, related_name="booking"
+    )
+    settlement = models.ForeignKey(
+        Settlement, on_delete=models.PROTECT, related_name="bank_entries"
+    )
+
+    def __str__(self) -> str:
+        return f"bank entry {self.bank_entry_id} booked by {self.settlement}"
 
 
 class SpotSettlement(models.Model):

@@ -42,8 +42,6 @@ def name_legacy_head(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("audit", "0013_every_action_with_hardening"),
-        # The last migration that appended to the single chain in its old form.
-        ("tables", "0005_paytable_catalogue"),
     ]
 
     operations = [

@@ -115,6 +115,10 @@ class CashTransactionOut(serializers.ModelSerializer):
     amount = MoneyField()
     day_total = MoneyField()
     player_name = serializers.CharField(source="player.name")
+    # Linked from the table (``tables.TableCash``): none at the cage.
+    table: serializers.PrimaryKeyRelatedField[Table] = serializers.PrimaryKeyRelatedField(
+        source="at_table.table", read_only=True, allow_null=True
+    )
 
     class Meta:
         model = CashTransaction
@@ -269,6 +273,7 @@ class CashLog(generics.ListAPIView):
             return CashTransaction.objects.none()
         cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
         rows = selectors.cash_log(cardroom.pk, _day(self.request, "day"))
+        rows = rows.select_related("at_table")  # the table, linked from tables
         if self.request.query_params.get("logged") in ("true", "1"):
             rows = rows.filter(logged=True)
         return rows

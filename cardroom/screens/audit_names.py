@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.apps import apps
-
+from audit.chain import model_of
 from audit.models import AuditEvent
 
 from .templatetags.cardroom import dollars, local, local_day
@@ -132,7 +131,7 @@ def named(events: list[AuditEvent]) -> list[AuditEvent]:
         name = OBJECT_NAMES.get(label)
         if name is None:
             continue
-        model = apps.get_model(label)
+        model = model_of(label)
         rows = model._default_manager.select_related(*RELATED.get(label, [])).in_bulk(
             [int(i) for i in ids if i.isdigit()]
         )

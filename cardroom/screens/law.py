@@ -65,7 +65,7 @@ def _law_page(
         "cardroom": cardroom,
         "form": day_form or DayForm(),
         "day": day,
-        "log": selectors.cash_log(cardroom.pk, day),
+        "log": selectors.cash_log(cardroom.pk, day).select_related("at_table__table"),
         "ctrs": selectors.ctrs(cardroom.pk, day),
         "flags": selectors.structuring_flags(cardroom.pk)[:50],
         "reviews": selectors.reviews()[:50],

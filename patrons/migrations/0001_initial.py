@@ -14,8 +14,6 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("tables", "0005_shifts_denominations_tender_house_bank"),
-        ("wagers", "0003_settlement_day_shift_adjusts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

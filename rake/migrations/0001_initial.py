@@ -9,7 +9,6 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("tables", "0001_initial"),
-        ("wagers", "0001_initial"),
     ]
 
     operations = [

@@ -7,7 +7,6 @@ class Migration(migrations.Migration):
     dependencies = [
         ("rake", "0003_fee_shift_and_adjusts"),
         ("tables", "0008_merge_hardening"),
-        ("wagers", "0003_settlement_day_shift_adjusts"),
     ]
 
     operations = [

@@ -111,6 +111,10 @@ def _audit(apps, cardroom, seeded, now, db):
 
 
 class Migration(migrations.Migration):
+    # The last migration that appends to audit's single chain in its old form: before audit
+    # splits it into chains (declared here, by the higher layer).
+    run_before = [("audit", "0014_chains_per_table")]
+
     dependencies = [
         ("tables", "0004_settings_defaults_in_rules"),
         ("audit", "0007_paytable_actions"),

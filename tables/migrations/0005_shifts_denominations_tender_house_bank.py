@@ -9,9 +9,11 @@ from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):
+    # patrons' first migration related its records to this state's tables and stack entries.
+    run_before = [("patrons", "0001_initial")]
+
     dependencies = [
         ("tables", "0004_settings_defaults_in_rules"),
-        ("wagers", "0003_settlement_day_shift_adjusts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

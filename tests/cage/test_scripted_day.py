@@ -356,7 +356,7 @@ def test_a_correction_after_the_close_lands_as_an_adjustment_and_the_day_keeps_i
     assert {(e.gaming_day, e.shift, e.adjusts_day, e.adjusts_shift) for e in entries} == {
         (date(2024, 3, 2), "day", DAY, "day")
     }
-    bank = HouseBankEntry.objects.filter(settlement__hand=hand2).order_by("id")
+    bank = HouseBankEntry.objects.filter(booking__settlement__hand=hand2).order_by("id")
     assert [(e.amount, e.gaming_day, e.adjusts_day) for e in bank] == [
         (D("55.00"), DAY, None),
         (D("-55.00"), date(2024, 3, 2), DAY),
@@ -437,7 +437,7 @@ def test_a_correction_in_a_later_shift_names_the_shift_it_adjusts_on_its_fees_to
         dealer_cards=DEALER_DOES_NOT_QUALIFY,
         by=supervisor,
     )
-    fees = FeeEntry.objects.filter(hand=hand).order_by("id")
+    fees = FeeEntry.objects.filter(booking__hand=hand).order_by("id")
     # The original $3 (2 spots + the DP), its reversal (−3) and the correction's $3.
     assert [(f.shift, f.adjusts_day, f.adjusts_shift) for f in fees] == [
         ("day", None, ""),

@@ -35,6 +35,7 @@ from cage.models import (
     VarianceSignOff,
 )
 from compliance.models import Export, VerificationRun
+from patrons.models import CashTransaction
 from rake.models import FeeEntry
 from tables import selectors, services, signatures, staff, two_person
 from tables.models import (
@@ -47,6 +48,7 @@ from tables.models import (
     StackEntry,
     StaffLineage,
     StaffProfile,
+    TableCash,
     TableSession,
     TableSettings,
     TwoPersonChange,
@@ -54,12 +56,24 @@ from tables.models import (
 )
 from tables.rotation import designated_player_rotate
 from tests.conftest import PASSWORD, an_administrator, signed
-from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+from wagers.models import (
+    BankBooking,
+    FeeBooking,
+    Hand,
+    Settlement,
+    Spot,
+    SpotSettlement,
+    WagerSettlement,
+)
 
 pytestmark = pytest.mark.django_db
 
 APPS = ("tables", "wagers", "rake", "audit", "cage", "compliance")
-MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()]
+# Cardrooms and players live in patrons (a layer down), their admin with the tables'.
+MODELS = [model for label in APPS for model in apps.get_app_config(label).get_models()] + [
+    apps.get_model("patrons", "Cardroom"),
+    apps.get_model("patrons", "Player"),
+]
 # The records the rules say are never edited.
 APPEND_ONLY = [
     TableSettings,
@@ -151,6 +165,21 @@ def one_of_each(supervisor, dealer, make_user):
         started_at=now,
         settled_at=now,
     )
+    # A cash transaction at the table (as at a house-banked one), linked from there.
+    cash = CashTransaction.objects.create(
+        cardroom=cardroom,
+        player=seatings[1].player,
+        direction=CashTransaction.Direction.IN,
+        amount=Decimal("300.00"),
+        place=CashTransaction.Place.TABLE,
+        gaming_day=now.date(),
+        day_total=Decimal("300.00"),
+        recorded_by=dealer,
+        created_at=now,
+    )
+    TableCash.objects.create(
+        cash_transaction=cash, table=table, stack_entry=seatings[1].entries.get()
+    )
     spot = Spot.objects.create(
         hand=hand, seat=2, seating=seatings[1], player=seatings[1].player, ante=Decimal("10.00")
     )
@@ -181,17 +210,25 @@ def one_of_each(supervisor, dealer, make_user):
         outcome="lose",
         net=Decimal("-10.00"),
     )
-    FeeEntry.objects.create(
+    fee = FeeEntry.objects.create(
         table=table,
         gaming_day=now.date(),
-        hand=hand,
-        settlement=settlement,
         rake_mode="all_players",
         payer=FeeEntry.Payer.SPOT,
         seat=2,
         amount=Decimal("1.00"),
         created_at=now,
     )
+    FeeBooking.objects.create(fee=fee, hand=hand, settlement=settlement)
+    house = HouseBankEntry.objects.create(
+        table=table,
+        amount=Decimal("-1.00"),
+        reason=HouseBankEntry.Reason.SETTLEMENT,
+        gaming_day=now.date(),
+        shift="day",
+        created_at=now,
+    )
+    BankBooking.objects.create(bank_entry=house, settlement=settlement)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq

@@ -23,9 +23,8 @@ from compliance.models import VerificationRun
 from compliance.snapshots import read_snapshot
 from compliance.tasks import verify_books_task
 from core.errors import DomainError
-from patrons.models import CashTransaction
 from rake.models import FeeEntry
-from tables.models import Seating, StackEntry
+from tables.models import Seating, StackEntry, TableCash
 from tests.audit.support import (
     T0,
     Plan,
@@ -152,10 +151,12 @@ def test_a_spot_lines_net_changed_is_found(day):
 
 def test_a_fee_entry_removed_from_the_ledger_is_found(day):
     fee = FeeEntry.objects.order_by("pk")[2]
+    settlement_id = fee.booking.settlement_id
     with past_append_only():
+        raw("DELETE FROM wagers_feebooking WHERE fee_id = %s", [fee.pk])
         raw("DELETE FROM rake_feeentry WHERE id = %s", [fee.pk])
     report = verify_books()
-    assert (report.ok, report.row) == (False, f"wagers_settlement #{fee.settlement_id}")
+    assert (report.ok, report.row) == (False, f"wagers_settlement #{settlement_id}")
     assert "fee entries (rake_feeentry) add up to" in report.problem
 
 
@@ -255,15 +256,16 @@ def test_a_buy_in_changed_together_with_its_stack_is_found_against_its_audit_eve
 
 
 def test_a_cash_buy_in_whose_cash_transaction_is_gone_is_found(day):
-    bought = CashTransaction.objects.exclude(stack_entry=None).order_by("pk").first()
+    bought = TableCash.objects.exclude(stack_entry=None).order_by("pk").first()
     assert bought is not None, "the house table's players buy in with cash"
     with past_append_only():
         raw(
             "DELETE FROM patrons_currencytransactionreport_transactions "
             "WHERE cashtransaction_id = %s",
-            [bought.pk],
+            [bought.cash_transaction_id],
         )
-        raw("DELETE FROM patrons_cashtransaction WHERE id = %s", [bought.pk])
+        raw("DELETE FROM tables_tablecash WHERE id = %s", [bought.pk])
+        raw("DELETE FROM patrons_cashtransaction WHERE id = %s", [bought.cash_transaction_id])
     report = verify_books()
     assert (report.ok, report.row) == (False, f"tables_stackentry #{bought.stack_entry_id}")
     assert "with no cash transaction on the cash log" in report.problem
@@ -272,12 +274,16 @@ def test_a_cash_buy_in_whose_cash_transaction_is_gone_is_found(day):
 def delete_whole(settlement: Settlement) -> None:
     """The attacker with the owner's role removes a settlement entry and every row of it."""
     lines = list(SpotSettlement.objects.filter(settlement=settlement).values_list("pk", flat=True))
+    fees = list(settlement.fees.values_list("fee_id", flat=True))
+    bank = list(settlement.bank_entries.values_list("bank_entry_id", flat=True))
     with past_append_only():
         for table, column, ids in (
             ("wagers_wagersettlement", "spot_settlement_id", lines),
             ("wagers_spotsettlement", "settlement_id", [settlement.pk]),
-            ("rake_feeentry", "settlement_id", [settlement.pk]),
-            ("tables_housebankentry", "settlement_id", [settlement.pk]),
+            ("wagers_feebooking", "settlement_id", [settlement.pk]),
+            ("rake_feeentry", "id", fees),
+            ("wagers_bankbooking", "settlement_id", [settlement.pk]),
+            ("tables_housebankentry", "id", bank),
         ):
             for pk in ids:
                 raw(f"DELETE FROM {table} WHERE {column} = %s", [pk])

@@ -68,7 +68,7 @@ def assert_booked(hand: Hand, table: Table, before: dict[int, Decimal]) -> Settl
             expected = stack - staked[seat] + paid_back[seat]
         assert after[seat] == expected, f"seat {seat}: {after[seat]} != {expected}"
 
-    fees = list(FeeEntry.objects.filter(hand=hand).order_by("seat", "payer"))
+    fees = list(FeeEntry.objects.filter(booking__hand=hand).order_by("seat", "payer"))
     day = gaming_day(hand.table.cardroom, settlement.created_at)
     expected_fees = sorted(
         [("spot", line["seat"], Decimal(line["rake"])) for line in result["spots"]]
@@ -77,7 +77,7 @@ def assert_booked(hand: Hand, table: Table, before: dict[int, Decimal]) -> Settl
     )
     assert [(f.payer, f.seat, f.amount) for f in fees] == [fee for fee in expected_fees if fee[2]]
     for fee in fees:
-        assert (fee.table_id, fee.gaming_day, fee.settlement_id) == (
+        assert (fee.table_id, fee.gaming_day, fee.booking.settlement_id) == (
             table.pk,
             day,
             settlement.pk,

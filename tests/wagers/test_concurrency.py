@@ -102,7 +102,7 @@ def test_two_concurrent_settles_of_one_hand_settle_it_once(
     if hand.dp_seating_id:
         moved.add(hand.dp_seating_id)
     assert StackEntry.objects.count() - entries == len(moved)
-    assert FeeEntry.objects.filter(hand=hand).count() == (4 if hand.dp_seating_id else 0)
+    assert FeeEntry.objects.filter(booking__hand=hand).count() == (4 if hand.dp_seating_id else 0)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -365,7 +365,7 @@ def assert_settled_as_the_command_says(hand: Hand) -> None:
         # R15 on the stored lines: spots + dealer + fees = 0, entry by entry.
         nets = total(settlement.spots.all(), "net")
         assert nets + settlement.dealer_net + settlement.house_rake == 0
-        fees = total(FeeEntry.objects.filter(settlement=settlement), "amount")
+        fees = total(FeeEntry.objects.filter(booking__settlement=settlement), "amount")
         assert fees == settlement.house_rake
 
 

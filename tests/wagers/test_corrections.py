@@ -51,7 +51,7 @@ def snapshot(settlement: Settlement) -> dict:
         },
         "spots": list(settlement.spots.values()),
         "wagers": [list(row.wagers.values()) for row in settlement.spots.all()],
-        "fees": list(FeeEntry.objects.filter(settlement=settlement).values()),
+        "fees": list(FeeEntry.objects.filter(booking__settlement=settlement).values()),
     }
 
 
@@ -134,14 +134,16 @@ def test_a_correction_keeps_the_original_and_books_a_reversal_and_the_new_settle
     for seating in dp_table.seatings.all():
         assert seating.stack == ledger_sum(seating)
     # The fee ledger: $3 on the day of the hand, −3 + 2 on the day of the correction.
-    fees = FeeEntry.objects.filter(hand=hand)
+    fees = FeeEntry.objects.filter(booking__hand=hand)
     assert total(fees, "amount") == correction.house_rake == D(2)
     first, second = datetime.date(2024, 3, 1), datetime.date(2024, 3, 2)
     assert fees_by_mode(dp_table, first, second) == {
         first: {"all_players": D(3)},
         second: {"all_players": D(-1)},
     }
-    assert sorted(fees.filter(settlement=reversal).values_list("payer", "seat", "amount")) == [
+    assert sorted(
+        fees.filter(booking__settlement=reversal).values_list("payer", "seat", "amount")
+    ) == [
         ("designated_player", 4, D(-1)),
         ("spot", 1, D(-1)),
         ("spot", 2, D(-1)),
@@ -187,7 +189,7 @@ def test_a_corrected_hand_can_be_corrected_again_and_history_shows_every_entry(
         expected[line["seat"]] += D(line["net"])
     expected[4] += D(last.result["dealer"]["net"])
     assert stacks(dp_table) == expected
-    assert total(FeeEntry.objects.filter(hand=hand), "amount") == last.house_rake
+    assert total(FeeEntry.objects.filter(booking__hand=hand), "amount") == last.house_rake
 
 
 @pytest.mark.parametrize("role", ["dealer", "auditor"])
@@ -409,9 +411,9 @@ def test_the_fee_report_stays_in_exact_cents_when_a_reversal_cancels_fees(
         spot_cards={1: FOUR_CLUBS_KQJ4, 2: FOUR_HEARTS_AT62},
     )
     assert correction.house_rake == D("0.00")
-    day = FeeEntry.objects.filter(hand=hand).values_list("gaming_day", flat=True).first()
-    assert FeeEntry.objects.filter(hand=hand).count() == 6
-    assert total(FeeEntry.objects.filter(hand=hand), "amount") == D("0.00")
+    day = FeeEntry.objects.filter(booking__hand=hand).values_list("gaming_day", flat=True).first()
+    assert FeeEntry.objects.filter(booking__hand=hand).count() == 6
+    assert total(FeeEntry.objects.filter(booking__hand=hand), "amount") == D("0.00")
     assert fees_total(table, day, day) == D("0.00")
     assert fees_by_mode(table, day, day) == {day: {"all_players": D("0.00")}}
     for value in [fees_total(table, day, day), *fees_by_mode(table, day, day)[day].values()]:
@@ -435,7 +437,7 @@ def test_a_correction_of_a_decision_re_settles_and_conserves_money_r15(
     spot = hand.spots.get(seat=1)
     assert (spot.decision, spot.raise_amount) == ("fold", D(0))
     now = stacks(dp_table)
-    fees = sum(FeeEntry.objects.filter(hand=hand).values_list("amount", flat=True), D(0))
+    fees = sum(FeeEntry.objects.filter(booking__hand=hand).values_list("amount", flat=True), D(0))
     assert sum(now.values(), D(0)) - sum(before.values(), D(0)) + fees == 0  # R15
     assert now[1] - before[1] == D(-11)  # the ante and the fee
     assert correction.round["spots"][0]["decision"] == "fold"

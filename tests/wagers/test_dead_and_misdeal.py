@@ -74,7 +74,7 @@ def test_r14_a_spot_dealt_a_wrong_count_gets_its_wagers_back_and_pays_no_fee(
         ("straight_flush_bonus", "returned", D(0)),
     ]
     assert stacks(dp_table)[1] == before[1]
-    assert sorted(FeeEntry.objects.filter(hand=hand).values_list("seat", "payer")) == [
+    assert sorted(FeeEntry.objects.filter(booking__hand=hand).values_list("seat", "payer")) == [
         (2, "spot"),
         (4, "designated_player"),
     ]
@@ -114,7 +114,7 @@ def test_r12_when_every_spot_is_dead_the_dp_fee_is_returned(dp_table, dp_players
     hand.refresh_from_db()
     assert hand.status == "settled"
     assert (settlement.dealer_net, settlement.house_rake) == (D(0), D(0))
-    assert not FeeEntry.objects.filter(hand=hand).exists()
+    assert not FeeEntry.objects.filter(booking__hand=hand).exists()
     assert stacks(dp_table) == before
     assert_booked(hand, dp_table, before)
 
@@ -158,7 +158,11 @@ def test_r13_a_spot_the_dp_cannot_cover_is_dead_and_gets_its_wagers_back(
     after = stacks(dp_table)
     assert (after[2], after[5]) == (before[2], before[5])
     assert after[4] == before[4] - 1  # the DP won 20, paid 20 and its $1 fee
-    assert sorted(FeeEntry.objects.filter(hand=hand).values_list("seat", flat=True)) == [1, 4, 6]
+    assert sorted(FeeEntry.objects.filter(booking__hand=hand).values_list("seat", flat=True)) == [
+        1,
+        4,
+        6,
+    ]
     assert_booked(hand, dp_table, before)
 
 
@@ -203,7 +207,7 @@ def test_r14_a_misdeal_returns_every_wager_and_the_dps_whole_bank_with_its_fee(
     }
     assert {w.outcome for w in settlement.spots.get(seat=1).wagers.all()} == {"returned"}
     assert stacks(table) == before  # raises and the DP's bank included
-    assert not FeeEntry.objects.filter(hand=hand).exists()
+    assert not FeeEntry.objects.filter(booking__hand=hand).exists()
     assert StackEntry.objects.count() > entries
     assert AuditEvent.objects.filter(action="hand.misdeal", object_id=str(hand.pk)).exists()
 

@@ -117,7 +117,9 @@ def test_a_designated_player_hand_entered_by_the_dealer_books_the_worked_example
     assert seat_2.paid_back == D("25") + D("5") + D("50") + D("374")
     # R12: one fee per live spot and one from the DP, on the gaming day (18:00 in New York).
     assert list(
-        FeeEntry.objects.filter(hand=hand).values_list("payer", "seat", "amount", "gaming_day")
+        FeeEntry.objects.filter(booking__hand=hand).values_list(
+            "payer", "seat", "amount", "gaming_day"
+        )
     ) == [
         ("spot", 1, D("1.00"), datetime.date(2024, 3, 1)),
         ("spot", 2, D("1.00"), datetime.date(2024, 3, 1)),
@@ -169,7 +171,7 @@ def test_a_house_banked_hand_entered_by_the_dealer_settles_against_the_house(
         3: D("1040.00"),
         4: D("1000.00"),
     }
-    assert not FeeEntry.objects.filter(hand=hand).exists()  # R12: no fee at a house table
+    assert not FeeEntry.objects.filter(booking__hand=hand).exists()  # R12: no fee at a house table
     assert_booked(hand, house_table, before)
 
 
@@ -245,7 +247,9 @@ def test_fees_go_to_the_gaming_day_of_the_cardroom_which_starts_at_six(
         for seat in (1, 2):
             services.spot_decide(hand=hand, seat=seat, decision="fold", by=dealer)
         services.hand_settle(hand=hand, by=dealer)
-        days.append(FeeEntry.objects.filter(hand=hand).values_list("gaming_day", flat=True))
+        days.append(
+            FeeEntry.objects.filter(booking__hand=hand).values_list("gaming_day", flat=True)
+        )
     assert set(days[0]) == {datetime.date(2024, 3, 1)}
     assert set(days[1]) == {datetime.date(2024, 3, 2)}
     # The fee report reads the ledger by gaming day and fee mode.
@@ -321,7 +325,9 @@ def test_r17_a_setting_change_approved_mid_hand_applies_from_the_next_hand(
     assert hand.settings.version == 1
     assert settlement.round["table"]["ante_min"] == "5.00"
     assert settlement.round["table"]["rake_amount"] == "1.00"
-    assert set(FeeEntry.objects.filter(hand=hand).values_list("amount", flat=True)) == {D("1.00")}
+    assert set(FeeEntry.objects.filter(booking__hand=hand).values_list("amount", flat=True)) == {
+        D("1.00")
+    }
 
     following = services.hand_start(table=dp_table, by=dealer)
     assert following.settings.version == 2
@@ -331,6 +337,6 @@ def test_r17_a_setting_change_approved_mid_hand_applies_from_the_next_hand(
     services.hand_deal(hand=following, by=dealer)
     services.spot_decide(hand=following, seat=1, decision="fold", by=dealer)
     services.hand_settle(hand=following, by=dealer)
-    assert set(FeeEntry.objects.filter(hand=following).values_list("amount", flat=True)) == {
-        D("2.00")
-    }
+    assert set(
+        FeeEntry.objects.filter(booking__hand=following).values_list("amount", flat=True)
+    ) == {D("2.00")}

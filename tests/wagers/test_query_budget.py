@@ -16,13 +16,14 @@ pytestmark = pytest.mark.django_db
 # The SQL statements of one hand_settle, by kind of table: lock the hand (with its session,
 # the table's open one while it is open) and the actor's role (who may settle), the spots; the
 # hand's status; the settlement (its first entry: its number needs no query), its spot lines,
-# its wager lines and (at a DP table) its fees, each in one INSERT; the stacks locked, moved in
-# one UPDATE and logged in one INSERT; the audit chain's head, then the event and the new head
-# (one statement on PostgreSQL, two on SQLite); the cardroom's shifts (the gaming day and shift
-# every entry is booked in). A house-banked table takes no fee: one INSERT fewer; but the
-# house's side is booked in its house bank ledger: one INSERT more.
+# its wager lines and (at a DP table) its fees and their links to it, each in one INSERT; the
+# stacks locked, moved in one UPDATE and logged in one INSERT; the audit chain's head, then the
+# event and the new head (one statement on PostgreSQL, two on SQLite); the cardroom's shifts
+# (the gaming day and shift every entry is booked in). A house-banked table takes no fee: two
+# INSERTs fewer; but the house's side is booked in its house bank ledger and linked to the
+# settlement: two more.
 AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 2
-BUDGET = {"designated_player": 13 + AUDIT_APPEND, "house": 13 + AUDIT_APPEND}
+BUDGET = {"designated_player": 14 + AUDIT_APPEND, "house": 14 + AUDIT_APPEND}
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")
 
 

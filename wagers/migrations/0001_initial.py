@@ -8,6 +8,10 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # rake's first migration related each fee to a hand (declared here, by the higher layer,
+    # so that rake names no layer above it).
+    run_before = [("rake", "0001_initial")]
+
     initial = True
 
     dependencies = [

@@ -6,6 +6,14 @@ from core.db import AppendOnly
 
 
 class Migration(migrations.Migration):
+    # These migrations related their rows to this state's settlements and hands (declared
+    # here, by the higher layer, so that the lower ones name no layer above them).
+    run_before = [
+        ("patrons", "0001_initial"),
+        ("rake", "0004_throughput_indexes"),
+        ("tables", "0005_shifts_denominations_tender_house_bank"),
+    ]
+
     dependencies = [
         ("wagers", "0002_append_only"),
     ]

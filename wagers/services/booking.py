@@ -27,7 +27,15 @@ from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
 from tables.services import stack_bounds_check
-from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+from wagers.models import (
+    BankBooking,
+    FeeBooking,
+    Hand,
+    Settlement,
+    Spot,
+    SpotSettlement,
+    WagerSettlement,
+)
 
 WAGERS = ("ante", "raise", "flush_bonus", "straight_flush_bonus")
 
@@ -229,11 +237,10 @@ def _book_house_bank(
     net = sign * to_decimal(settled.dealer.net)
     if hand.dp_seating_id is not None or not net:
         return
-    HouseBankEntry.objects.create(
+    bank = HouseBankEntry.objects.create(
         table_id=hand.table_id,
         amount=net,
         reason=HouseBankEntry.Reason.SETTLEMENT,
-        settlement=settlement,
         gaming_day=when.span.day,
         shift=when.span.shift,
         adjusts_day=when.adjusts_day,
@@ -241,6 +248,7 @@ def _book_house_bank(
         actor=by,
         created_at=settlement.created_at,
     )
+    BankBooking.objects.create(bank_entry=bank, settlement=settlement)
 
 
 def _book_fees(
@@ -254,15 +262,13 @@ def _book_fees(
     dealer = settled.dealer
     if dealer.seat is not None:
         owed.append((FeeEntry.Payer.DESIGNATED_PLAYER, dealer.seat, dealer.rake))
-    FeeEntry.objects.bulk_create(
+    fees = FeeEntry.objects.bulk_create(
         FeeEntry(
             table_id=hand.table_id,
             gaming_day=when.span.day,
             shift=when.span.shift,
             adjusts_day=when.adjusts_day,
             adjusts_shift=when.adjusts_shift,
-            hand=hand,
-            settlement=settlement,
             rake_mode=hand.settings.rake_mode,
             payer=payer,
             seat=seat,
@@ -271,6 +277,9 @@ def _book_fees(
         )
         for payer, seat, rake in owed
         if rake
+    )
+    FeeBooking.objects.bulk_create(
+        FeeBooking(fee=fee, hand=hand, settlement=settlement) for fee in fees
     )
 
 

@@ -1,9 +1,8 @@
-"""Players under the law (see ``patrons.apps``).
+"""Players under the law (see ``patrons.apps``): identity, exclusions, the cash log, CTRs,
+structuring flags, reviews and incidents.
 
-Relations to tables, players and hands point up a layer, so they are lazy references
-(``"tables.Player"``), which import nothing. Rows the law says are a record (the cash log,
-structuring flags, incidents and their follow-ups, review notes) are append-only in the
-database (``AppendOnly`` in the migrations).
+Rows the law says are a record (the cash log, structuring flags, incidents and their
+follow-ups, review notes) are append-only in the database (``AppendOnly`` in the migrations).
 """
 
 from __future__ import annotations
@@ -16,7 +15,8 @@ from django.db.models import Q
 
 from core.money import ZERO, MoneyField
 
-from .fields import SealedCharField, SealedTextField
+from ..fields import SealedCharField, SealedTextField
+from .cardrooms import Cardroom, Player
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -42,9 +42,7 @@ class CashPolicy(models.Model):
     """A cardroom's cash-reporting settings; a cardroom without one has the defaults
     (``patrons.selectors.cash_policy``)."""
 
-    cardroom = models.OneToOneField(
-        "tables.Cardroom", on_delete=models.PROTECT, related_name="cash_policy"
-    )
+    cardroom = models.OneToOneField(Cardroom, on_delete=models.PROTECT, related_name="cash_policy")
     # Each cash transaction of this much or more goes to the multiple transaction log.
     log_threshold = MoneyField(default=DEFAULT_LOG_THRESHOLD)
     # Structuring watch: this many cash transactions in a gaming day, each within
@@ -73,9 +71,7 @@ class PlayerIdentity(models.Model):
     """A player's identity on file: date of birth and one ID (type, number, issuer, expiry).
     The number is encrypted at rest; ``id_hash`` (keyed) finds it without decrypting."""
 
-    player = models.OneToOneField(
-        "tables.Player", on_delete=models.PROTECT, related_name="identity"
-    )
+    player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="identity")
     date_of_birth = models.DateField()
     id_type = models.CharField(max_length=20, choices=IdType.choices)
     id_number = SealedCharField(max_length=40)
@@ -108,7 +104,7 @@ class Exclusion(models.Model):
         STATE_LIST = "state_list"
 
     cardroom = models.ForeignKey(
-        "tables.Cardroom", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Cardroom, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     source = models.CharField(max_length=20, choices=Source.choices)
@@ -124,7 +120,7 @@ class Exclusion(models.Model):
     ends_on = models.DateField(null=True, blank=True)  # empty: lifetime
     reason = models.TextField()
     player = models.ForeignKey(
-        "tables.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     created_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
@@ -192,19 +188,13 @@ class CashTransaction(models.Model):
         TABLE = "table"
         CAGE = "cage"
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey(
-        "tables.Player", on_delete=models.PROTECT, related_name="cash_transactions"
-    )
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="cash_transactions")
     direction = models.CharField(max_length=3, choices=Direction.choices)
     amount = MoneyField()
+    # At a table: the table and the buy-in's stack entry are linked from there, a layer up
+    # (``tables.models.TableCash``).
     place = models.CharField(max_length=5, choices=Place.choices)
-    table = models.ForeignKey(
-        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    stack_entry = models.OneToOneField(
-        "tables.StackEntry", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
     gaming_day = models.DateField()
     day_total = MoneyField()  # the player's cash in (or out) of the gaming day, this included
     logged = models.BooleanField(default=False)  # on the multiple transaction log
@@ -229,8 +219,8 @@ class CurrencyTransactionReport(models.Model):
         TO_FILE = "to_file"
         FILED = "filed"
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey("tables.Player", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     cash_in = MoneyField(default=ZERO)
     cash_out = MoneyField(default=ZERO)
@@ -258,8 +248,8 @@ class StructuringFlag(models.Model):
     """Structuring watch: a player with several cash transactions just under a threshold in
     one gaming day, for compliance to review. Never edited."""
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey("tables.Player", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     transactions = models.JSONField()  # the ids of the transactions just under
     detail = models.TextField()
@@ -284,7 +274,7 @@ class SuspiciousActivityReview(models.Model):
         SAR_FILED = "sar_filed"
         CLOSED = "closed"  # reviewed: no report
 
-    player = models.ForeignKey("tables.Player", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     opened_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
@@ -326,7 +316,7 @@ class Incident(models.Model):
         EXCLUSION_MATCH = "exclusion_match"
         OTHER = "other"
 
-    cardroom = models.ForeignKey("tables.Cardroom", on_delete=models.PROTECT, related_name="+")
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     occurred_at = models.DateTimeField()
     table = models.ForeignKey(
@@ -335,7 +325,7 @@ class Incident(models.Model):
     hand = models.ForeignKey(
         "wagers.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    players = models.ManyToManyField("tables.Player", blank=True, related_name="+")
+    players = models.ManyToManyField(Player, blank=True, related_name="+")
     summary = models.TextField()
     exclusion = models.ForeignKey(
         Exclusion, null=True, blank=True, on_delete=models.PROTECT, related_name="matches"

@@ -1,0 +1,65 @@
+"""Cardrooms and their players: the lowest layer that relates to them is this one (the law
+follows players), so every layer above points down at them here."""
+
+from __future__ import annotations
+
+from datetime import time
+from decimal import Decimal
+
+from django.db import models
+
+from core.money import MoneyField
+
+#: A new cardroom's chip denominations: $1, $5, $25, $100 and $500.
+DEFAULT_DENOMINATIONS = ("1.00", "5.00", "25.00", "100.00", "500.00")
+
+
+def default_denominations() -> list[str]:
+    return list(DEFAULT_DENOMINATIONS)
+
+
+#: A new cardroom's largest fill, credit or count: a million dollars (a rack of a busy
+#: high-limit table holds a few hundred thousand).
+DEFAULT_LARGEST_CAGE_AMOUNT = Decimal("1000000.00")
+
+
+class Cardroom(models.Model):
+    """A cardroom: its gaming day, its chips and the limits its cage works to."""
+
+    #: Audit events name their target by this label: the log is append-only, and its events
+    #: said ``tables.cardroom`` before the model moved here.
+    audit_label = "tables.cardroom"
+
+    name = models.CharField(max_length=100, unique=True)
+    time_zone = models.CharField(max_length=64, default="UTC")  # an IANA zone name
+    gaming_day_starts_at = models.TimeField(default=time(6, 0))
+    # R17: with a lone supervisor on duty a change may be self-approved, and says so.
+    self_approval_allowed = models.BooleanField(default=False)
+    # The chips the cardroom's racks hold, as money strings ("25.00"), smallest first: every
+    # inventory count, fill and credit is counted in them (cage).
+    chip_denominations = models.JSONField(default=default_denominations)
+    # The most a fill or credit slip, a rack count or a drop box's count may total: a count
+    # that a finger added digits to is refused, not booked (a floor supervisor changes it).
+    largest_cage_amount = MoneyField(default=DEFAULT_LARGEST_CAGE_AMOUNT)
+
+    class Meta:
+        db_table = "tables_cardroom"  # made by ``tables``, where the model began
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A player of a cardroom (identity, cash log, exclusions: ``patrons.models.records``)."""
+
+    audit_label = "tables.player"  # as ``Cardroom.audit_label``
+
+    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tables_player"
+
+    def __str__(self) -> str:
+        return self.name

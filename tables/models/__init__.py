@@ -1,0 +1,37 @@
+"""Tables, their versioned settings, sessions, seats, stacks and the designated-player rotation.
+
+Rows the rules say are never edited (settings versions, stack entries, rotation offers) are
+append-only in the database (``core.db.AppendOnly`` in the migrations). Writes go through
+``tables.services``; reads through ``tables.selectors``. Cardrooms and players live a layer
+down, in ``patrons`` (which needs them), and are named here too for the code above.
+"""
+
+from patrons.models import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
+from patrons.models import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
+from patrons.models import Cardroom as Cardroom
+from patrons.models import Player as Player
+from patrons.models import default_denominations as default_denominations
+from tables.staff_models import Signature as Signature
+from tables.staff_models import StaffLineage as StaffLineage
+from tables.staff_models import StaffProfile as StaffProfile
+from tables.staff_models import TwoPersonChange as TwoPersonChange
+from tables.staff_models import TwoPersonDecision as TwoPersonDecision
+
+from .changes import PaytableChange as PaytableChange
+from .changes import PaytableDecision as PaytableDecision
+from .changes import PaytableKind as PaytableKind
+from .changes import SelfApprovalChange as SelfApprovalChange
+from .changes import SelfApprovalDecision as SelfApprovalDecision
+from .changes import SettingChange as SettingChange
+from .seats import GameStop as GameStop
+from .seats import HouseBankEntry as HouseBankEntry
+from .seats import RotationRecord as RotationRecord
+from .seats import Seating as Seating
+from .seats import StackEntry as StackEntry
+from .seats import TableCash as TableCash
+from .tables import BANKING_CHOICES as BANKING_CHOICES
+from .tables import Shift as Shift
+from .tables import Table as Table
+from .tables import TableSession as TableSession
+from .tables import TableSettings as TableSettings
+from .tables import Tender as Tender

@@ -40,7 +40,7 @@ from patrons.models import (
     PlayerIdentity,
     StructuringFlag,
 )
-from tables.models import Cardroom, Player
+from tables.models import Cardroom, Player, Table
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
 #: The floor and compliance: alerts, incidents, exclusion lists, stopped games.

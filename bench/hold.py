@@ -33,7 +33,11 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
     from django.contrib.auth.models import Group, User
 
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
-    from tables import selectors, services
+    from tables import selectors
+    from tables.services.cardrooms import cardroom_create
+    from tables.services.configuration import table_create
+    from tables.services.seating import player_create, seat_player
+    from tables.services.sessions import table_open
     from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 
     rng = random.Random(SEED)
@@ -43,14 +47,14 @@ def build(hands: int, spots: int) -> tuple[Table, int]:
     dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
     admin = User.objects.create_user("admin")
     admin.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
-    cardroom = services.cardroom_create(name="Bench", by=admin)
-    table = services.table_create(cardroom=cardroom, name="House", banking="house", by=floor)
-    session = services.table_open(table=table, dealer=dealer, by=floor)
+    cardroom = cardroom_create(name="Bench", by=admin)
+    table = table_create(cardroom=cardroom, name="House", banking="house", by=floor)
+    session = table_open(table=table, dealer=dealer, by=floor)
     seatings = [
-        services.seat_player(
+        seat_player(
             table=table,
             seat=seat,
-            player=services.player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
+            player=player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
             by=dealer,
         )
         for seat in range(1, spots + 1)

@@ -40,7 +40,7 @@ from core.inputs import AsciiDigitsForm
 from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, PLAY_READERS, TABLE_STAFF
 from engine.table import MAX_SEATS
 from patrons.identity import IdentityInput
-from tables import figures, rules, selectors, services
+from tables import figures, rules, selectors
 from tables.models import (
     BANKING_CHOICES,
     Cardroom,
@@ -56,6 +56,26 @@ from tables.models import (
     Tender,
 )
 from tables.rotation import designated_player_rotate
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import (
+    player_create,
+    seat_player,
+    seating_come_back,
+    seating_flag_proposition,
+    seating_leave,
+    seating_sit_out,
+    seating_waive_dp,
+)
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.services.sessions import table_close, table_dealer_change, table_open
+from tables.services.setting_changes import (
+    setting_change_approve,
+    setting_change_propose,
+    setting_change_reject,
+    setting_change_withdraw,
+)
+from tables.services.stacks import stack_add, stack_cash_out
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
 #: The most keys a table's settings (or a change of them) may name: a handful exist.
@@ -384,7 +404,7 @@ class CardroomList(generics.ListAPIView, ServiceView):
     @extend_schema(request=CardroomIn, responses={201: CardroomOut})
     @idempotent
     def post(self, request: Request) -> Response:
-        cardroom = services.cardroom_create(**self.parse(request), by=actor(request))
+        cardroom = cardroom_create(**self.parse(request), by=actor(request))
         return Response(CardroomOut(cardroom).data, status=201)
 
 
@@ -405,7 +425,7 @@ class SelfApprovalChangeList(generics.ListAPIView, ServiceView):
     @extend_schema(request=SelfApprovalChangeIn, responses={201: SelfApprovalChangeOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        change = services.self_approval_change_propose(
+        change = self_approval_change_propose(
             cardroom=get_object_or_404(Cardroom, pk=pk), **self.parse(request), by=actor(request)
         )
         return Response(SelfApprovalChangeOut(change).data, status=201)
@@ -423,7 +443,7 @@ class SelfApprovalDecisionView(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         change = get_object_or_404(SelfApprovalChange, pk=pk)
         data = self.parse(request)
-        services.self_approval_change_decide(
+        self_approval_change_decide(
             change=change,
             approve=self.decision == "approve",
             reason=data["reason"],
@@ -451,7 +471,7 @@ class TableList(generics.ListAPIView, ServiceView):
     @extend_schema(request=TableIn, responses={201: TableDetailOut})
     @idempotent
     def post(self, request: Request) -> Response:
-        table = services.table_create(**self.parse(request), by=actor(request))
+        table = table_create(**self.parse(request), by=actor(request))
         return Response(TableDetailOut(table).data, status=201)
 
 
@@ -491,7 +511,7 @@ class TableOpen(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         dealer = _user(self.parse(request)["dealer"])
-        session = services.table_open(table=table, dealer=dealer, by=actor(request))
+        session = table_open(table=table, dealer=dealer, by=actor(request))
         return Response(SessionOut(session).data, status=201)
 
 
@@ -501,7 +521,7 @@ class TableClose(ServiceView):
     @extend_schema(request=None, responses=SessionOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        session = services.table_close(table=get_object_or_404(Table, pk=pk), by=actor(request))
+        session = table_close(table=get_object_or_404(Table, pk=pk), by=actor(request))
         return Response(SessionOut(session).data)
 
 
@@ -514,7 +534,7 @@ class TableDealer(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         dealer = _user(self.parse(request)["dealer"])
-        session = services.table_dealer_change(table=table, dealer=dealer, by=actor(request))
+        session = table_dealer_change(table=table, dealer=dealer, by=actor(request))
         return Response(SessionOut(session).data)
 
 
@@ -532,7 +552,7 @@ class SettingChangeList(generics.ListAPIView, ServiceView):
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
-        change = services.setting_change_propose(
+        change = setting_change_propose(
             table=get_object_or_404(Table, pk=pk), **data, by=actor(request)
         )
         return Response(SettingChangeOut(change).data, status=201)
@@ -552,15 +572,15 @@ class SettingChangeDecision(ServiceView):
         data = self.parse(request)
         reason = data["reason"]
         if self.decision == "approve":
-            services.setting_change_approve(
+            setting_change_approve(
                 change=change,
                 signature=signature_input(request, data.get("signature")),
                 by=actor(request),
             )
         elif self.decision == "reject":
-            services.setting_change_reject(change=change, by=actor(request), reason=reason)
+            setting_change_reject(change=change, by=actor(request), reason=reason)
         else:
-            services.setting_change_withdraw(change=change, by=actor(request))
+            setting_change_withdraw(change=change, by=actor(request))
         change.refresh_from_db()
         return Response(SettingChangeOut(change).data)
 
@@ -588,7 +608,7 @@ class PlayerList(generics.ListAPIView, ServiceView):
         data = self.parse(request)
         shown = data.pop("identity")
         identity = IdentityInput(**shown) if shown else None
-        player = services.player_create(**data, identity=identity, by=actor(request))
+        player = player_create(**data, identity=identity, by=actor(request))
         return Response(PlayerOut(player).data, status=201)
 
 
@@ -610,7 +630,7 @@ class SeatingList(generics.ListAPIView, ServiceView):
     @extend_schema(request=SeatIn, responses={201: SeatingOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        seating = services.seat_player(
+        seating = seat_player(
             table=get_object_or_404(Table, pk=pk), **self.parse(request), by=actor(request)
         )
         return Response(SeatingOut(seating).data, status=201)
@@ -655,7 +675,7 @@ class SeatingAddChips(SeatingStep):
     input_serializer = AmountIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.stack_add(seating=seating, amount=data["amount"], tender=data["tender"], by=by)
+        stack_add(seating=seating, amount=data["amount"], tender=data["tender"], by=by)
 
 
 @extend_schema(request=CashOutIn, responses=SeatingOut)
@@ -666,19 +686,19 @@ class SeatingCashOut(SeatingStep):
     input_serializer = CashOutIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.stack_cash_out(seating=seating, amount=data["amount"], by=by)
+        stack_cash_out(seating=seating, amount=data["amount"], by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingSitOut(SeatingStep):
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.seating_sit_out(seating=seating, by=by)
+        seating_sit_out(seating=seating, by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
 class SeatingComeBack(SeatingStep):
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.seating_come_back(seating=seating, by=by)
+        seating_come_back(seating=seating, by=by)
 
 
 @extend_schema(request=None, responses=SeatingOut)
@@ -686,7 +706,7 @@ class SeatingLeave(SeatingStep):
     moves_money = True
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.seating_leave(seating=seating, by=by)
+        seating_leave(seating=seating, by=by)
 
 
 @extend_schema(request=FlagIn, responses=SeatingOut)
@@ -696,7 +716,7 @@ class SeatingDpWaiver(SeatingStep):
     input_serializer = FlagIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.seating_waive_dp(seating=seating, waived=data["value"], by=by)
+        seating_waive_dp(seating=seating, waived=data["value"], by=by)
 
 
 @extend_schema(request=FlagIn, responses=SeatingOut)
@@ -707,7 +727,7 @@ class SeatingProposition(SeatingStep):
     input_serializer = FlagIn
 
     def run(self, seating: Seating, data: dict[str, Any], by: User) -> None:
-        services.seating_flag_proposition(seating=seating, flagged=data["value"], by=by)
+        seating_flag_proposition(seating=seating, flagged=data["value"], by=by)
 
 
 PERIOD = [

@@ -22,8 +22,9 @@ from cardroom.signing import own_signature
 from core.errors import DomainError
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
-from tables import catalogue, figures, rules, selectors, services
+from tables import catalogue, figures, rules, selectors
 from tables.models import Cardroom, PaytableChange, SettingChange, Table
+from tables.services import configuration, sessions, setting_changes
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
 from wagers.models import Hand
@@ -78,7 +79,7 @@ def table_create(request: SignedInRequest) -> HttpResponseBase:
         table = call_service(
             request,
             form,
-            lambda: services.table_create(
+            lambda: configuration.table_create(
                 cardroom=cardroom,
                 name=data["name"],
                 banking=data["banking"],
@@ -99,7 +100,7 @@ def table_detail(
     request: SignedInRequest,
     pk: int,
     forms: dict[str, Any] | None = None,
-    preview: services.SettingPreview | None = None,
+    preview: setting_changes.SettingPreview | None = None,
 ) -> HttpResponseBase:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     current = selectors.current_settings(table)
@@ -196,13 +197,15 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
             preview = form.is_valid() and call_service(
                 request,
                 form,
-                lambda: services.setting_change_preview(table=table, values=form.changed_values()),
+                lambda: setting_changes.setting_change_preview(
+                    table=table, values=form.changed_values()
+                ),
             )
             return table_detail(request, pk, {"change": form}, preview=preview or None)
         ok = form.is_valid() and call_service(
             request,
             form,
-            lambda: services.setting_change_propose(
+            lambda: setting_changes.setting_change_propose(
                 table=table,
                 values=form.changed_values(),
                 reason=form.cleaned_data["reason"],
@@ -213,7 +216,7 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
         return redirect("floor-table", pk=pk) if ok else table_detail(request, pk, {"change": form})
     if action in ("open", "dealer"):
         open_form = OpenTableForm(request.POST, dealers=_dealers())
-        service = services.table_open if action == "open" else services.table_dealer_change
+        service = sessions.table_open if action == "open" else sessions.table_dealer_change
         ok = open_form.is_valid() and call_service(
             request,
             open_form,
@@ -224,14 +227,16 @@ def table_action(request: SignedInRequest, pk: int, action: str) -> HttpResponse
         return table_detail(request, pk, {"open": open_form})
     change_form = ChangeForm(request.POST)
     calls: dict[str, Callable[[], object]] = {
-        "close": lambda: services.table_close(table=table, by=by),
-        "approve": lambda: services.setting_change_approve(
+        "close": lambda: sessions.table_close(table=table, by=by),
+        "approve": lambda: setting_changes.setting_change_approve(
             change=_change(change_form, table),
             signature=own_signature(request, change_form.cleaned_data["secret"]),
             by=by,
         ),
-        "reject": lambda: services.setting_change_reject(change=_change(change_form, table), by=by),
-        "withdraw": lambda: services.setting_change_withdraw(
+        "reject": lambda: setting_changes.setting_change_reject(
+            change=_change(change_form, table), by=by
+        ),
+        "withdraw": lambda: setting_changes.setting_change_withdraw(
             change=_change(change_form, table), by=by
         ),
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tables import services
+from tables.services.cardrooms import cardroom_create
 from tests.conftest import an_administrator
 
 from .support import T0, Clock
@@ -24,6 +24,6 @@ def clock(monkeypatch) -> Clock:
 def cardroom(supervisor, clock):
     """A cardroom in New York whose gaming day starts at 06:00 local time; from here on the
     clock is the test's (it starts at T0)."""
-    return services.cardroom_create(
+    return cardroom_create(
         name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )

@@ -12,7 +12,9 @@ from django.utils import timezone
 
 from cage import services
 from core.roles import COUNT_TEAM
-from tables import services as table_services
+from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 from tests.conftest import an_administrator, signed
 
 # 2024-03-01 12:00 UTC is 07:00 in New York (EST): the day shift of gaming day 2024-03-01.
@@ -48,10 +50,10 @@ def clock(monkeypatch) -> Clock:
 @pytest.fixture
 def cardroom(supervisor, clock):
     """Harbour Cardroom (New York, gaming day from 06:00) with day, swing and grave shifts."""
-    cardroom = table_services.cardroom_create(
+    cardroom = cardroom_create(
         name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )
-    table_services.cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
+    cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
     return cardroom
 
 
@@ -70,17 +72,11 @@ def floor(cardroom, clock, supervisor, dealer):
     """At 07:00 of 2024-03-01: the house table open with its opening count; the DP table
     open; a closed house table."""
     clock.at("07:00")
-    house = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    dp = table_services.table_create(
-        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
-    )
-    closed = table_services.table_create(
-        cardroom=cardroom, name="Closed", banking="house", by=supervisor
-    )
+    house = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
+    dp = table_create(cardroom=cardroom, name="DP", banking="designated_player", by=supervisor)
+    closed = table_create(cardroom=cardroom, name="Closed", banking="house", by=supervisor)
     for table in (house, dp):
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
     services.inventory_count_record(
         table=house,
         kind="opening",

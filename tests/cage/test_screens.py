@@ -14,7 +14,9 @@ import pytest
 from django.urls import reverse
 
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
-from tables import services as table_services
+from tables.services.configuration import table_create
+from tables.services.seating import player_seat_new
+from tables.services.sessions import table_open
 from tests.conftest import PASSWORD
 
 from ..screens.support import parse
@@ -32,10 +34,8 @@ def chips(**pieces: int) -> dict[str, int]:
 @pytest.fixture
 def house(cardroom, clock, supervisor, dealer):
     clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    table = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     return table
 
 
@@ -112,7 +112,7 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
         reverse("cage-table-action", args=[house.pk, "count"]),
         {"kind": "opening", **SIGNED_COUNT, **chips(c100=10)},
     )
-    table_services.player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
+    player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
     clock.at("13:00")
     # The rack holds $1,000 where the books say 1000 − 300 (sold to Pat) = 700: refused
     # without an explanation, recorded with one.

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from patrons.identity import IdentityInput
-from tables import services as table_services
+from tables.services.cardrooms import cardroom_create
 from tests.conftest import an_administrator
 
 NY = ZoneInfo("America/New_York")
@@ -38,7 +38,7 @@ def clock(monkeypatch) -> Clock:
 
 @pytest.fixture
 def cardroom(supervisor, clock):
-    return table_services.cardroom_create(
+    return cardroom_create(
         name="Harbour Cardroom", time_zone="America/New_York", by=an_administrator()
     )
 

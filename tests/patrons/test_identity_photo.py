@@ -14,7 +14,7 @@ from audit.models import AuditEvent
 from core.errors import DomainError
 from patrons.identity import identity_record
 from patrons.models import PlayerIdentity
-from tables import services as table_services
+from tables.services.seating import player_create
 
 from .conftest import an_id
 
@@ -32,7 +32,7 @@ ID_FIELDS = {
 
 @pytest.fixture
 def player(cardroom, dealer):
-    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
+    return player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
 
 
 def test_a_png_photo_is_kept_with_the_identity(player, supervisor):

@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from tables import services as table_services
+from tables.services.seating import player_create, seat_player
 
 from .conftest import an_id
 
@@ -18,10 +18,8 @@ FULL = "D1234567"
 
 @pytest.fixture
 def player(cardroom, house_a, dealer):
-    player = table_services.player_create(
-        cardroom=cardroom, name="Robin Vale", identity=an_id(FULL), by=dealer
-    )
-    table_services.seat_player(table=house_a, seat=1, player=player, buy_in="100", by=dealer)
+    player = player_create(cardroom=cardroom, name="Robin Vale", identity=an_id(FULL), by=dealer)
+    seat_player(table=house_a, seat=1, player=player, buy_in="100", by=dealer)
     return player
 
 

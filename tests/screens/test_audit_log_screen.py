@@ -22,8 +22,8 @@ from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import Exclusion, StructuringFlag
 from tables import catalogue
-from tables import services as table_services
 from tables.models import GameStop, Player, RotationRecord, SelfApprovalChange, Table
+from tables.services.setting_changes import setting_change_propose
 from tests.api.conftest import IDENTITY
 from wagers import services as hand_services
 
@@ -121,7 +121,7 @@ def test_no_object_on_the_log_is_left_as_its_model_and_id(
         reason="Promo",
         by=supervisor,
     )
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.house_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
     slip = cage_services.slip_request(

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from tables import catalogue
-from tables import services as table_services
 from tables.models import PaytableChange, SettingChange
+from tables.services.setting_changes import setting_change_propose
 from tests.conftest import PASSWORD, signed
 
 from .support import (
@@ -127,7 +127,7 @@ def test_r17_proposing_a_house_paytable_at_101_percent_is_refused_next_to_the_fi
 def test_r17_a_pending_change_shows_its_figures_next_to_those_in_force(
     client, world, supervisor, second_supervisor
 ):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
     )
     client.force_login(second_supervisor)  # the one who approves sees what it pays

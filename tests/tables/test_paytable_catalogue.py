@@ -14,9 +14,12 @@ from django.db import DatabaseError, connection, transaction
 from audit.models import AuditEvent
 from audit.verification import verify_chain
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import catalogue, selectors, services
+from tables import catalogue, selectors
 from tables.models import Cardroom, PaytableChange, PaytableDecision, Table, TableSettings
 from tables.rules import defaults_for
+from tables.services.cardrooms import cardroom_create
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.services.setting_changes import setting_change_propose
 from tests.conftest import signed
 
 from .support import audit_actions, last_seq
@@ -129,11 +132,11 @@ def test_r17_the_proposer_cannot_approve_their_own_change_to_the_catalogue(
 def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
     supervisor, administrator, second_administrator
 ):
-    room = services.cardroom_create(name="Small room", by=administrator)
-    switch = services.self_approval_change_propose(
+    room = cardroom_create(name="Small room", by=administrator)
+    switch = self_approval_change_propose(
         cardroom=room, allowed=True, reason="One supervisor on nights", by=administrator
     )
-    services.self_approval_change_decide(
+    self_approval_change_decide(
         change=switch, approve=True, signature=signed(second_administrator), by=second_administrator
     )
     room.refresh_from_db()
@@ -180,7 +183,7 @@ def test_r17_a_retired_paytable_leaves_the_catalogue_and_the_tables_posting_it_k
     # The table plays on under the version in force; its next change must move off it.
     assert selectors.current_settings(table).flush_paytable == HOUSE_FLUSH
     with pytest.raises(DomainError) as refused:
-        services.setting_change_propose(
+        setting_change_propose(
             table=table, values={"ante_max": "50"}, reason="Quiet", by=supervisor
         )
     assert refused.value.field == "flush_paytable"

@@ -41,7 +41,8 @@ from tables.rotation import (
     no_designated_player,
     rotation_window_check,
 )
-from tables.services import stack_entry_add, table_lock_open
+from tables.services.locks import table_lock_open
+from tables.services.stacks import stack_entry_add
 from wagers.models import Hand
 
 from .booking import _move_stacks, booked_now

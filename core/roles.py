@@ -66,7 +66,6 @@ _CONFIGURATION = (
     "tablesettings",
     "settingchange",
     "selfapprovalchange",
-    "selfapprovaldecision",
 )
 
 

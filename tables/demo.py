@@ -197,7 +197,7 @@ def _load_catalogue(cardroom: Cardroom, floor: User, floor2: User) -> None:
         (entry.kind, catalogue.paytable_key(entry.lines))
         for entry in catalogue.paytable_catalogue(cardroom)
     } | {
-        (change.kind, catalogue.paytable_key(change.lines))
+        (change.paytable, catalogue.paytable_key(change.lines))
         for change in catalogue.pending_paytable_changes(cardroom)
     }
     for kind, lines in DEMO_PAYTABLES:

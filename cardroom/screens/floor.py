@@ -23,8 +23,9 @@ from core.errors import DomainError
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
 from tables import catalogue, figures, rules, selectors
-from tables.models import Cardroom, PaytableChange, SettingChange, Table
+from tables.models import Cardroom, Table
 from tables.services import configuration, sessions, setting_changes
+from tables.staff_models import PaytableChange, SettingChange
 from wagers import selectors as hand_selectors
 from wagers import services as hand_services
 from wagers.models import Hand
@@ -387,11 +388,11 @@ def paytable_catalogue(
             for entry in catalogue.paytable_catalogue(cardroom)
         ],
         "pending": [
-            (change, _paytable_figures(change.kind, change.lines))
+            (change, _paytable_figures(change.paytable, change.lines))
             for change in history.filter(decision__isnull=True)
         ],
         "decided": history.filter(decision__isnull=False).exclude(
-            origin=PaytableChange.Origin.DEFAULT
+            values__origin=PaytableChange.Origin.DEFAULT
         )[:30],
         "form": forms.get("propose") or PaytableChangeForm(),
         "decision_form": forms.get("decision"),

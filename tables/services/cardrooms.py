@@ -63,7 +63,7 @@ def cardroom_create(
         payload={
             "by": "cardroom_create",
             "entries": [
-                {"change": c.pk, "kind": c.kind, "lines": c.lines, "origin": c.origin}
+                {"change": c.pk, "kind": c.paytable, "lines": c.lines, "origin": c.origin}
                 for c in seeded
             ],
         },

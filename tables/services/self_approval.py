@@ -1,38 +1,35 @@
-"""R17's self-approval switch of a cardroom: a change of its own, which a second administrator
-decides."""
+"""R17's self-approval switch of a cardroom, one kind of two-person change
+(``tables.two_person``): dual control of dual control. An administrator proposes switching it
+on or off, with a reason; a second administrator, off the proposer's maker's line, approves and
+signs, and the switch changes; an administrator rejects it, or its proposer withdraws it. One
+change per cardroom waits at a time.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 
 from audit.actions import AuditAction
-from audit.services import audit_record
-from core.errors import Conflict, DomainError, PermissionDenied
-from core.permissions import require_role
+from core.errors import Conflict, DomainError
 from core.roles import ADMINISTRATOR
 
-from .. import selectors
-from ..lineage import require_independent
-from ..models import (
-    Cardroom,
-    SelfApprovalChange,
-    SelfApprovalDecision,
-)
-from ..signatures import SignatureInput, signature_record, signature_verify, signing
+from .. import selectors, two_person
+from ..models import Cardroom
+from ..signatures import SignatureInput, Signed
+from ..staff_models import SelfApprovalChange, TwoPersonChange, TwoPersonDecision
+
+KIND = TwoPersonChange.Kind.SELF_APPROVAL
 
 
 @transaction.atomic
 def self_approval_change_propose(
     *, cardroom: Cardroom, allowed: bool, reason: str, by: User
 ) -> SelfApprovalChange:
-    """R17 dual control of dual control: an administrator proposes switching a cardroom's
-    self-approval on or off, with a reason; another administrator decides. One pending
-    change per cardroom at a time."""
-    require_role(by, ADMINISTRATOR, action="propose a change to a cardroom's self-approval")
-    if not reason or not reason.strip():
-        raise DomainError("Say why self-approval should change.", field="reason")
+    """An administrator proposes switching a cardroom's self-approval on or off."""
+    two_person.require_proposer(KIND, by, reason)
     cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
     if cardroom.self_approval_allowed == allowed:
         state = "on" if allowed else "off"
@@ -41,24 +38,17 @@ def self_approval_change_propose(
         raise Conflict(
             f"{cardroom} has a self-approval change waiting for a decision.", field="cardroom"
         )
-    change = SelfApprovalChange.objects.create(
-        cardroom=cardroom,
-        allowed=allowed,
-        reason=reason.strip(),
-        proposed_by=by,
-        proposed_at=timezone.now(),
+    change = two_person.change_propose(
+        kind=KIND,
+        values={"cardroom": cardroom.pk, "allowed": allowed},
+        reason=reason,
+        by=by,
+        cardroom_id=cardroom.pk,
     )
-    audit_record(
-        actor=by,
-        action=AuditAction.SELF_APPROVAL_CHANGE_PROPOSED,
-        target=change,
-        payload={"cardroom": cardroom.pk, "allowed": allowed, "reason": change.reason},
-    )
+    assert isinstance(change, SelfApprovalChange)
     return change
 
 
-@signing
-@transaction.atomic
 def self_approval_change_decide(
     *,
     change: SelfApprovalChange,
@@ -66,45 +56,65 @@ def self_approval_change_decide(
     by: User,
     reason: str = "",
     signature: SignatureInput | None = None,
-) -> SelfApprovalDecision:
-    """A second administrator, off the proposer's maker's line, approves and signs, and the
-    cardroom's switch changes; or an administrator rejects it (the proposer: withdraws)."""
-    require_role(by, ADMINISTRATOR, action="decide a change to a cardroom's self-approval")
-    cardroom = Cardroom.objects.select_for_update().get(pk=change.cardroom_id)
-    change = SelfApprovalChange.objects.select_related("decision").get(pk=change.pk)
-    if hasattr(change, "decision"):
-        raise Conflict("This change was decided already.", field="status")
-    if approve and change.proposed_by_id == by.pk:
-        raise PermissionDenied(
-            "A change to self-approval needs a second administrator: not its proposer."
-        )
-    signed = None
+) -> TwoPersonDecision:
+    """A second administrator approves and signs, and the cardroom's switch changes; or an
+    administrator (the proposer too) rejects it."""
     if approve:
-        require_independent(
-            approver=by, proposer=change.proposed_by, what="A change to self-approval"
-        )
-        signed = signature_verify(
-            signature, capacity="approver", roles=(ADMINISTRATOR,), field="signature", signer=by
-        )
-    decision = SelfApprovalDecision.objects.create(
-        change=change, approved=approve, reason=reason.strip(), decided_by=by,
-        decided_at=timezone.now(),
-    )  # fmt: skip
-    if signed is not None:
-        cardroom.self_approval_allowed = change.allowed
-        cardroom.save(update_fields=["self_approval_allowed"])
-        signature_record(change, signed)
-    audit_record(
-        actor=by,
-        action=AuditAction.SELF_APPROVAL_CHANGE_APPROVED
-        if approve
-        else AuditAction.SELF_APPROVAL_CHANGE_REJECTED,
-        target=change,
-        payload={
-            "cardroom": cardroom.pk,
-            "allowed": change.allowed,
-            "proposed_by": change.proposed_by_id,
-            "reason": decision.reason,
+        return two_person.change_approve(change=change, signature=signature, by=by, reason=reason)
+    return two_person.change_reject(change=change, reason=reason, by=by)
+
+
+def self_approval_change_withdraw(*, change: SelfApprovalChange, by: User) -> TwoPersonDecision:
+    """Its proposer takes the change back."""
+    return two_person.change_withdraw(change=change, by=by)
+
+
+# --- the kind --------------------------------------------------------------------------------
+
+
+def _lock(change: TwoPersonChange) -> None:
+    Cardroom.objects.select_for_update().get(pk=two_person.cardroom_id(change))
+
+
+def _apply(change: TwoPersonChange, approver: User) -> dict[str, Any]:
+    cardroom = Cardroom.objects.get(pk=two_person.cardroom_id(change))
+    cardroom.self_approval_allowed = bool(change.values["allowed"])
+    cardroom.save(update_fields=["self_approval_allowed"])
+    return {}
+
+
+def _payload(
+    change: TwoPersonChange, decision: TwoPersonDecision | None, signed: Signed | None
+) -> dict[str, Any]:
+    said = {"cardroom": change.cardroom_id, "allowed": change.values["allowed"]}
+    if decision is None:
+        return said | {"reason": change.reason}
+    return said | {"proposed_by": change.proposed_by_id, "reason": decision.reason}
+
+
+two_person.register(
+    KIND,
+    two_person.ChangeKind(
+        "A change to self-approval",
+        (ADMINISTRATOR,),
+        (ADMINISTRATOR,),
+        _apply,
+        model=SelfApprovalChange,
+        called="a change to a cardroom's self-approval",
+        why="Say why self-approval should change.",
+        lock=_lock,
+        own_approval_refused=(
+            "A change to self-approval needs a second administrator: not its proposer."
+        ),
+        proposer_rejects=True,
+        reject_needs_reason=False,
+        proposer_called="administrator",
+        actions={
+            "proposed": AuditAction.SELF_APPROVAL_CHANGE_PROPOSED,
+            TwoPersonDecision.Outcome.APPROVED: AuditAction.SELF_APPROVAL_CHANGE_APPROVED,
+            TwoPersonDecision.Outcome.REJECTED: AuditAction.SELF_APPROVAL_CHANGE_REJECTED,
+            TwoPersonDecision.Outcome.WITHDRAWN: AuditAction.SELF_APPROVAL_CHANGE_WITHDRAWN,
         },
-    )
-    return decision
+        payload=_payload,
+    ),
+)

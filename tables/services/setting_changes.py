@@ -1,4 +1,8 @@
-"""R17: a change to a table's settings, proposed by one floor supervisor and approved by another."""
+"""R17: a change to a table's settings, one kind of two-person change (``tables.two_person``):
+a floor supervisor proposes, another floor supervisor approves and signs (or the proposer,
+where the cardroom allows self-approval, recorded as such), rejects it, or its proposer
+withdraws it. The approval makes the table's next settings version.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +10,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.utils import timezone
 
 from audit.actions import AuditAction
-from audit.services import audit_record
-from core.errors import Conflict, DomainError, PermissionDenied
-from core.permissions import require_supervisor
+from core.errors import DomainError
 from core.roles import FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
 
-from .. import figures, rules, selectors
-from ..lineage import require_independent
-from ..models import (
-    Cardroom,
-    SettingChange,
-    Table,
-    TableSettings,
-)
-from ..signatures import SignatureInput, signature_record, signature_verify, signing
+from .. import figures, rules, selectors, two_person
+from ..models import Cardroom, Table, TableSettings
+from ..signatures import SignatureInput, Signed
+from ..staff_models import SettingChange, TwoPersonChange, TwoPersonDecision
 from .configuration import settings_check
 
+KIND = TwoPersonChange.Kind.TABLE_SETTINGS
 
-@transaction.atomic
+
 def setting_change_propose(
     *, table: Table, values: dict[str, Any], reason: str, by: User
 ) -> SettingChange:
     """R17: a floor supervisor proposes new values for some settings, with a reason."""
-    require_supervisor(by, action="propose a change to a table's settings")
-    if not reason or not reason.strip():
-        raise DomainError("Say why the settings change.", field="reason")
+    two_person.require_proposer(KIND, by, reason)
     new = rules.parse_settings(values)
     current = selectors.current_settings(table)
     old = rules.settings_values(current)
@@ -43,27 +37,22 @@ def setting_change_propose(
     if not changed:
         raise DomainError("The proposed values are the table's current values.", field="values")
     settings_check(table, old | changed, changed=changed)
-    change = SettingChange.objects.create(
-        table=table,
-        proposed_by=by,
-        proposed_at=timezone.now(),
-        reason=reason.strip(),
-        based_on=current,
-        new_values=rules.as_json(changed),
-        old_values=rules.as_json({name: old[name] for name in changed}),
-    )
-    audit_record(
-        actor=by,
-        action=AuditAction.SETTING_CHANGE_PROPOSED,
-        target=change,
-        payload={
+    change = two_person.change_propose(
+        kind=KIND,
+        values={
             "table": table.pk,
+            "based_on": current.pk,
             "based_on_version": current.version,
-            "new": change.new_values,
-            "old": change.old_values,
-            "reason": change.reason,
+            "base": figures.figure_values(current),
+            "new": rules.as_json(changed),
+            "old": rules.as_json({name: old[name] for name in changed}),
         },
+        reason=reason,
+        by=by,
+        cardroom_id=table.cardroom_id,
+        table_id=table.pk,
     )
+    assert isinstance(change, SettingChange)
     return change
 
 
@@ -97,8 +86,6 @@ def setting_change_preview(*, table: Table, values: dict[str, Any]) -> SettingPr
     return SettingPreview(changed, proposed, figures.settings_figures(current), refusal)
 
 
-@signing
-@transaction.atomic
 def setting_change_approve(
     *, change: SettingChange, signature: SignatureInput | None, by: User
 ) -> TableSettings:
@@ -106,89 +93,99 @@ def setting_change_approve(
     (dual control), or the proposer where the cardroom allows self-approval, recorded as such.
     The new version applies from the next hand: a hand records the version it started under
     and keeps it."""
-    require_supervisor(by, action="approve a change to a table's settings")
-    table = (
-        Table.objects.select_for_update(of=("self",))
-        .select_related("cardroom")
-        .get(pk=change.table_id)
-    )
-    change = SettingChange.objects.select_for_update().get(pk=change.pk)
-    _require_pending(change)
-    # The catalogue's lock (tables.catalogue): no paytable is retired while this is approved.
+    decision = two_person.change_approve(change=change, signature=signature, by=by)
+    return TableSettings.objects.get(pk=decision.values["settings"])
+
+
+def setting_change_reject(*, change: SettingChange, by: User, reason: str = "") -> SettingChange:
+    two_person.change_reject(change=change, reason=reason, by=by)
+    return SettingChange.objects.select_related("decision").get(pk=change.pk)
+
+
+def setting_change_withdraw(*, change: SettingChange, by: User) -> SettingChange:
+    two_person.change_withdraw(change=change, by=by)
+    return SettingChange.objects.select_related("decision").get(pk=change.pk)
+
+
+# --- the kind --------------------------------------------------------------------------------
+
+
+def _lock(change: TwoPersonChange) -> None:
+    # The table's row, then its cardroom's: the catalogue's lock (tables.catalogue), so that
+    # no paytable is retired while this is approved.
+    table = Table.objects.select_for_update(of=("self",)).get(pk=two_person.table_id(change))
     Cardroom.objects.select_for_update().get(pk=table.cardroom_id)
-    self_approved = change.proposed_by_id == by.pk
-    if self_approved and not table.cardroom.self_approval_allowed:
-        raise PermissionDenied(
-            "A change needs approval by a different floor supervisor (R17 dual control)."
-        )
-    if not self_approved:
-        require_independent(approver=by, proposer=change.proposed_by, what="A settings change")
-    signed = signature_verify(
-        signature, capacity="approver", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
-    )
+
+
+def _self_approval_allowed(change: TwoPersonChange) -> bool:
+    return bool(Cardroom.objects.get(pk=two_person.cardroom_id(change)).self_approval_allowed)
+
+
+def _apply(change: TwoPersonChange, approver: User) -> dict[str, Any]:
+    table = Table.objects.select_related("cardroom").get(pk=two_person.table_id(change))
     current = selectors.current_settings(table)
     old = rules.settings_values(current)
-    new = rules.parse_settings(change.new_values)
+    new = rules.parse_settings(change.values["new"])
     # Still valid on top of anything approved since, and with the catalogue as it is now.
     settings_check(table, old | new, changed=new)
     version = TableSettings.objects.create(table=table, version=current.version + 1, **(old | new))
-    change.status = SettingChange.Status.APPROVED
-    change.decided_by, change.decided_at = by, timezone.now()
-    change.self_approved = self_approved
-    change.old_values = rules.as_json({name: old[name] for name in new})
-    change.result = version
-    change.save()
-    signature_record(change, signed)
-    audit_record(
-        actor=by,
-        action=AuditAction.SETTING_CHANGE_APPROVED,
-        target=change,
-        payload={
-            "table": table.pk,
-            "version": version.version,
-            "new": change.new_values,
-            "old": change.old_values,
-            "self_approved": self_approved,
-            "proposed_by": change.proposed_by_id,
+    return {
+        "version": version.version,
+        "settings": version.pk,
+        "made": figures.figure_values(version),
+        "old": rules.as_json({name: old[name] for name in new}),
+    }
+
+
+def _payload(
+    change: TwoPersonChange, decision: TwoPersonDecision | None, signed: Signed | None
+) -> dict[str, Any]:
+    values = change.values
+    if decision is None:
+        return {
+            "table": change.table_id,
+            "based_on_version": values["based_on_version"],
+            "new": values["new"],
+            "old": values["old"],
+            "reason": change.reason,
+        }
+    if not decision.approved:
+        return {"table": change.table_id, "reason": decision.reason}
+    return {
+        "table": change.table_id,
+        "version": decision.values["version"],
+        "new": values["new"],
+        "old": decision.values["old"],
+        "self_approved": decision.self_approved,
+        "proposed_by": change.proposed_by_id,
+    }
+
+
+two_person.register(
+    KIND,
+    two_person.ChangeKind(
+        "A settings change",
+        (FLOOR_SUPERVISOR,),
+        (FLOOR_SUPERVISOR,),
+        _apply,
+        model=SettingChange,
+        called="a change to a table's settings",
+        why="Say why the settings change.",
+        lock=_lock,
+        self_approval=_self_approval_allowed,
+        own_approval_refused=(
+            "A change needs approval by a different floor supervisor (R17 dual control)."
+        ),
+        proposer_rejects=True,
+        reject_needs_reason=False,
+        proposer_called="supervisor",
+        withdraw_checks_role=True,
+        actions={
+            "proposed": AuditAction.SETTING_CHANGE_PROPOSED,
+            TwoPersonDecision.Outcome.APPROVED: AuditAction.SETTING_CHANGE_APPROVED,
+            TwoPersonDecision.Outcome.REJECTED: AuditAction.SETTING_CHANGE_REJECTED,
+            TwoPersonDecision.Outcome.WITHDRAWN: AuditAction.SETTING_CHANGE_WITHDRAWN,
         },
-    )
-    return version
-
-
-@transaction.atomic
-def setting_change_reject(*, change: SettingChange, by: User, reason: str = "") -> SettingChange:
-    require_supervisor(by, action="reject a change to a table's settings")
-    return _close_change(
-        change, SettingChange.Status.REJECTED, AuditAction.SETTING_CHANGE_REJECTED, by, reason
-    )
-
-
-@transaction.atomic
-def setting_change_withdraw(*, change: SettingChange, by: User) -> SettingChange:
-    require_supervisor(by, action="withdraw a change to a table's settings")
-    if change.proposed_by_id != by.pk:
-        raise PermissionDenied("Only the supervisor who proposed a change may withdraw it.")
-    return _close_change(
-        change, SettingChange.Status.WITHDRAWN, AuditAction.SETTING_CHANGE_WITHDRAWN, by, ""
-    )
-
-
-def _close_change(
-    change: SettingChange, status: str, action: AuditAction, by: User, reason: str
-) -> SettingChange:
-    change = SettingChange.objects.select_for_update().get(pk=change.pk)
-    _require_pending(change)
-    change.status, change.decided_by, change.decided_at = status, by, timezone.now()
-    change.save(update_fields=["status", "decided_by", "decided_at"])
-    audit_record(
-        actor=by,
-        action=action,
-        target=change,
-        payload={"table": change.table_id, "reason": reason},
-    )
-    return change
-
-
-def _require_pending(change: SettingChange) -> None:
-    if change.status != SettingChange.Status.PENDING:
-        raise Conflict(f"This change was {change.status} already.", field="status")
+        payload=_payload,
+    ),
+)

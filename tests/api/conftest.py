@@ -33,13 +33,14 @@ from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
 from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
-from tables.models import GameStop, Seating, SettingChange, Table
+from tables.models import GameStop, Seating, Table
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_propose
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import signed
 from wagers import services as wagers
 from wagers.models import Hand

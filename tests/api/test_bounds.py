@@ -23,11 +23,19 @@ from cardroom.api import (
     paytables,
     signing,
     staff,
-    tables,
 )
 from cardroom.api.hands import DecisionsIn, WagersIn
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.models import IdempotencyKey
+from cardroom.api.tables import (
+    cardrooms,
+    common,
+    configuration,
+    rotation,
+    seating,
+    sessions,
+    setting_changes,
+)
 from wagers.models import Spot
 
 from .test_errors import error_of
@@ -35,7 +43,10 @@ from .test_errors import error_of
 pytestmark = pytest.mark.django_db
 
 V = "/api/v1"
-MODULES = (auth, cage, compliance, exclusions, hands, patrons, paytables, signing, staff, tables)
+MODULES = (
+    *(auth, cage, compliance, exclusions, hands, patrons, paytables, signing, staff),
+    *(cardrooms, common, configuration, rotation, seating, sessions, setting_changes),
+)
 
 
 def test_the_body_limit_is_a_few_hundred_kilobytes_set_once():

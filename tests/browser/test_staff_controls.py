@@ -10,11 +10,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from core.roles import DEALER, FLOOR_SUPERVISOR, role_of
-from tables.models import SettingChange, TwoPersonChange
+from tables.models import TwoPersonChange
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 

@@ -42,7 +42,6 @@ from tables.models import (
     HouseBankEntry,
     RotationRecord,
     Seating,
-    SettingChange,
     Signature,
     StackEntry,
     StaffLineage,
@@ -59,6 +58,7 @@ from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_approve, setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import PASSWORD, an_administrator, signed
 from wagers.models import Hand, Settlement, Spot, SpotSettlement, WagerSettlement
 

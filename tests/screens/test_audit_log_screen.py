@@ -22,8 +22,9 @@ from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import Exclusion, StructuringFlag
 from tables import catalogue
-from tables.models import GameStop, Player, RotationRecord, SelfApprovalChange, Table
+from tables.models import GameStop, Player, RotationRecord, Table
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SelfApprovalChange
 from tests.api.conftest import IDENTITY
 from wagers import services as hand_services
 
@@ -189,7 +190,7 @@ def _table(name: str = "Table 1") -> Table:
         ),
         (
             "tables.selfapprovalchange",
-            SelfApprovalChange(pk=4, allowed=True),
+            SelfApprovalChange(pk=4, values={"allowed": True}),
             "{cardroom}, self-approval change #4: allow self-approval",
         ),
         (

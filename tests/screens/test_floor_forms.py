@@ -8,9 +8,10 @@ from django.urls import reverse
 
 from core.errors import DomainError
 from tables import selectors as table_selectors
-from tables.models import SettingChange, Table
+from tables.models import Table
 from tables.services.configuration import table_create
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 
 from .support import field_errors, form_values, parse, paytable_cells, paytable_read
 

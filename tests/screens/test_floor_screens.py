@@ -11,9 +11,10 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from core.roles import DEALER
 from tables import selectors as table_selectors
-from tables.models import SettingChange, Table
+from tables.models import Table
 from tables.services.configuration import table_create
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import PASSWORD
 from wagers import selectors
 from wagers.models import Hand, Settlement
@@ -291,7 +292,7 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     assert (
         client.post(_action(world.dp_table, "withdraw"), {"change": second.pk}).status_code == 302
     )
-    statuses = dict(SettingChange.objects.values_list("pk", "status"))
+    statuses = {change.pk: change.status for change in SettingChange.objects.all()}
     assert statuses == {first.pk: "rejected", second.pk: "withdrawn"}
     # A decided change cannot be decided again.
     response = client.post(

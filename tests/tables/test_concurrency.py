@@ -19,12 +19,12 @@ from django.db import connection, connections
 from core.errors import Conflict
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors, staff, two_person
-from tables.models import Seating, SettingChange, TableSettings
+from tables.models import Seating, TableSettings
 from tables.services.seating import player_create, seat_player, seating_flag_proposition
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_approve, setting_change_propose
 from tables.services.stacks import stack_cash_out
-from tables.staff_models import TwoPersonDecision
+from tables.staff_models import SettingChange, TwoPersonDecision
 from tests.conftest import signed
 
 pytestmark = [

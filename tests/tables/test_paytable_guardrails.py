@@ -10,9 +10,10 @@ from core.errors import DomainError
 from engine.game_math import HANDS
 from engine.table import Banking
 from tables import catalogue, figures, selectors
-from tables.models import PaytableChange, SettingChange, Table, TableSettings
+from tables.models import Table, TableSettings
 from tables.rules import NEW_TABLE_DEFAULTS
 from tables.services.setting_changes import setting_change_approve, setting_change_propose
+from tables.staff_models import PaytableChange, SettingChange
 from tests.conftest import signed
 
 from .support import last_seq

@@ -9,8 +9,8 @@ from django.db import connection
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables.models import SelfApprovalChange, SelfApprovalDecision
 from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.staff_models import SelfApprovalChange, TwoPersonDecision
 from tests.conftest import signed
 from tests.runtime_role import assert_append_only
 
@@ -46,7 +46,7 @@ def test_the_proposer_cannot_approve_their_own_change(cardroom, administrator):
 
     cardroom.refresh_from_db()
     assert cardroom.self_approval_allowed is False
-    assert not SelfApprovalDecision.objects.exists()
+    assert not TwoPersonDecision.objects.filter(change__kind="self_approval").exists()
 
 
 def test_a_second_administrator_approves_and_the_switch_changes_audited(
@@ -138,9 +138,10 @@ def test_switching_self_approval_off_is_a_two_person_change_too(
     assert cardroom.self_approval_allowed is False
 
 
-@pytest.mark.parametrize("table", ["tables_selfapprovalchange", "tables_selfapprovaldecision"])
+@pytest.mark.parametrize("table", ["tables_twopersonchange", "tables_twopersondecision"])
 def test_self_approval_changes_and_decisions_are_never_edited(cardroom, allow_self_approval, table):
     allow_self_approval(cardroom)
     for statement in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
         assert_append_only(lambda statement=statement: connection.cursor().execute(statement))
-    assert SelfApprovalChange.objects.count() == SelfApprovalDecision.objects.count() == 1
+    decisions = TwoPersonDecision.objects.filter(change__kind="self_approval")
+    assert SelfApprovalChange.objects.count() == decisions.count() == 1

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core.errors import Conflict, DomainError, PermissionDenied
 from tables import selectors
-from tables.models import SettingChange, TableSettings
+from tables.models import TableSettings
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.setting_changes import (
@@ -19,6 +19,7 @@ from tables.services.setting_changes import (
     setting_change_reject,
     setting_change_withdraw,
 )
+from tables.staff_models import SettingChange
 from tests.conftest import signed
 from wagers.models import Hand
 

@@ -1,5 +1,5 @@
 """Complete hands through the API against a running production server, and pgbench TPC-B on
-the same PostgreSQL in the same run (issue 16).
+the same PostgreSQL in the same run.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME REDIS_URL=redis://127.0.0.1:6379/N \\
         .venv/bin/python -m bench.api_load [--seconds 10] [--workers 4] [--runs 3]

@@ -200,7 +200,7 @@ def _play(clock: _Clock) -> None:
 
 
 def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User]) -> None:
-    """The day under the law (issue 14): a player on the MTL and then over the CTR line at
+    """The day under the law: a player on the MTL and then over the CTR line at
     the cage (an ID on file), a barred person on the cardroom's list, and a dispute followed
     up with surveillance and closed."""
     floor, compliance = people["floor"], people["compliance"]

@@ -1,4 +1,4 @@
-"""Compliance reports, per table and gaming day in the cardroom's time zone (issue 5).
+"""Compliance reports, per table and gaming day in the cardroom's time zone.
 
 Selectors only: they read what the services wrote and never change anything.
 """

@@ -323,7 +323,7 @@ def self_approval_history(cardroom: Cardroom) -> QuerySet[SelfApprovalChange]:
     )
 
 
-# --- who sees what of a table (hardening item 5) ------------------------------------------------
+# --- who sees what of a table ------------------------------------------------
 
 
 @dataclass(frozen=True)

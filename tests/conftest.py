@@ -71,7 +71,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def checkpoint_sink(tmp_path_factory):
-    """Each test its own audit checkpoint sink (a file outside the database, issue 11): the
+    """Each test its own audit checkpoint sink (a file outside the database): the
     database is rolled back after each test, the sink must be too."""
     path = tmp_path_factory.mktemp("sink") / "checkpoints.jsonl"
     with override_settings(AUDIT_CHECKPOINT_SINK=str(path)):
@@ -119,7 +119,7 @@ def auditor(make_user):
 
 def an_administrator() -> User:
     """The administrator who creates the tests' cardrooms (made on first use): cardrooms and
-    R17's self-approval switch are the administrators' (hardening item 4)."""
+    R17's self-approval switch are the administrators'."""
     user, created = User.objects.get_or_create(
         username="administrator", defaults={"first_name": "Jo", "last_name": "Blake"}
     )
@@ -330,7 +330,7 @@ def nothing_written(db):
 
     ``audited=("permission.refused",)``: except exactly those new audit events, in that order,
     and the chain head they move: the API and the screens record a refused permission after
-    the refused change rolled back (issue 5).
+    the refused change rolled back.
     """
 
     @contextmanager

@@ -102,7 +102,7 @@ def _spot_json(spot: Spot) -> dict[str, Any]:
 
 
 #: What the audit log shows of a hand's cards while the hand is in play, to a reader who may
-#: not see them (hardening item 5). Only the text shown: the event and its hash are unchanged,
+#: not see them. Only the text shown: the event and its hash are unchanged,
 #: and once the hand is settled its payload is shown, and checked, as recorded.
 CARDS_HIDDEN = '{"cards":"hidden until the hand is settled"}'
 
@@ -130,7 +130,7 @@ def hide_live_cards(events: Iterable[AuditEvent], viewer: Viewer) -> list[AuditE
     return events
 
 
-# --- the floor's live dashboard (issue 15) ---------------------------------------------------
+# --- the floor's live dashboard ---------------------------------------------------
 
 #: A fee mode as the floor reads it.
 FEE_MODES = {

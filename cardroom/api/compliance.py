@@ -72,7 +72,7 @@ class EventFilter(django_filters.FilterSet):
 
 class EventList(generics.ListAPIView):
     """The audit log, newest first, by actor, action (prefix), object type and period. The
-    cards of a hand still in play are hidden from compliance until it settles (item 5)."""
+    cards of a hand still in play are hidden from compliance until it settles."""
 
     queryset = AuditEvent.objects.select_related("actor").order_by("-seq")
     serializer_class = EventOut
@@ -131,7 +131,7 @@ class Verify(_VerificationRequest):
 
 
 class BooksVerify(_VerificationRequest):
-    """Verify the books in a Celery task (item 2): every stack against its entries, every
+    """Verify the books in a Celery task: every stack against its entries, every
     settlement against the engine, the fee ledger, R15 per hand and per day. 202 with the
     run; GET ``books/verify/{id}/`` for its progress and the first offending row."""
 

@@ -86,7 +86,7 @@ def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
 
 def _refuse_another_dealers_table(request: SignedInRequest, table: Table) -> HttpResponse | None:
     """An open table's screen shows its live cards and stacks: its dealer on duty and floor
-    supervisors only (hardening item 5); a closed table's, to any dealer who may open it."""
+    supervisors only; a closed table's, to any dealer who may open it."""
     on_duty = table_selectors.open_session(table) is not None
     if not on_duty or table_selectors.viewer(request.user).sees_live_cards(table.pk):
         return None

@@ -33,7 +33,7 @@ INSTALLED_APPS = [
     "knox",
     "django_filters",
     "drf_spectacular",
-    # Swagger UI served from the package: /api/docs/ works with no internet (issue 15).
+    # Swagger UI served from the package: /api/docs/ works with no internet.
     "drf_spectacular_sidecar",
     "axes",
     "django_htmx",
@@ -178,7 +178,7 @@ AUDIT_CHECKPOINT_SINK = env_list(
     "AUDIT_CHECKPOINT_SINK", [str(BASE_DIR / "var" / "checkpoints.jsonl")]
 )[0]
 
-# The API (issue 6): tokens for devices, sessions (with CSRF) for the screens; deny by
+# The API: tokens for devices, sessions (with CSRF) for the screens; deny by
 # default, each view naming the roles it admits; one error shape; paginated lists.
 REST_FRAMEWORK = {
     # Token first, so that a request with no credentials is answered 401 with a challenge.
@@ -244,15 +244,15 @@ HOLD_BAND_Z = Decimal(3)
 # so a clone works with nothing but Python.
 REDIS_URL = redis_from_env()
 CELERY_TIMEZONE = TIME_ZONE
-# `celery -A cardroom beat`: verify the audit chain and record a checkpoint (issue 5).
+# `celery -A cardroom beat`: verify the audit chain and record a checkpoint.
 CELERY_BEAT_SCHEDULE = {
-    # At least every minute (issue 11): the events at risk are those after the last one.
+    # At least every minute: the events at risk are those after the last one.
     "verify-audit-chain": {"task": "audit.verify_chain", "schedule": timedelta(minutes=1)},
     # Refusals are one event per account and minute: the tail of a burst is written here.
     "flush-refusals": {"task": "audit.flush_refusals", "schedule": timedelta(minutes=1)},
     # /health/deps/ reads beat's (and a worker's) heartbeat.
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
-    # The books against themselves and the engine (hardening item 2): a run by no one.
+    # The books against themselves and the engine: a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
     "fail-stalled-state-list-imports": {
         "task": "patrons.fail_stalled_state_list_imports",

@@ -279,7 +279,7 @@ class World:
     def hand_settled(self) -> Hand:
         return self.hand("settled")
 
-    # --- players under the law (issue 14) -----------------------------------------------------
+    # --- players under the law -----------------------------------------------------
 
     @cached_property
     def identified_player(self):
@@ -453,7 +453,7 @@ def other_dealer(make_user):
 
 @pytest.fixture
 def counter(make_user):
-    """A member of the count team (issue 13)."""
+    """A member of the count team."""
     return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
 
 

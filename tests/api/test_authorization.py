@@ -1,5 +1,5 @@
 """The authorization matrix: every role (and anonymous) × every endpoint × every method it
-serves, plus one it does not → the expected status. Deny by default (issue 6, design.md).
+serves, plus one it does not → the expected status. Deny by default (design.md).
 
 The policy, as the table below spells it out:
 
@@ -17,7 +17,7 @@ The policy, as the table below spells it out:
   self-approval (R17); reads the configuration (cardrooms, tables, settings, paytables,
   shifts, denominations, the cage limit), not hands, players, the tables' stacks, rotation,
   rack counts, slips or stopped games, the audit log, reports or exports;
-- count team (issue 13): enters drop counts and reads the drop boxes it counts, nothing else
+- count team: enters drop counts and reads the drop boxes it counts, nothing else
   (``COUNT_TEAM``: every other row is a 403 for it).
 
 Every request sends a valid body, so that a status shows the permission, not validation. Each
@@ -118,7 +118,7 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/",                                 401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/",                                 401, 403, 403, 403, 403, 201),
     ("DELETE", f"{V}/cardrooms/",                                 401, 405, 405, 405, 405, 405),
-    # R17's self-approval switch: administrators only, a second one approves (item 4)
+    # R17's self-approval switch: administrators only, a second one approves
     ("GET",    f"{V}/cardrooms/{{cardroom}}/self-approval-changes/", 401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/self-approval-changes/", 401, 403, 403, 403, 403, 201),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/self-approval-changes/", 401, 405, 405, 405, 405, 405),
@@ -214,7 +214,7 @@ MATRIX = [
     ("POST",   f"{V}/hands/",                                     401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/hands/{{hand_settled}}/",                    401, 200, 200, 200, 200, 403),
     # a hand being played: everyone who reads hands reads it, its cards redacted for those
-    # who are not its table's staff (item 5: test_hole_cards_*)
+    # who are not its table's staff (test_hole_cards_*)
     ("GET",    f"{V}/hands/{{hand_dealt}}/",                      401, 200, 200, 200, 200, 403),
     ("POST",   f"{V}/hands/{{hand_settled}}/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/",                401, 200, 200, 403, 403, 403),
@@ -280,7 +280,7 @@ MATRIX = [
     ("GET",    f"{V}/exports/{{failed_export}}/retry/",           401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reports/hold/tables/{{dp_table}}/",          401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/reports/hold/tables/{{dp_table}}/",          401, 405, 405, 405, 405, 405),
-    # the cage (issue 13): supervisors configure shifts and chips, verify counts, request and
+    # the cage: supervisors configure shifts and chips, verify counts, request and
     # void slips, sign off variances, close shifts; the dealer on duty signs a delivery;
     # compliance reads and closes the day; the count team counts (see COUNT_TEAM below)
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 200, 200, 200, 200, 200),
@@ -320,7 +320,7 @@ MATRIX = [
     ("GET",    f"{V}/tables/{{dp_table}}/drop-counts/",           401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 200, 403, 403, 403, 403),
     ("GET",    f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 405, 405, 405, 405, 405),
-    # players under the law (issue 14): identity for the table's staff and compliance (masked
+    # players under the law: identity for the table's staff and compliance (masked
     # but for compliance's audited show), cash reporting and reviews compliance's alone,
     # exclusion lists and incidents for the floor and compliance, a stopped game (R16) restarted
     # by a supervisor
@@ -382,7 +382,7 @@ MATRIX = [
 ]
 # fmt: on
 
-#: The count team (issue 13) enters drop counts and nothing else: it is refused (403) wherever
+#: The count team enters drop counts and nothing else: it is refused (403) wherever
 #: a role may act, except the rows named here; a method nobody is served is 405 for it too.
 COUNT_TEAM = {
     ("POST", f"{V}/auth/token/"): 201,

@@ -1,6 +1,6 @@
 """A fixed number of queries per endpoint; a list runs the same number of queries for 1 row
-and for 50 (issue 6). Counts include authentication: none once the token is known (issue 16:
-the token, its user and role are cached by the token's digest; its first request reads them)."""
+and for 50. Counts include authentication: none once the token is known (the
+token, its user and role are cached by the token's digest; its first request reads them)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ T0 = datetime(2024, 3, 1, 18, 0, tzinfo=UTC)
 
 
 def queries(client, url: str) -> int:
-    client.get(url)  # the token's role is cached from its first request on (issue 16)
+    client.get(url)  # the token's role is cached from its first request on
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     assert response.status_code == 200, response.content[:300]
@@ -233,7 +233,7 @@ def test_a_list_runs_the_same_queries_for_1_row_and_50(api, world, url, grow, ex
 
 @pytest.mark.parametrize("url", [row[1] for row in LISTS], ids=[row[0] for row in LISTS])
 def test_a_list_counts_nothing_and_skips_nothing(api, world, url):
-    """Keyset pages (issue 16): no COUNT over the table, no OFFSET past the rows before."""
+    """Keyset pages: no COUNT over the table, no OFFSET past the rows before."""
     client = api(world.supervisor)
     client.get(url.format_map(world))
     with CaptureQueriesContext(connection) as captured:

@@ -1,5 +1,5 @@
-"""The audit log is hash-chained (issue 5, R17), one chain per table, per cardroom and one
-global (issue 16): every service appends its event in its own transaction, each event follows
+"""The audit log is hash-chained (R17), one chain per table, per cardroom and one
+global: every service appends its event in its own transaction, each event follows
 the one before in its chain, and ``verify_audit`` names the chain and the first place where
 anything was changed, removed or cut off."""
 
@@ -408,7 +408,7 @@ def test_the_hash_covers_every_stored_field():
     original = chain_event_hash(**fields)
     for name, value in CHANGED.items():
         assert chain_event_hash(**(fields | {name: value})) != original, name
-    # The legacy format is unchanged: the same bytes as before issue 16.
+    # The legacy format is unchanged: the same bytes as before the chains per table.
     legacy = event_hash(**LEGACY_FIELDS)
     record = [7, T0.isoformat(), 3, "dealer", "hand.settled", "wagers.hand", "12", '{"a":"1.00"}']
     expected = hashlib.sha256(
@@ -591,8 +591,8 @@ def test_verify_audit_refuses_an_unreadable_checkpoints_file(chain, tmp_path):
 
 
 def write_legacy_events(count: int) -> list[AuditEvent]:
-    """Events as the single chain wrote them before issue 16 (format 1, numbered 1, 2, ...),
-    with its head, as the migration leaves them."""
+    """Events as the single chain wrote them before the chains per table (format 1, numbered
+    1, 2, ...), with its head, as the migration leaves them."""
     previous, events = GENESIS_HASH, []
     with past_append_only():
         for seq in range(1, count + 1):

@@ -1,4 +1,4 @@
-"""Logins, logouts, failed logins and refused permissions go into the audit log (issue 5)."""
+"""Logins, logouts, failed logins and refused permissions go into the audit log."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The floor's screens in a real Chromium (issue 15): irreversible actions ask first, and the
+"""The floor's screens in a real Chromium: irreversible actions ask first, and the
 live dashboard follows a change made at a table from another session within 2 seconds."""
 
 from __future__ import annotations

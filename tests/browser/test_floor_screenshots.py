@@ -1,6 +1,6 @@
 """Screenshots of the floor and compliance screens at three sizes — a laptop (1366×768), a
-tablet in landscape (1024×768) and in portrait (768×1024) — into artifacts/screenshots/
-(issue 15), with a check that nothing runs off the side of the page."""
+tablet in landscape (1024×768) and in portrait (768×1024) — into artifacts/screenshots/,
+with a check that nothing runs off the side of the page."""
 
 from __future__ import annotations
 

@@ -212,7 +212,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     verdict = audit.locator("#verification")
     expect(verdict).to_have_attribute("data-ok", "true")
     expect(verdict).to_contain_text("The chain holds.")
-    # Chains per table (issue 16): the newest event, and the hash over every chain's head.
+    # Chains per table: the newest event, and the hash over every chain's head.
     heads = [list(h) for h in ChainHead.objects.values_list("chain", "seq", "hash")]
     newest = AuditEvent.objects.order_by("-seq").first()
     expect(verdict).to_contain_text(

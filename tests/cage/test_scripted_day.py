@@ -324,7 +324,7 @@ def test_a_supervisor_closes_each_shift_and_compliance_closes_the_day(
     assert [s.totals.drop for s in stats.shifts] == [D("705.00"), D("3.00"), D("0.00")]
     assert all(s.closed is not None for s in stats.shifts)
     assert closed.figures == stats.as_json()
-    # The day close takes a signed checkpoint of every chain, appended to the sink (issue 11).
+    # The day close takes a signed checkpoint of every chain, appended to the sink.
     assert closed.checkpoint is not None and closed.checkpoint.signature
     [line] = [json.loads(text) for text in checkpoint_sink.read_text().splitlines()]
     assert (line["seq"], line["hash"], line["signature"]) == (

@@ -1,4 +1,4 @@
-"""Compliance reports (issue 5): per table and gaming day in the cardroom's time zone, they
+"""Compliance reports: per table and gaming day in the cardroom's time zone, they
 agree with the settlements they summarise — over random play on both kinds of table."""
 
 from __future__ import annotations

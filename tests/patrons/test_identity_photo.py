@@ -1,4 +1,4 @@
-"""A player's identity with an optional photo (issue 14): a JPEG or PNG of at most 5 MB, known
+"""A player's identity with an optional photo: a JPEG or PNG of at most 5 MB, known
 by its bytes; through the service, the API (multipart) and the floor's identity screen."""
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def second_supervisor(make_user):
 
 @pytest.fixture
 def counter(make_user):
-    """A member of the count team (issue 13): enters drop counts, nothing else."""
+    """A member of the count team: enters drop counts, nothing else."""
     return make_user("counter", role=COUNT_TEAM, first_name="Cam", last_name="Diaz")
 
 

@@ -1,5 +1,5 @@
 """The audit log fits the screen (payload and hash folded in <details>), names objects as
-people read them, and finds an actor by name (issue 15)."""
+people read them, and finds an actor by name."""
 
 from __future__ import annotations
 

@@ -103,7 +103,7 @@ def test_verifying_the_chain_says_it_holds_with_its_head(
     with django_capture_on_commit_callbacks(execute=True):
         response = compliance.post(reverse("compliance-verify"))
 
-    # Run as a task once the request commits (item 17): the run's page shows its report.
+    # Run as a task once the request commits: the run's page shows its report.
     run = VerificationRun.objects.get()
     assert response.status_code == 302
     assert response["Location"] == reverse("compliance-verification", args=[run.pk])

@@ -861,7 +861,7 @@ def test_a_dealer_not_on_duty_here_is_refused_and_the_refusal_is_recorded(
         {"seating": world.seats[1].pk, "ante": "10"},
     )
 
-    # Refused before the step: the answer would show the table's play, its cards (item 5).
+    # Refused before the step: the answer would show the table's play, its cards.
     assert response.status_code == 403
     message = "Another dealer is on duty at this table: only they and the floor see its play."
     assert message in response.content.decode()
@@ -944,7 +944,7 @@ def test_a_dealer_cannot_flag_a_proposition_player(step, world):
     assert not seating.proposition_player
 
 
-# --- issue 15: safe and plain ----------------------------------------------------------------
+# --- safe and plain --------------------------------------------------------------------------
 
 
 def test_cash_out_with_an_empty_amount_is_refused_naming_the_amount(step, world):

@@ -1,5 +1,5 @@
 """The floor's settings read as a form with labels, not field names and JSON; paytables are
-shown as tables and typed as ``size:odds`` (issue 15)."""
+shown as tables and typed as ``size:odds``."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ SUPERVISOR, DEALER_ONLY, AUDITOR, COUNTER = "supervisor", "dealer", "auditor", "
 STAFF = {SUPERVISOR, DEALER_ONLY}
 FLOOR = {SUPERVISOR}
 COMPLIANCE = {SUPERVISOR, AUDITOR}
-ONLY_COMPLIANCE = {AUDITOR}  # cash reporting, identities unmasked, reviews (issue 14)
+ONLY_COMPLIANCE = {AUDITOR}  # cash reporting, identities unmasked, reviews
 COUNT = {COUNTER}  # the count team: its count screen, nothing else
 
 
@@ -59,7 +59,7 @@ SCREENS = [
     ("compliance-exports", {}, "get", None, COMPLIANCE, 200),
     ("compliance-export", {"pk": "export"}, "get", None, COMPLIANCE, 200),
     ("compliance-export-download", {"pk": "export"}, "get", None, COMPLIANCE, 200),
-    # the cage (issue 13)
+    # the cage
     ("cage-overview", {}, "get", None, COMPLIANCE, 200),
     ("cage-overview-action", {"action": "sign-off"}, "post", {}, COMPLIANCE, 422),
     ("cage-csv", {}, "get", None, COMPLIANCE, 200),
@@ -69,10 +69,10 @@ SCREENS = [
     ("cage-slip-print", {"pk": "fill_slip"}, "post", {}, COMPLIANCE, 200),
     ("count-home", {}, "get", None, COUNT, 200),
     ("count-record", {}, "post", {}, COUNT, 422),
-    # the catalogue of approved paytables (issue 12)
+    # the catalogue of approved paytables
     ("floor-paytables", {}, "get", None, FLOOR, 200),
     ("floor-paytable-action", {"action": "propose"}, "post", {}, FLOOR, 422),
-    # players under the law (issue 14): compliance's, and the floor's incident log
+    # players under the law: compliance's, and the floor's incident log
     ("law-home", {}, "get", None, ONLY_COMPLIANCE, 200),
     ("law-mtl-csv", {}, "get", None, ONLY_COMPLIANCE, 200),
     ("law-ctr-csv", {}, "get", None, ONLY_COMPLIANCE, 200),

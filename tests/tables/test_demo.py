@@ -96,7 +96,7 @@ def test_load_demo_restores_a_changed_demo_password(client):
     assert logs_in(client, "floor", password)
 
 
-# --- the demo tables: open, with players seated with chips (issue 3) -------------------------
+# --- the demo tables: open, with players seated with chips -------------------------
 
 
 def demo_tables() -> dict[str, Table]:

@@ -1,5 +1,5 @@
-"""R17's self-approval switch belongs to administrators, and changing it is a two-person change
-(hardening item 4): a floor supervisor can no longer switch on self-approval and then approve
+"""R17's self-approval switch belongs to administrators, and changing it is a two-person change:
+a floor supervisor can no longer switch on self-approval and then approve
 their own setting changes."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ class SelfApprovalChangeIn(StrictSerializer):
 
 
 class CardroomList(generics.ListAPIView, ServiceView):
-    """Cardrooms; an administrator creates one (hardening item 4: not a floor supervisor)."""
+    """Cardrooms; an administrator creates one (not a floor supervisor)."""
 
     queryset = Cardroom.objects.order_by("name")
     serializer_class = CardroomOut

@@ -23,7 +23,7 @@ class ReasonIn(StrictSerializer):
 
 def require_sees_stacks(request: Request, table_id: int) -> None:
     """A table's stacks, seatings and rotation: its staff, floor supervisors and compliance
-    (hardening item 5; the rule is ``tables.selectors.Viewer``)."""
+    (the rule is ``tables.selectors.Viewer``)."""
     if not selectors.viewer(request.user).sees_stacks(table_id):
         raise PermissionDenied(
             "Only the table's dealer on duty, floor supervisors and compliance see its "

@@ -73,7 +73,7 @@ class TableDetailOut(TableOut):
 
     @extend_schema_field(SeatingOut(many=True, allow_null=True))
     def get_seatings(self, table: Table) -> list[Any] | None:
-        """The players and their stacks, for those who see the table's stacks (item 5);
+        """The players and their stacks, for those who see the table's stacks;
         null for anybody else."""
         viewer = self.context.get("viewer")
         if viewer is not None and not viewer.sees_stacks(table.pk):

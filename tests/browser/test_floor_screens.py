@@ -16,6 +16,7 @@ from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_dealer_change, table_open
 from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
@@ -67,7 +68,7 @@ def test_closing_a_table_and_approving_a_change_ask_first(
     page.get_by_role("button", name="Approve").click()
     page.wait_for_timeout(300)
     assert len(asked) == 2 and asked[1].startswith("Approve change")
-    assert table.setting_changes.get().status == "pending"
+    assert SettingChange.objects.get(table=table).status == "pending"
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Approve").click()

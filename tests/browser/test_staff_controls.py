@@ -56,7 +56,7 @@ def test_the_floor3_attack_fails_and_the_screens_say_why(
     # Step 1 fails: no account is made, and the screen says a second person must approve.
     expect(attacker.locator("#proposed")).to_contain_text("waiting for a second person")
     assert not type(morgan).objects.filter(username="floor3").exists()
-    change = TwoPersonChange.objects.get()
+    change = TwoPersonChange.objects.get(kind=TwoPersonChange.Kind.STAFF_ACCOUNT)
     row = attacker.locator(f"#staff-change-{change.pk}")
     expect(row.get_by_role("button", name="Approve and sign")).to_have_count(0)
 

@@ -51,6 +51,7 @@ class AuditAction(models.TextChoices):
     SELF_APPROVAL_CHANGE_PROPOSED = "cardroom.self_approval.change_proposed"
     SELF_APPROVAL_CHANGE_APPROVED = "cardroom.self_approval.change_approved"
     SELF_APPROVAL_CHANGE_REJECTED = "cardroom.self_approval.change_rejected"
+    SELF_APPROVAL_CHANGE_WITHDRAWN = "cardroom.self_approval.change_withdrawn"
     # Table sessions.
     TABLE_OPENED = "table.opened"
     TABLE_CLOSED = "table.closed"

@@ -56,8 +56,11 @@ def build() -> list[dict]:
     from knox.models import AuthToken
 
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
-    from tables import services
     from tables.models import Cardroom, Seating, Table
+    from tables.services.cardrooms import cardroom_create
+    from tables.services.configuration import table_create
+    from tables.services.seating import player_create, seat_player, seating_leave
+    from tables.services.sessions import table_open
     from wagers import services as hands
     from wagers.models import Hand
 
@@ -70,7 +73,7 @@ def build() -> list[dict]:
 
     admin = user("bench-admin", ADMINISTRATOR)
     floor = user("bench-floor", FLOOR_SUPERVISOR)
-    room = Cardroom.objects.filter(name="Bench room").first() or services.cardroom_create(
+    room = Cardroom.objects.filter(name="Bench room").first() or cardroom_create(
         name="Bench room", by=admin
     )
     out = []
@@ -78,10 +81,8 @@ def build() -> list[dict]:
         dealer = user(f"bench-dealer-{n}", DEALER)
         table = Table.objects.filter(cardroom=room, name=f"Bench {n}").first()
         if table is None:
-            table = services.table_create(
-                cardroom=room, name=f"Bench {n}", banking="house", by=floor
-            )
-            services.table_open(table=table, dealer=dealer, by=floor)
+            table = table_create(cardroom=room, name=f"Bench {n}", banking="house", by=floor)
+            table_open(table=table, dealer=dealer, by=floor)
         # A hand an earlier run left unfinished (its thread stopped on an error) ends first.
         for unfinished in Hand.objects.filter(table=table, status__in=Hand.IN_PROGRESS):
             if unfinished.status == Hand.Status.OPEN:
@@ -93,11 +94,11 @@ def build() -> list[dict]:
             # A stack earlier runs have worn down buys in again: a whole run (three of each row)
             # moves a seat's stack by a thousand or two, and a seat that runs dry stops its table.
             if sat is not None and sat.stack < int(BUY_IN) * 4 // 5:
-                services.seating_leave(seating=sat, by=floor)
+                seating_leave(seating=sat, by=floor)
                 sat = None
             if sat is None:
-                player = services.player_create(cardroom=room, name=f"B{n}-{seat}", by=floor)
-                services.seat_player(table=table, seat=seat, player=player, buy_in=BUY_IN, by=floor)
+                player = player_create(cardroom=room, name=f"B{n}-{seat}", by=floor)
+                seat_player(table=table, seat=seat, player=player, buy_in=BUY_IN, by=floor)
         seatings = dict(Seating.objects.filter(table=table, left_at=None).values_list("seat", "id"))
         token = AuthToken.objects.create(dealer)[1]
         out.append({"table": table.pk, "token": token, "seatings": seatings})

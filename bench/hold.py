@@ -74,7 +74,10 @@ def _seated_table(spots: int) -> tuple[Table, TableSession, list[Seating], User]
     from django.contrib.auth.models import Group, User
 
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
-    from tables import services
+    from tables.services.cardrooms import cardroom_create
+    from tables.services.configuration import table_create
+    from tables.services.seating import player_create, seat_player
+    from tables.services.sessions import table_open
 
     floor = User.objects.create_user("floor")
     floor.groups.add(Group.objects.get_or_create(name=FLOOR_SUPERVISOR)[0])
@@ -82,14 +85,14 @@ def _seated_table(spots: int) -> tuple[Table, TableSession, list[Seating], User]
     dealer.groups.add(Group.objects.get_or_create(name=DEALER)[0])
     admin = User.objects.create_user("admin")
     admin.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
-    cardroom = services.cardroom_create(name="Bench", by=admin)
-    table = services.table_create(cardroom=cardroom, name="House", banking="house", by=floor)
-    session = services.table_open(table=table, dealer=dealer, by=floor)
+    cardroom = cardroom_create(name="Bench", by=admin)
+    table = table_create(cardroom=cardroom, name="House", banking="house", by=floor)
+    session = table_open(table=table, dealer=dealer, by=floor)
     seatings = [
-        services.seat_player(
+        seat_player(
             table=table,
             seat=seat,
-            player=services.player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
+            player=player_create(cardroom=cardroom, name=f"P{seat}", by=dealer),
             by=dealer,
         )
         for seat in range(1, spots + 1)

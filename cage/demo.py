@@ -37,7 +37,6 @@ from django.utils import timezone
 from patrons import cash, exclusions, incidents
 from patrons.identity import IdentityInput
 from tables import selectors as table_selectors
-from tables import services as table_services
 from tables.demo import (
     DEMO_CARDROOM,
     DEMO_TABLES,
@@ -47,6 +46,10 @@ from tables.demo import (
     load_demo_users,
 )
 from tables.models import Cardroom, Player, Seating, Table
+from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_close, table_open
 from tables.signatures import SignatureInput
 from wagers import services as hand_services
 
@@ -107,7 +110,7 @@ def _open_house_table_counted() -> None:
     if table is None or table_selectors.open_session(table) is not None:
         return
     people = _people()
-    table_services.table_open(table=table, dealer=people["dealer"], by=people["floor"])
+    table_open(table=table, dealer=people["dealer"], by=people["floor"])
     book, _ = selectors.rack_by_the_books(table)
     services.inventory_count_record(
         table=table,
@@ -148,20 +151,18 @@ def _people() -> dict[str, User]:
 def _play(clock: _Clock) -> None:
     people = _people()
     floor, dealer = people["floor"], people["dealer"]
-    cardroom = table_services.cardroom_create(
+    cardroom = cardroom_create(
         name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=people["admin"]
     )
-    table_services.cardroom_shifts_set(cardroom=cardroom, shifts=DEMO_SHIFTS, by=floor)
+    cardroom_shifts_set(cardroom=cardroom, shifts=DEMO_SHIFTS, by=floor)
     tables = {
-        banking: table_services.table_create(
-            cardroom=cardroom, name=name, banking=banking, by=floor
-        )
+        banking: table_create(cardroom=cardroom, name=name, banking=banking, by=floor)
         for name, banking, _ in DEMO_TABLES
     }
     house, dp = tables["house"], tables["designated_player"]
     clock.at("07:00")
     for table in (house, dp):
-        table_services.table_open(table=table, dealer=dealer, by=floor)
+        table_open(table=table, dealer=dealer, by=floor)
     services.inventory_count_record(
         table=house,
         kind="opening",
@@ -204,7 +205,7 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
     up with surveillance and closed."""
     floor, compliance = people["floor"], people["compliance"]
     clock.at("08:30")
-    harper = table_services.player_create(
+    harper = player_create(
         cardroom=cardroom,
         name="Harper Lane",
         identity=IdentityInput(
@@ -297,7 +298,7 @@ def _counts_and_closes(
     clock.at("15:00")
     _dp_hand(dp, dealer)
     clock.at("16:00")
-    table_services.table_close(table=dp, by=floor)
+    table_close(table=dp, by=floor)
     clock.at("22:15")
     services.drop_count_record(
         table=dp,
@@ -329,10 +330,8 @@ def _signed(user: User) -> SignatureInput:
 def _seat(table: Table, seat: int, name: str, buy_in: str, tender: str, by: User) -> None:
     player = Player.objects.filter(cardroom=table.cardroom, name=name).first()
     if player is None:
-        player = table_services.player_create(cardroom=table.cardroom, name=name, by=by)
-    table_services.seat_player(
-        table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by
-    )
+        player = player_create(cardroom=table.cardroom, name=name, by=by)
+    seat_player(table=table, seat=seat, player=player, buy_in=buy_in, tender=tender, by=by)
 
 
 def _house_hand(table: Table, by: User, spots: dict[int, tuple[str, str, str]]) -> None:

@@ -13,8 +13,9 @@ from decimal import Decimal
 from django.db.models import Q, QuerySet
 
 from rake.selectors import fees_by_mode
-from tables.models import Player, RotationRecord, Seating, SettingChange, StackEntry, Table
+from tables.models import Player, RotationRecord, Seating, StackEntry, Table
 from tables.selectors import gaming_day_bounds, rotation_compliance_flags, rotation_log
+from tables.staff_models import SettingChange
 from wagers.models import Hand, SpotSettlement
 
 
@@ -65,9 +66,9 @@ def table_day_report(table: Table, day: date) -> TableDayReport:
             SettingChange.objects.filter(table=table)
             .filter(
                 Q(proposed_at__gte=start, proposed_at__lt=end)
-                | Q(decided_at__gte=start, decided_at__lt=end)
+                | Q(decision__decided_at__gte=start, decision__decided_at__lt=end)
             )
-            .select_related("table", "proposed_by", "decided_by", "result", "based_on")
+            .select_related("table", "proposed_by", "decision__decided_by")
             .order_by("proposed_at")
         ),
     )

@@ -40,7 +40,7 @@ Kind = Settlement.Kind
 _MASK = (1 << 64) - 1
 #: The actions that settle a hand, and how many settlement entries each names.
 SETTLING = {AuditAction.HAND_SETTLED: 1, AuditAction.HAND_MISDEAL: 1, AuditAction.HAND_CORRECTED: 2}
-#: The single movements ``tables.services.stack_entry_add`` books, each with its event.
+#: The single movements ``tables.services.stacks.stack_entry_add`` books, each with its event.
 STACK_EVENTS = {
     AuditAction.STACK_BUY_IN: Reason.BUY_IN,
     AuditAction.STACK_ADD_ON: Reason.ADD_ON,

@@ -128,3 +128,30 @@ class AppendOnly(migrations.operations.base.Operation):
 
     def describe(self) -> str:
         return f"Make {self.model_name} append-only"
+
+
+class AppendOnlyEnd(AppendOnly):
+    """Migration operation: the reverse of ``AppendOnly``, for a table about to be dropped:
+    ``AppendOnlyEnd("paytabledecision")`` removes its triggers; unapplied, it installs them
+    again (once the table is back)."""
+
+    def database_forwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
+        self._run(schema_editor, from_state.apps.get_model(app_label, self.model_name), 1)
+
+    def database_backwards(
+        self,
+        app_label: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        from_state: ProjectState,
+        to_state: ProjectState,
+    ) -> None:
+        self._run(schema_editor, to_state.apps.get_model(app_label, self.model_name), 0)
+
+    def describe(self) -> str:
+        return f"End {self.model_name}'s append-only triggers"

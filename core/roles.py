@@ -69,7 +69,6 @@ _CONFIGURATION = (
     "tablesettings",
     "settingchange",
     "selfapprovalchange",
-    "selfapprovaldecision",
 )
 
 

@@ -10,14 +10,9 @@ from .models import (
     Cardroom,
     GameStop,
     HouseBankEntry,
-    PaytableChange,
-    PaytableDecision,
     Player,
     RotationRecord,
     Seating,
-    SelfApprovalChange,
-    SelfApprovalDecision,
-    SettingChange,
     Shift,
     Signature,
     StackEntry,
@@ -30,6 +25,7 @@ from .models import (
     TwoPersonChange,
     TwoPersonDecision,
 )
+from .staff_models import PaytableChange, SelfApprovalChange, SettingChange
 
 
 @admin.register(Cardroom)
@@ -40,16 +36,11 @@ class CardroomAdmin(ReadOnlyAdmin):
 
 @admin.register(SelfApprovalChange)
 class SelfApprovalChangeAdmin(ReadOnlyAdmin):
-    list_display = ["cardroom", "allowed", "proposed_by", "proposed_at"]
-    list_select_related = ["cardroom", "proposed_by"]
+    """R17's self-approval switch: a kind of two-person change."""
+
+    list_display = ["cardroom", "allowed", "status", "proposed_by", "proposed_at"]
+    list_select_related = ["cardroom", "proposed_by", "decision"]
     search_fields = ["cardroom__name", "reason"]
-
-
-@admin.register(SelfApprovalDecision)
-class SelfApprovalDecisionAdmin(ReadOnlyAdmin):
-    list_display = ["change", "approved", "decided_by", "decided_at"]
-    list_select_related = ["change__cardroom", "decided_by"]
-    search_fields = ["change__cardroom__name", "reason"]
 
 
 class TableSettingsInline(ReadOnlyTabularInline):
@@ -99,6 +90,8 @@ class TableSettingsAdmin(ReadOnlyAdmin):
 
 @admin.register(SettingChange)
 class SettingChangeAdmin(ReadOnlyAdmin):
+    """R17: changes to a table's settings, a kind of two-person change."""
+
     list_display = [
         "id",
         "table",
@@ -108,11 +101,11 @@ class SettingChangeAdmin(ReadOnlyAdmin):
         "decided_by",
         "decided_at",
         "self_approved",
-        "result",
+        "version",
     ]
-    list_filter = ["status", "self_approved", "table"]
-    list_select_related = ["table", "proposed_by", "decided_by", "result__table"]
-    search_fields = ["table__name", "reason", "proposed_by__username", "decided_by__username"]
+    list_filter = ["table"]
+    list_select_related = ["table", "proposed_by", "decision__decided_by"]
+    search_fields = ["table__name", "reason", "proposed_by__username"]
     date_hierarchy = "proposed_at"
 
 
@@ -123,26 +116,18 @@ class PaytableChangeAdmin(ReadOnlyAdmin):
     list_display = [
         "id",
         "cardroom",
-        "kind",
+        "paytable",
         "lines",
         "action",
         "origin",
+        "status",
         "proposed_by",
         "proposed_at",
     ]
-    list_filter = ["kind", "action", "origin", "cardroom"]
-    list_select_related = ["cardroom", "proposed_by"]
+    list_filter = ["cardroom"]
+    list_select_related = ["cardroom", "proposed_by", "decision"]
     search_fields = ["cardroom__name", "reason", "proposed_by__username"]
     date_hierarchy = "proposed_at"
-
-
-@admin.register(PaytableDecision)
-class PaytableDecisionAdmin(ReadOnlyAdmin):
-    list_display = ["id", "change", "outcome", "decided_by", "decided_at", "self_approved"]
-    list_filter = ["outcome", "self_approved"]
-    list_select_related = ["change__cardroom", "decided_by"]
-    search_fields = ["change__cardroom__name", "decided_by__username", "reason"]
-    date_hierarchy = "decided_at"
 
 
 @admin.register(TableSession)
@@ -290,15 +275,15 @@ class SignatureAdmin(ReadOnlyAdmin):
 
 @admin.register(TwoPersonChange)
 class TwoPersonChangeAdmin(ReadOnlyAdmin):
-    list_display = ["id", "kind", "subject", "proposed_by", "proposed_at"]
-    list_select_related = ["subject", "proposed_by"]
+    list_display = ["id", "kind", "cardroom", "table", "subject", "proposed_by", "proposed_at"]
+    list_select_related = ["cardroom", "table", "subject", "proposed_by"]
     list_filter = ["kind"]
     search_fields = ["reason", "proposed_by__username", "subject__username"]
 
 
 @admin.register(TwoPersonDecision)
 class TwoPersonDecisionAdmin(ReadOnlyAdmin):
-    list_display = ["change", "outcome", "decided_by", "decided_at", "result"]
+    list_display = ["change", "outcome", "decided_by", "decided_at", "self_approved", "result"]
     list_select_related = ["change", "decided_by", "result"]
     list_filter = ["outcome"]
     search_fields = ["reason", "decided_by__username"]

@@ -8,4 +8,5 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         # The two-person change kinds register themselves when their modules load.
-        from . import staff  # noqa: F401
+        from . import catalogue, staff  # noqa: F401
+        from .services import self_approval, setting_changes  # noqa: F401

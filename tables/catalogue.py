@@ -2,10 +2,11 @@
 
 A floor supervisor proposes to add a paytable or to retire one, with a reason; another floor
 supervisor approves it (dual control; the proposer only where the cardroom allows
-self-approval, recorded as such), or rejects it; the proposer may withdraw it. Nothing here is
-ever edited: a proposal (``PaytableChange``) and its decision (``PaytableDecision``) are rows
-of their own, each written with its audit event, and the catalogue is what the approved
-changes add up to, in the order they were decided. A new cardroom's catalogue starts with the
+self-approval, recorded as such), or rejects it; the proposer may withdraw it: one kind of
+two-person change (``tables.two_person``). Nothing here is ever edited: a proposal
+(``PaytableChange``) and its decision are rows of their own, each written with its audit
+event, and the catalogue is what the approved changes add up to, in the order they were
+decided. A new cardroom's catalogue starts with the
 new-table defaults (``tables.rules.NEW_TABLE_DEFAULTS``); migration 0005 seeded every cardroom
 that existed before with the paytables its tables used.
 
@@ -25,17 +26,17 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from audit.actions import AuditAction
-from audit.services import audit_record
-from core.errors import Conflict, DomainError, PermissionDenied
-from core.permissions import require_supervisor
+from core.errors import Conflict, DomainError
 from core.roles import FLOOR_SUPERVISOR
 from engine.errors import RoundError
 from engine.table import Banking, BonusMode, TableRules
 
-from . import figures, rules
-from .lineage import require_independent
-from .models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
-from .signatures import SignatureInput, signature_record, signature_verify, signing
+from . import figures, rules, two_person
+from .models import Cardroom, PaytableKind, Table
+from .signatures import SignatureInput, Signed
+from .staff_models import PaytableChange, TwoPersonChange, TwoPersonDecision
+
+KIND = TwoPersonChange.Kind.PAYTABLE
 
 Key = tuple[tuple[int, int], ...]
 
@@ -68,14 +69,14 @@ def paytable_catalogue(cardroom: Cardroom) -> list[CatalogueEntry]:
     """The paytables a table of the cardroom may post now, by kind, then by lines."""
     approved = (
         PaytableChange.objects.filter(
-            cardroom=cardroom, decision__outcome=PaytableDecision.Outcome.APPROVED
+            cardroom=cardroom, decision__outcome=TwoPersonDecision.Outcome.APPROVED
         )
         .select_related("proposed_by", "decision__decided_by")
         .order_by("decision__id")
     )
     entries: dict[tuple[str, Key], PaytableChange] = {}
     for change in approved:
-        key = (change.kind, paytable_key(change.lines))
+        key = (change.paytable, paytable_key(change.lines))
         if change.action == PaytableChange.Action.ADD:
             entries[key] = change
         else:
@@ -146,17 +147,20 @@ def catalogue_seed(*, cardroom: Cardroom, by: User) -> list[PaytableChange]:
                 continue
             seen.add((kind.value, paytable_key(lines)))
             change = PaytableChange.objects.create(
+                kind=KIND,
                 cardroom=cardroom,
-                kind=kind.value,
-                lines=lines,
-                action=PaytableChange.Action.ADD,
-                origin=PaytableChange.Origin.DEFAULT,
+                values={
+                    "paytable": kind.value,
+                    "lines": lines,
+                    "action": PaytableChange.Action.ADD,
+                    "origin": PaytableChange.Origin.DEFAULT,
+                },
                 proposed_by=by,
                 proposed_at=now,
                 reason=f"A new {banking.value.replace('_', '-')} table's default.",
             )
-            PaytableDecision.objects.create(
-                change=change, outcome=PaytableDecision.Outcome.APPROVED, decided_at=now
+            TwoPersonDecision.objects.create(
+                change=change, outcome=TwoPersonDecision.Outcome.APPROVED, decided_at=now
             )
             seeded.append(change)
     return seeded
@@ -173,17 +177,16 @@ def paytable_change_propose(
     by: User,
 ) -> PaytableChange:
     """R17: a floor supervisor proposes to add a paytable to the catalogue, or to retire one."""
-    require_supervisor(by, action="propose a change to the catalogue of approved paytables")
+    two_person.require_role_to(KIND, "propose", by)
     kind, lines = _paytable(kind, lines)
     if action not in PaytableChange.Action.values:
         raise DomainError("The action is 'add' or 'retire'.", field="action")
-    if not reason or not reason.strip():
-        raise DomainError("Say why the catalogue changes.", field="reason")
+    two_person.require_proposer(KIND, by, reason)
     cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
     _require_fits(cardroom, kind, lines, action)
     pending = [
         change
-        for change in pending_paytable_changes(cardroom).filter(kind=kind)
+        for change in pending_paytable_changes(cardroom).filter(values__paytable=kind)
         if paytable_key(change.lines) == paytable_key(lines)
     ]
     if pending:
@@ -191,127 +194,104 @@ def paytable_change_propose(
             f"Change #{pending[0].pk} to this paytable is waiting for a decision already.",
             field="lines",
         )
-    change = PaytableChange.objects.create(
-        cardroom=cardroom,
-        kind=kind,
-        lines=lines,
-        action=action,
-        proposed_by=by,
-        proposed_at=timezone.now(),
-        reason=reason.strip(),
+    change = two_person.change_propose(
+        kind=KIND,
+        values={"paytable": kind, "lines": lines, "action": action, "origin": "proposed"},
+        reason=reason,
+        by=by,
+        cardroom_id=cardroom.pk,
     )
-    audit_record(
-        actor=by,
-        action=AuditAction.PAYTABLE_CHANGE_PROPOSED,
-        target=change,
-        payload={
-            "cardroom": cardroom.pk,
-            "kind": kind,
-            "lines": lines,
-            "action": action,
-            "reason": change.reason,
-            "figures": catalogue_figures(kind, lines),
-        },
-    )
+    assert isinstance(change, PaytableChange)
     return change
 
 
-@signing
-@transaction.atomic
 def paytable_change_approve(
     *, change: PaytableChange, signature: SignatureInput | None, by: User
-) -> PaytableDecision:
+) -> TwoPersonDecision:
     """R17 dual control: a floor supervisor other than the proposer, and off the proposer's
     maker's line, approves and signs (the proposer only where the cardroom allows
     self-approval, and it says so)."""
-    require_supervisor(by, action="approve a change to the catalogue of approved paytables")
-    cardroom, change = _locked_pending(change)
-    self_approved = change.proposed_by_id == by.pk
-    if self_approved and not cardroom.self_approval_allowed:
-        raise PermissionDenied(
-            "A change to the catalogue needs approval by a different floor supervisor "
-            "(R17 dual control)."
-        )
-    if not self_approved:
-        require_independent(
-            approver=by, proposer=change.proposed_by, what="A change to the catalogue"
-        )
-    signed = signature_verify(
-        signature, capacity="approver", roles=(FLOOR_SUPERVISOR,), field="signature", signer=by
-    )
-    _require_fits(cardroom, change.kind, change.lines, change.action)
-    decision = _decide(change, PaytableDecision.Outcome.APPROVED, by, self_approved=self_approved)
-    signature_record(change, signed)
-    return decision
+    return two_person.change_approve(change=change, signature=signature, by=by)
 
 
-@transaction.atomic
 def paytable_change_reject(
     *, change: PaytableChange, by: User, reason: str = ""
-) -> PaytableDecision:
-    require_supervisor(by, action="reject a change to the catalogue of approved paytables")
-    _, change = _locked_pending(change)
-    return _decide(change, PaytableDecision.Outcome.REJECTED, by, reason=reason)
+) -> TwoPersonDecision:
+    return two_person.change_reject(change=change, reason=reason, by=by)
 
 
-@transaction.atomic
-def paytable_change_withdraw(*, change: PaytableChange, by: User) -> PaytableDecision:
-    require_supervisor(by, action="withdraw a change to the catalogue of approved paytables")
-    _, change = _locked_pending(change)
-    if change.proposed_by_id != by.pk:
-        raise PermissionDenied("Only the supervisor who proposed a change may withdraw it.")
-    return _decide(change, PaytableDecision.Outcome.WITHDRAWN, by)
+def paytable_change_withdraw(*, change: PaytableChange, by: User) -> TwoPersonDecision:
+    return two_person.change_withdraw(change=change, by=by)
 
 
-_DECIDED = {
-    PaytableDecision.Outcome.APPROVED: AuditAction.PAYTABLE_CHANGE_APPROVED,
-    PaytableDecision.Outcome.REJECTED: AuditAction.PAYTABLE_CHANGE_REJECTED,
-    PaytableDecision.Outcome.WITHDRAWN: AuditAction.PAYTABLE_CHANGE_WITHDRAWN,
-}
+# --- the kind --------------------------------------------------------------------------------
 
 
-def _decide(
-    change: PaytableChange,
-    outcome: PaytableDecision.Outcome,
-    by: User,
-    *,
-    self_approved: bool = False,
-    reason: str = "",
-) -> PaytableDecision:
-    decision = PaytableDecision.objects.create(
-        change=change,
-        outcome=outcome,
-        decided_by=by,
-        decided_at=timezone.now(),
-        self_approved=self_approved,
-        reason=reason.strip(),
-    )
-    audit_record(
-        actor=by,
-        action=_DECIDED[outcome],
-        target=change,
-        payload={
-            "cardroom": change.cardroom_id,
-            "kind": change.kind,
-            "lines": change.lines,
-            "action": change.action,
-            "proposed_by": change.proposed_by_id,
-            "self_approved": self_approved,
-            "reason": decision.reason,
+def _lock(change: TwoPersonChange) -> None:
+    # Every catalogue change takes its cardroom's row first.
+    Cardroom.objects.select_for_update().get(pk=two_person.cardroom_id(change))
+
+
+def _self_approval_allowed(change: TwoPersonChange) -> bool:
+    return bool(Cardroom.objects.get(pk=two_person.cardroom_id(change)).self_approval_allowed)
+
+
+def _apply(change: TwoPersonChange, approver: User) -> dict[str, Any]:
+    values = change.values
+    cardroom = Cardroom.objects.get(pk=two_person.cardroom_id(change))
+    _require_fits(cardroom, values["paytable"], values["lines"], values["action"])
+    return {}
+
+
+def _payload(
+    change: TwoPersonChange, decision: TwoPersonDecision | None, signed: Signed | None
+) -> dict[str, Any]:
+    values = change.values
+    said = {
+        "cardroom": change.cardroom_id,
+        "kind": values["paytable"],
+        "lines": values["lines"],
+        "action": values["action"],
+    }
+    if decision is None:
+        figures_of = catalogue_figures(values["paytable"], values["lines"])
+        return said | {"reason": change.reason, "figures": figures_of}
+    return said | {
+        "proposed_by": change.proposed_by_id,
+        "self_approved": decision.self_approved,
+        "reason": decision.reason,
+    }
+
+
+two_person.register(
+    KIND,
+    two_person.ChangeKind(
+        "A change to the catalogue",
+        (FLOOR_SUPERVISOR,),
+        (FLOOR_SUPERVISOR,),
+        _apply,
+        model=PaytableChange,
+        called="a change to the catalogue of approved paytables",
+        why="Say why the catalogue changes.",
+        lock=_lock,
+        self_approval=_self_approval_allowed,
+        own_approval_refused=(
+            "A change to the catalogue needs approval by a different floor supervisor "
+            "(R17 dual control)."
+        ),
+        proposer_rejects=True,
+        reject_needs_reason=False,
+        proposer_called="supervisor",
+        withdraw_checks_role=True,
+        actions={
+            "proposed": AuditAction.PAYTABLE_CHANGE_PROPOSED,
+            TwoPersonDecision.Outcome.APPROVED: AuditAction.PAYTABLE_CHANGE_APPROVED,
+            TwoPersonDecision.Outcome.REJECTED: AuditAction.PAYTABLE_CHANGE_REJECTED,
+            TwoPersonDecision.Outcome.WITHDRAWN: AuditAction.PAYTABLE_CHANGE_WITHDRAWN,
         },
-    )
-    return decision
-
-
-def _locked_pending(change: PaytableChange) -> tuple[Cardroom, PaytableChange]:
-    """The cardroom's row locked (every catalogue change takes it first), then the change,
-    which must still wait for its decision."""
-    cardroom = Cardroom.objects.select_for_update().get(pk=change.cardroom_id)
-    change = PaytableChange.objects.get(pk=change.pk)
-    decision = PaytableDecision.objects.filter(change=change).first()
-    if decision is not None:
-        raise Conflict(f"This change was {decision.outcome} already.", field="status")
-    return cardroom, change
+        payload=_payload,
+    ),
+)
 
 
 def _require_fits(cardroom: Cardroom, kind: str, lines: Mapping[str, Any], action: str) -> None:

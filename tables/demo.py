@@ -157,32 +157,36 @@ def _record_role(user: User, role: str) -> None:
 
 def load_demo_tables() -> None:
     """Through the services, as a floor supervisor would: every step is in the audit log."""
-    from . import services  # the services import the audit app; keep this module light
+    # The services import the audit app; keep this module light.
+    from .services.cardrooms import cardroom_create
+    from .services.configuration import table_create
+    from .services.seating import player_create, seat_player
+    from .services.sessions import table_open
 
     User = get_user_model()
     floor, dealer = User.objects.get(username="floor"), User.objects.get(username="dealer")
     admin = User.objects.get(username="admin")
-    cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or services.cardroom_create(
+    cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or cardroom_create(
         name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=admin
     )
     _load_catalogue(cardroom, floor, User.objects.get(username="floor2"))
     for name, banking, seats in DEMO_TABLES:
         table = Table.objects.filter(cardroom=cardroom, name=name).first()
         if table is None:
-            table = services.table_create(cardroom=cardroom, name=name, banking=banking, by=floor)
+            table = table_create(cardroom=cardroom, name=name, banking=banking, by=floor)
         if not TableSession.objects.filter(table=table, closed_at=None).exists():
-            services.table_open(table=table, dealer=dealer, by=floor)
+            table_open(table=table, dealer=dealer, by=floor)
         for seat, player_name, buy_in in seats:
             player = Player.objects.filter(cardroom=cardroom, name=player_name).first()
             if player is None:
-                player = services.player_create(cardroom=cardroom, name=player_name, by=floor)
+                player = player_create(cardroom=cardroom, name=player_name, by=floor)
             seated = Seating.objects.filter(left_at=None)
             # Run again after play: a demo player who left sits down again, if the seat is free.
             if (
                 not seated.filter(player=player).exists()
                 and not seated.filter(table=table, seat=seat).exists()
             ):
-                services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)
+                seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=floor)
 
 
 def _load_catalogue(cardroom: Cardroom, floor: User, floor2: User) -> None:
@@ -193,7 +197,7 @@ def _load_catalogue(cardroom: Cardroom, floor: User, floor2: User) -> None:
         (entry.kind, catalogue.paytable_key(entry.lines))
         for entry in catalogue.paytable_catalogue(cardroom)
     } | {
-        (change.kind, catalogue.paytable_key(change.lines))
+        (change.paytable, catalogue.paytable_key(change.lines))
         for change in catalogue.pending_paytable_changes(cardroom)
     }
     for kind, lines in DEMO_PAYTABLES:

@@ -20,7 +20,8 @@ from engine.game_math import TableFigures, WagerFigures
 from engine.hand_counts import Bonus
 from engine.table import Banking, BonusMode
 
-from .models import SettingChange, TableSettings
+from .models import TableSettings
+from .staff_models import SettingChange
 
 #: The two bonus wagers: the figures' name, what a person calls it, the setting of its paytable.
 BONUSES = (
@@ -73,16 +74,16 @@ def setting_change_figures(
     """R17: the figures of the settings a change makes (``proposed``) next to those it
     replaces (``in_force``). Pending: on top of the settings in force now (``current``, the
     table's newest version); approved: the version it made and the one it replaced; rejected
-    or withdrawn: on top of the version it was proposed on. No query beyond ``change.result``,
-    ``change.based_on`` and ``current``."""
-    if change.status == SettingChange.Status.APPROVED and change.result is not None:
-        after = figure_values(change.result)
-        before = after | _figure_subset(change.old_values)
+    or withdrawn: on top of the version it was proposed on. No query beyond ``current``: the
+    change and its decision keep the figure settings of the versions they name."""
+    decision = change.decided
+    if decision is not None and decision.approved:
+        after = dict(decision.values["made"])
+        before = after | _figure_subset(decision.values["old"])
     else:
-        pending = change.status == SettingChange.Status.PENDING and current is not None
-        base = current if pending and current is not None else change.based_on
-        before = figure_values(base)
-        after = before | _figure_subset(change.new_values)
+        pending = decision is None and current is not None
+        before = figure_values(current) if pending and current else dict(change.values["base"])
+        after = before | _figure_subset(change.values["new"])
     return {"proposed": settings_figures(after), "in_force": settings_figures(before)}
 
 

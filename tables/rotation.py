@@ -30,7 +30,7 @@ from engine.table import Banking
 
 from . import selectors
 from .models import GameStop, RotationRecord, Seating, Table, TableSession, TableSettings
-from .services import table_lock_open
+from .services.locks import table_lock_open
 
 ACCEPTED, REFUSED, WAIVED, INELIGIBLE = "accepted", "refused", "waived", "ineligible"
 

@@ -22,14 +22,13 @@ from .models import (
     GameStop,
     RotationRecord,
     Seating,
-    SelfApprovalChange,
-    SettingChange,
     Shift,
     StackEntry,
     Table,
     TableSession,
     TableSettings,
 )
+from .staff_models import SelfApprovalChange, SettingChange
 
 
 def gaming_day(cardroom: Cardroom, at: datetime) -> date:
@@ -166,8 +165,10 @@ def stack_history(seating: Seating) -> QuerySet[StackEntry]:
 
 
 def setting_change_history(table: Table) -> QuerySet[SettingChange]:
-    return SettingChange.objects.filter(table=table).select_related(
-        "table", "proposed_by", "decided_by", "result", "based_on"
+    return (
+        SettingChange.objects.filter(table=table)
+        .select_related("table", "proposed_by", "decision__decided_by")
+        .order_by("-proposed_at", "-id")
     )
 
 
@@ -317,7 +318,7 @@ def self_approval_history(cardroom: Cardroom) -> QuerySet[SelfApprovalChange]:
     """Every self-approval change of the cardroom, newest first, with its decision."""
     return (
         SelfApprovalChange.objects.filter(cardroom=cardroom)
-        .select_related("decision")
+        .select_related("decision", "cardroom")
         .order_by("-proposed_at", "-id")
     )
 

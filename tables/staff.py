@@ -154,7 +154,7 @@ def _apply_account(change: TwoPersonChange, approver: User) -> User:
         first_name=values["first_name"],
         last_name=values["last_name"],
         role=values["role"],
-        makers=[(change.proposed_by, StaffLineage.How.MADE),
+        makers=[(_proposer(change), StaffLineage.How.MADE),
                 (approver, StaffLineage.How.APPROVED)],
     )  # fmt: skip
     audit_record(
@@ -235,7 +235,7 @@ def _apply_role(change: TwoPersonChange, approver: User) -> User:
         user,
         change.values["role"],
         approver,
-        makers=[(change.proposed_by, StaffLineage.How.PROMOTED),
+        makers=[(_proposer(change), StaffLineage.How.PROMOTED),
                 (approver, StaffLineage.How.APPROVED)],
     )  # fmt: skip
 
@@ -248,6 +248,11 @@ two_person.register(
     TwoPersonChange.Kind.STAFF_ROLE,
     two_person.ChangeKind("A staff role", (FLOOR_SUPERVISOR,), APPROVERS, _apply_role),
 )
+
+
+def _proposer(change: TwoPersonChange) -> User:
+    assert change.proposed_by is not None  # a staff change always has its proposer
+    return change.proposed_by
 
 
 def _roles_text(roles: tuple[str, ...]) -> str:

@@ -18,7 +18,12 @@ from hypothesis import settings
 from core.errors import DomainError
 from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons.identity import IdentityInput, identity_record
-from tables import services as table_services
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_approve, setting_change_propose
 from tables.signatures import SignatureInput
 from tests import runtime_role
 from tests.clock import T0, Clock
@@ -165,10 +170,10 @@ def allow_self_approval(administrator, second_administrator):
     """``allow_self_approval(cardroom)``: switched on by two administrators, as R17 asks."""
 
     def switch_on(cardroom):
-        change = table_services.self_approval_change_propose(
+        change = self_approval_change_propose(
             cardroom=cardroom, allowed=True, reason="One supervisor on nights", by=administrator
         )
-        table_services.self_approval_change_decide(
+        self_approval_change_decide(
             change=change,
             approve=True,
             signature=signed(second_administrator),
@@ -213,10 +218,8 @@ def approve(supervisor, second_supervisor):
     settings version."""
 
     def change(table, reason: str = "Floor decision", **values):
-        proposed = table_services.setting_change_propose(
-            table=table, values=values, reason=reason, by=supervisor
-        )
-        return table_services.setting_change_approve(
+        proposed = setting_change_propose(table=table, values=values, reason=reason, by=supervisor)
+        return setting_change_approve(
             change=proposed, signature=signed(second_supervisor), by=second_supervisor
         )
 
@@ -226,9 +229,7 @@ def approve(supervisor, second_supervisor):
 @pytest.fixture
 def cardroom(administrator):
     """A cardroom whose gaming day starts at 06:00 in New York."""
-    return table_services.cardroom_create(
-        name="Harbour Cardroom", time_zone="America/New_York", by=administrator
-    )
+    return cardroom_create(name="Harbour Cardroom", time_zone="America/New_York", by=administrator)
 
 
 @pytest.fixture
@@ -236,10 +237,8 @@ def make_table(cardroom, supervisor, dealer):
     """``make_table("T", banking="house", settings={...})``: a table, open with the dealer."""
 
     def make(name: str, *, banking: str = "designated_player", **kwargs):
-        table = table_services.table_create(
-            cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs
-        )
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table = table_create(cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs)
+        table_open(table=table, dealer=dealer, by=supervisor)
         return table
 
     return make
@@ -262,9 +261,7 @@ def make_player(cardroom, dealer):
     count = iter(range(1, 10_000))
 
     def make(name: str | None = None):
-        return table_services.player_create(
-            cardroom=cardroom, name=name or f"Player {next(count)}", by=dealer
-        )
+        return player_create(cardroom=cardroom, name=name or f"Player {next(count)}", by=dealer)
 
     return make
 
@@ -274,7 +271,7 @@ def seat(make_player, dealer):
     """``seat(table, 3, buy_in="300")``: a new player (or ``player``) sits down and buys in."""
 
     def sit(table, number: int, *, buy_in: str = "1000", player=None):
-        return table_services.seat_player(
+        return seat_player(
             table=table, seat=number, player=player or make_player(), buy_in=buy_in, by=dealer
         )
 

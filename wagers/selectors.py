@@ -13,9 +13,10 @@ from audit.models import AuditEvent
 from core.money import money_text
 from core.prepared import PreparedRead
 from patrons.refusals import exclusion_reason
-from tables.models import Seating, SettingChange, Table, TableSession, TableSettings
+from tables.models import Seating, Table, TableSession, TableSettings
 from tables.rules import as_json, settings_values
 from tables.selectors import Viewer
+from tables.staff_models import SettingChange
 
 from .models import Hand, Settlement, Spot
 
@@ -163,7 +164,7 @@ def floor_dashboard(*, now: datetime) -> list[dict[str, Any]]:
         .annotate(n=Count("id"))
     )
     pending = dict(
-        SettingChange.objects.filter(status=SettingChange.Status.PENDING)
+        SettingChange.objects.filter(decision__isnull=True)
         .values_list("table")
         .annotate(n=Count("id"))
     )

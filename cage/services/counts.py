@@ -18,8 +18,8 @@ from core.people import person_name
 from core.permissions import require_supervisor
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
-from tables import services as table_services
 from tables.models import Table, TableSession
+from tables.services.sessions import table_close
 from tables.signatures import SignatureInput, Signed, signature_record, signature_verify, signing
 
 from .. import selectors
@@ -88,7 +88,7 @@ def inventory_count_record(
     signature_record(count, verifier)
     _audit_count(count, counter, verifier, by)
     if kind == InventoryCount.Kind.CLOSING:
-        table_services.table_close(table=table, by=by)
+        table_close(table=table, by=by)
     return count
 
 

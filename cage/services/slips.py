@@ -28,8 +28,8 @@ from core.roles import (
     role_of,
 )
 from tables import selectors as table_selectors
-from tables import services as table_services
 from tables.models import Cardroom, HouseBankEntry, Table, TableSession
+from tables.services.stacks import house_bank_entry_add
 from tables.signatures import (
     SignatureInput,
     Signed,
@@ -162,7 +162,7 @@ def slip_deliver(*, slip: Slip, signature: SignatureInput | None, by: User) -> S
     if not fill:
         _check_rack_holds(table, slip.total)
     signed = _receiver_signature(slip, session, signature)
-    entry = table_services.house_bank_entry_add(
+    entry = house_bank_entry_add(
         table=table,
         amount=slip.total if fill else -slip.total,
         reason=HouseBankEntry.Reason.FILL if fill else HouseBankEntry.Reason.CREDIT,

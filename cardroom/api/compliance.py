@@ -16,7 +16,8 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.api.tables import PERIOD, RotationFlagOut, RotationOut, SettingChangeOut, period
+from cardroom.api.tables.rotation import PERIOD, RotationFlagOut, RotationOut, period
+from cardroom.api.tables.setting_changes import SettingChangeOut
 from compliance import reports, services
 from compliance.models import Export
 from core.errors import DomainError

@@ -15,7 +15,7 @@ from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView
 from cardroom.api.fields import MoneyField, SignedMoneyField
-from cardroom.api.tables import period
+from cardroom.api.tables.rotation import period
 from compliance import hold, hold_lines
 from core.errors import DomainError
 from core.roles import AUDITORS

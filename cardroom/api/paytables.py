@@ -19,7 +19,8 @@ from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from core.roles import FLOOR_SUPERVISOR
 from tables import catalogue, figures, selectors
-from tables.models import Cardroom, PaytableChange, PaytableDecision, PaytableKind, Table
+from tables.models import Cardroom, PaytableKind, Table
+from tables.staff_models import PaytableChange, TwoPersonChange, TwoPersonDecision
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)
 FIGURE = r"^-?\d+\.\d{6}$"  # a fraction of 1 with 6 places: 0.921928 = 92.1928%
@@ -117,7 +118,8 @@ class _WithFigures(serializers.Serializer):
 
     @extend_schema_field(PaytableFiguresOut)
     def get_figures(self, row: Any) -> dict[str, Any]:
-        return catalogue.catalogue_figures(row.kind, row.lines)
+        kind = row.paytable if isinstance(row, PaytableChange) else row.kind
+        return catalogue.catalogue_figures(kind, row.lines)
 
 
 class CatalogueEntryOut(_WithFigures):
@@ -128,55 +130,35 @@ class CatalogueEntryOut(_WithFigures):
     origin = serializers.CharField(source="added.origin")
 
 
-class PaytableDecisionOut(serializers.ModelSerializer):
+class PaytableDecisionOut(serializers.Serializer):
+    outcome = serializers.ChoiceField(choices=TwoPersonDecision.Outcome.choices)
+    decided_by = serializers.IntegerField(source="decided_by_id", allow_null=True)
     decided_by_name = PersonNameField(source="decided_by", allow_null=True)
-
-    class Meta:
-        model = PaytableDecision
-        fields = [
-            "outcome",
-            "decided_by",
-            "decided_by_name",
-            "decided_at",
-            "self_approved",
-            "reason",
-        ]
+    decided_at = serializers.DateTimeField()
+    self_approved = serializers.BooleanField()
+    reason = serializers.CharField(allow_blank=True)
 
 
-class PaytableChangeOut(_WithFigures, serializers.ModelSerializer):
+class PaytableChangeOut(_WithFigures):
+    """A change to the catalogue: a kind of two-person change, read as the catalogue's."""
+
+    id = serializers.IntegerField()
+    cardroom = serializers.IntegerField(source="cardroom_id")
+    kind = serializers.ChoiceField(choices=PaytableKind.choices, source="paytable")
+    lines = serializers.JSONField()
+    action = serializers.ChoiceField(choices=PaytableChange.Action.choices)
+    origin = serializers.ChoiceField(choices=PaytableChange.Origin.choices)
+    proposed_by = serializers.IntegerField(source="proposed_by_id", allow_null=True)
     proposed_by_name = PersonNameField(source="proposed_by", allow_null=True)
+    proposed_at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    status = serializers.ChoiceField(choices=TwoPersonChange.Status.choices)
     decision = serializers.SerializerMethodField()
-    status = serializers.SerializerMethodField()
-
-    class Meta:
-        model = PaytableChange
-        fields = [
-            "id",
-            "cardroom",
-            "kind",
-            "lines",
-            "action",
-            "origin",
-            "proposed_by",
-            "proposed_by_name",
-            "proposed_at",
-            "reason",
-            "status",
-            "decision",
-            "figures",
-        ]
 
     @extend_schema_field(PaytableDecisionOut(allow_null=True))
     def get_decision(self, change: PaytableChange) -> dict[str, Any] | None:
-        decision = getattr(change, "decision", None)
+        decision = change.decided
         return PaytableDecisionOut(decision).data if decision is not None else None
-
-    @extend_schema_field(
-        serializers.ChoiceField(choices=["pending", *PaytableDecision.Outcome.values])
-    )
-    def get_status(self, change: PaytableChange) -> str:
-        decision = getattr(change, "decision", None)
-        return "pending" if decision is None else decision.outcome
 
 
 class PaytableChangeIn(StrictSerializer):
@@ -240,5 +222,5 @@ class PaytableChangeDecision(ServiceView):
             catalogue.paytable_change_reject(change=change, by=by, reason=reason)
         else:
             catalogue.paytable_change_withdraw(change=change, by=by)
-        change = catalogue.paytable_change_history(change.cardroom).get(pk=change.pk)
+        change = PaytableChange.objects.select_related("decision__decided_by").get(pk=pk)
         return Response(PaytableChangeOut(change).data)

@@ -213,7 +213,9 @@ class StaffChangeDecision(ServiceView):
     @extend_schema(request=ChangeDecisionIn, responses=StaffChangeOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        change = get_object_or_404(TwoPersonChange, pk=pk)
+        # A staff change only: the other kinds are decided at their own URLs.
+        staff_kinds = [TwoPersonChange.Kind.STAFF_ACCOUNT, TwoPersonChange.Kind.STAFF_ROLE]
+        change = get_object_or_404(TwoPersonChange, pk=pk, kind__in=staff_kinds)
         data, by = self.parse(request), actor(request)
         if self.decision == "approve":
             signature = signature_input(request, data.get("signature"))

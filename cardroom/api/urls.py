@@ -19,11 +19,16 @@ from cardroom.api import (
     hold_reports,
     paytables,
     staff,
-    tables,
 )
 from cardroom.api import hands as wagers
 from cardroom.api import patron_reviews as reviews
 from cardroom.api import patrons as law
+from cardroom.api.tables import cardrooms as table_cardrooms
+from cardroom.api.tables import configuration as table_configuration
+from cardroom.api.tables import rotation as table_rotation
+from cardroom.api.tables import seating as table_seating
+from cardroom.api.tables import sessions as table_sessions
+from cardroom.api.tables import setting_changes as table_setting_changes
 
 from . import auth
 from .fields import MAX_ID
@@ -48,25 +53,28 @@ urlpatterns = [
         )
         for decision in ("approve", "reject", "withdraw")
     ],
-    path("cardrooms/", tables.CardroomList.as_view(), name="api-cardrooms"),
-    path("cardrooms/<int:pk>/self-approval-changes/", tables.SelfApprovalChangeList.as_view()),
+    path("cardrooms/", table_cardrooms.CardroomList.as_view(), name="api-cardrooms"),
+    path(
+        "cardrooms/<int:pk>/self-approval-changes/",
+        table_cardrooms.SelfApprovalChangeList.as_view(),
+    ),
     *[
         path(
             f"self-approval-changes/<int:pk>/{decision}/",
-            tables.SelfApprovalDecisionView.as_view(decision=decision),
+            table_cardrooms.SelfApprovalDecisionView.as_view(decision=decision),
         )
-        for decision in ("approve", "reject")
+        for decision in ("approve", "reject", "withdraw")
     ],
-    path("tables/", tables.TableList.as_view(), name="api-tables"),
-    path("tables/<int:pk>/", tables.TableDetail.as_view(), name="api-table"),
-    path("tables/<int:pk>/settings/", tables.TableSettingsList.as_view()),
-    path("tables/<int:pk>/open/", tables.TableOpen.as_view()),
-    path("tables/<int:pk>/close/", tables.TableClose.as_view()),
-    path("tables/<int:pk>/dealer/", tables.TableDealer.as_view()),
-    path("tables/<int:pk>/setting-changes/", tables.SettingChangeList.as_view()),
-    path("tables/<int:pk>/seatings/", tables.SeatingList.as_view()),
-    path("tables/<int:pk>/rotation/", tables.RotationLog.as_view()),
-    path("tables/<int:pk>/rotation/compliance/", tables.RotationCompliance.as_view()),
+    path("tables/", table_configuration.TableList.as_view(), name="api-tables"),
+    path("tables/<int:pk>/", table_configuration.TableDetail.as_view(), name="api-table"),
+    path("tables/<int:pk>/settings/", table_configuration.TableSettingsList.as_view()),
+    path("tables/<int:pk>/open/", table_sessions.TableOpen.as_view()),
+    path("tables/<int:pk>/close/", table_sessions.TableClose.as_view()),
+    path("tables/<int:pk>/dealer/", table_sessions.TableDealer.as_view()),
+    path("tables/<int:pk>/setting-changes/", table_setting_changes.SettingChangeList.as_view()),
+    path("tables/<int:pk>/seatings/", table_seating.SeatingList.as_view()),
+    path("tables/<int:pk>/rotation/", table_rotation.RotationLog.as_view()),
+    path("tables/<int:pk>/rotation/compliance/", table_rotation.RotationCompliance.as_view()),
     path("tables/<int:pk>/hands/", wagers.HandStart.as_view()),
     path("tables/<int:pk>/math/", paytables.TableMath.as_view()),
     path("cardrooms/<int:pk>/paytables/", paytables.PaytableCatalogue.as_view()),
@@ -81,20 +89,20 @@ urlpatterns = [
     *[
         path(
             f"setting-changes/<int:pk>/{decision}/",
-            tables.SettingChangeDecision.as_view(decision=decision),
+            table_setting_changes.SettingChangeDecision.as_view(decision=decision),
         )
         for decision in ("approve", "reject", "withdraw")
     ],
-    path("players/", tables.PlayerList.as_view()),
-    path("seatings/<int:pk>/", tables.SeatingDetail.as_view()),
-    path("seatings/<int:pk>/stack/", tables.StackHistory.as_view()),
-    path("seatings/<int:pk>/add-chips/", tables.SeatingAddChips.as_view()),
-    path("seatings/<int:pk>/cash-out/", tables.SeatingCashOut.as_view()),
-    path("seatings/<int:pk>/sit-out/", tables.SeatingSitOut.as_view()),
-    path("seatings/<int:pk>/come-back/", tables.SeatingComeBack.as_view()),
-    path("seatings/<int:pk>/leave/", tables.SeatingLeave.as_view()),
-    path("seatings/<int:pk>/dp-waiver/", tables.SeatingDpWaiver.as_view()),
-    path("seatings/<int:pk>/proposition/", tables.SeatingProposition.as_view()),
+    path("players/", table_seating.PlayerList.as_view()),
+    path("seatings/<int:pk>/", table_seating.SeatingDetail.as_view()),
+    path("seatings/<int:pk>/stack/", table_seating.StackHistory.as_view()),
+    path("seatings/<int:pk>/add-chips/", table_seating.SeatingAddChips.as_view()),
+    path("seatings/<int:pk>/cash-out/", table_seating.SeatingCashOut.as_view()),
+    path("seatings/<int:pk>/sit-out/", table_seating.SeatingSitOut.as_view()),
+    path("seatings/<int:pk>/come-back/", table_seating.SeatingComeBack.as_view()),
+    path("seatings/<int:pk>/leave/", table_seating.SeatingLeave.as_view()),
+    path("seatings/<int:pk>/dp-waiver/", table_seating.SeatingDpWaiver.as_view()),
+    path("seatings/<int:pk>/proposition/", table_seating.SeatingProposition.as_view()),
     path("hands/", wagers.HandList.as_view(), name="api-hands"),
     path("hands/<int:pk>/", wagers.HandDetail.as_view(), name="api-hand"),
     path("hands/<int:pk>/wagers/", wagers.HandWager.as_view()),

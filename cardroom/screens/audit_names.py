@@ -53,7 +53,7 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
     # governance (R17)
     "tables.settingchange": lambda change: f"{change.table}, setting change #{change.pk}",
     "tables.paytablechange": lambda change: (
-        f"paytable change #{change.pk}: {change.action} a {change.get_kind_display()} paytable"
+        f"paytable change #{change.pk}: {change.action} a {change.paytable_label} paytable"
     ),
     "tables.selfapprovalchange": lambda change: (
         f"{change.cardroom}, self-approval change #{change.pk}: "

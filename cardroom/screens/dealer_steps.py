@@ -14,8 +14,18 @@ from django.shortcuts import get_object_or_404
 
 from core.errors import Conflict, DomainError
 from tables import selectors as table_selectors
-from tables import services as table_services
 from tables.models import Seating, Table
+from tables.services.seating import (
+    player_seat_new,
+    seat_player,
+    seating_come_back,
+    seating_flag_proposition,
+    seating_leave,
+    seating_sit_out,
+    seating_waive_dp,
+)
+from tables.services.sessions import table_open
+from tables.services.stacks import stack_add, stack_cash_out
 from wagers import services
 from wagers.models import Hand
 
@@ -51,9 +61,7 @@ steps: Actions[Callable[[SignedInRequest, Table, Hand | None], StepForm]] = Acti
 @steps("open")
 def _open(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     form = forms.Form(request.POST)
-    return form, lambda data: table_services.table_open(
-        table=table, dealer=request.user, by=request.user
-    )
+    return form, lambda data: table_open(table=table, dealer=request.user, by=request.user)
 
 
 @steps("start")
@@ -300,7 +308,7 @@ def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> S
 
     def run(data: dict[str, Any]) -> Any:
         if data["player"] is None:  # a new player: registered and seated in one transaction
-            return table_services.player_seat_new(
+            return player_seat_new(
                 table=table,
                 seat=data["seat"],
                 name=data["name"],
@@ -308,7 +316,7 @@ def _seat_player(request: SignedInRequest, table: Table, hand: Hand | None) -> S
                 tender=data["tender"] or None,
                 by=request.user,
             )
-        return table_services.seat_player(
+        return seat_player(
             table=table,
             seat=data["seat"],
             player=data["player"],
@@ -329,25 +337,23 @@ def _stack(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFor
         by = request.user
         match data["action"]:
             case "add":
-                return table_services.stack_add(
+                return stack_add(
                     seating=seating, amount=data["amount"], tender=data["tender"] or None, by=by
                 )
             case "cash_out":
-                return table_services.stack_cash_out(
-                    seating=seating, amount=data["amount"] or None, by=by
-                )
+                return stack_cash_out(seating=seating, amount=data["amount"] or None, by=by)
             case "sit_out":
-                return table_services.seating_sit_out(seating=seating, by=by)
+                return seating_sit_out(seating=seating, by=by)
             case "come_back":
-                return table_services.seating_come_back(seating=seating, by=by)
+                return seating_come_back(seating=seating, by=by)
             case "leave":
-                return table_services.seating_leave(seating=seating, by=by)
+                return seating_leave(seating=seating, by=by)
             case "waive":
-                return table_services.seating_waive_dp(seating=seating, waived=True, by=by)
+                return seating_waive_dp(seating=seating, waived=True, by=by)
             case "unwaive":
-                return table_services.seating_waive_dp(seating=seating, waived=False, by=by)
+                return seating_waive_dp(seating=seating, waived=False, by=by)
             case "prop" | "unprop":
-                return table_services.seating_flag_proposition(
+                return seating_flag_proposition(
                     seating=seating, flagged=data["action"] == "prop", by=by
                 )
 

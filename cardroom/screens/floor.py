@@ -19,8 +19,10 @@ from django.views.decorators.http import require_POST
 from cardroom.signing import own_signature
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
-from tables import figures, rules, selectors, services
-from tables.models import Cardroom, SettingChange, Table
+from tables import figures, rules, selectors
+from tables.models import Cardroom, Table
+from tables.services import configuration, sessions, setting_changes
+from tables.staff_models import SettingChange
 from wagers import selectors as hand_selectors
 from wagers.models import Hand
 
@@ -71,7 +73,7 @@ def table_create(request: SignedInRequest) -> HttpResponseBase:
         table = call_service(
             request,
             form,
-            lambda: services.table_create(
+            lambda: configuration.table_create(
                 cardroom=cardroom,
                 name=data["name"],
                 banking=data["banking"],
@@ -92,7 +94,7 @@ def table_detail(
     request: SignedInRequest,
     pk: int,
     forms: dict[str, Any] | None = None,
-    preview: services.SettingPreview | None = None,
+    preview: setting_changes.SettingPreview | None = None,
 ) -> HttpResponseBase:
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     current = selectors.current_settings(table)
@@ -196,13 +198,15 @@ def _propose(request: SignedInRequest, table: Table) -> HttpResponseBase:
         preview = form.is_valid() and call_service(
             request,
             form,
-            lambda: services.setting_change_preview(table=table, values=form.changed_values()),
+            lambda: setting_changes.setting_change_preview(
+                table=table, values=form.changed_values()
+            ),
         )
         return table_detail(request, table.pk, {"change": form}, preview=preview or None)
     ok = form.is_valid() and call_service(
         request,
         form,
-        lambda: services.setting_change_propose(
+        lambda: setting_changes.setting_change_propose(
             table=table,
             values=form.changed_values(),
             reason=form.cleaned_data["reason"],
@@ -217,12 +221,12 @@ def _propose(request: SignedInRequest, table: Table) -> HttpResponseBase:
 
 @table_actions("open")
 def _open(request: SignedInRequest, table: Table) -> HttpResponseBase:
-    return _with_dealer(request, table, services.table_open)
+    return _with_dealer(request, table, sessions.table_open)
 
 
 @table_actions("dealer")
 def _dealer(request: SignedInRequest, table: Table) -> HttpResponseBase:
-    return _with_dealer(request, table, services.table_dealer_change)
+    return _with_dealer(request, table, sessions.table_dealer_change)
 
 
 def _with_dealer(
@@ -243,7 +247,7 @@ def _with_dealer(
 @table_actions("close")
 def _close(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
-        request, table, lambda form: services.table_close(table=table, by=request.user)
+        request, table, lambda form: sessions.table_close(table=table, by=request.user)
     )
 
 
@@ -252,7 +256,7 @@ def _approve(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request,
         table,
-        lambda form: services.setting_change_approve(
+        lambda form: setting_changes.setting_change_approve(
             change=_change(form, table),
             signature=own_signature(request, form.cleaned_data["secret"]),
             by=request.user,
@@ -265,7 +269,9 @@ def _reject(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request,
         table,
-        lambda form: services.setting_change_reject(change=_change(form, table), by=request.user),
+        lambda form: setting_changes.setting_change_reject(
+            change=_change(form, table), by=request.user
+        ),
     )
 
 
@@ -274,7 +280,9 @@ def _withdraw(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request,
         table,
-        lambda form: services.setting_change_withdraw(change=_change(form, table), by=request.user),
+        lambda form: setting_changes.setting_change_withdraw(
+            change=_change(form, table), by=request.user
+        ),
     )
 
 

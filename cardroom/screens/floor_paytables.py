@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
 from tables import catalogue, figures
-from tables.models import Cardroom, PaytableChange
+from tables.models import Cardroom
+from tables.staff_models import PaytableChange
 
 from .base import Actions, SignedInRequest, call_service
 from .floor import supervisor_only
@@ -38,11 +39,11 @@ def paytable_catalogue(
             for entry in catalogue.paytable_catalogue(cardroom)
         ],
         "pending": [
-            (change, _paytable_figures(change.kind, change.lines))
+            (change, _paytable_figures(change.paytable, change.lines))
             for change in history.filter(decision__isnull=True)
         ],
         "decided": history.filter(decision__isnull=False).exclude(
-            origin=PaytableChange.Origin.DEFAULT
+            values__origin=PaytableChange.Origin.DEFAULT
         )[:30],
         "form": forms.get("propose") or PaytableChangeForm(),
         "decision_form": forms.get("decision"),

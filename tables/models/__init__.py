@@ -17,12 +17,6 @@ from tables.staff_models import StaffProfile as StaffProfile
 from tables.staff_models import TwoPersonChange as TwoPersonChange
 from tables.staff_models import TwoPersonDecision as TwoPersonDecision
 
-from .changes import PaytableChange as PaytableChange
-from .changes import PaytableDecision as PaytableDecision
-from .changes import PaytableKind as PaytableKind
-from .changes import SelfApprovalChange as SelfApprovalChange
-from .changes import SelfApprovalDecision as SelfApprovalDecision
-from .changes import SettingChange as SettingChange
 from .seats import GameStop as GameStop
 from .seats import HouseBankEntry as HouseBankEntry
 from .seats import RotationRecord as RotationRecord
@@ -30,6 +24,7 @@ from .seats import Seating as Seating
 from .seats import StackEntry as StackEntry
 from .seats import TableCash as TableCash
 from .tables import BANKING_CHOICES as BANKING_CHOICES
+from .tables import PaytableKind as PaytableKind
 from .tables import Shift as Shift
 from .tables import Table as Table
 from .tables import TableSession as TableSession

@@ -130,3 +130,10 @@ class TableSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} session {self.opened_at:%Y-%m-%d %H:%M}"
+
+
+class PaytableKind(models.TextChoices):
+    """The two paytables a table posts (R10), named by the setting that holds each."""
+
+    FLUSH = "flush_paytable", "Flush Bonus"
+    STRAIGHT_FLUSH = "straight_flush_paytable", "Straight Flush Bonus"

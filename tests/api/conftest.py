@@ -33,8 +33,14 @@ from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
 from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
-from tables import services as tables
-from tables.models import GameStop, Seating, SettingChange, Table
+from tables.models import GameStop, Seating, Table
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.self_approval import self_approval_change_propose
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import signed
 from wagers import services as wagers
 from wagers.models import Hand
@@ -85,27 +91,23 @@ class World:
 
     @cached_property
     def cardroom(self):
-        return tables.cardroom_create(name="API Cardroom", by=self.administrator)
+        return cardroom_create(name="API Cardroom", by=self.administrator)
 
     def table(
         self, name: str, *, banking: str = "designated_player", seats=DP_SEATS, open_it=True
     ) -> Table:
-        table = tables.table_create(
-            cardroom=self.cardroom, name=name, banking=banking, by=self.supervisor
-        )
+        table = table_create(cardroom=self.cardroom, name=name, banking=banking, by=self.supervisor)
         if open_it:
-            tables.table_open(table=table, dealer=self.dealer, by=self.supervisor)
+            table_open(table=table, dealer=self.dealer, by=self.supervisor)
         for number in seats:
             self.seat(table, number)
         return table
 
     def seat(self, table: Table, number: int, *, buy_in: str = BUY_IN) -> Seating:
-        player = tables.player_create(
+        player = player_create(
             cardroom=self.cardroom, name=f"{table.name} player {number}", by=self.dealer
         )
-        return tables.seat_player(
-            table=table, seat=number, player=player, buy_in=buy_in, by=self.dealer
-        )
+        return seat_player(table=table, seat=number, player=player, buy_in=buy_in, by=self.dealer)
 
     @cached_property
     def dp_table(self) -> Table:
@@ -133,23 +135,23 @@ class World:
     @cached_property
     def new_player(self):
         """A player of the cardroom who sits nowhere yet."""
-        return tables.player_create(cardroom=self.cardroom, name="Walk-in", by=self.dealer)
+        return player_create(cardroom=self.cardroom, name="Walk-in", by=self.dealer)
 
     # --- R17's self-approval switch (administrators) -----------------------------------------
 
     @cached_property
     def switch(self):
         """Pending, proposed by the second administrator: the administrator may decide it."""
-        cardroom = tables.cardroom_create(name="Switch Cardroom", by=self.administrator)
-        return tables.self_approval_change_propose(
+        cardroom = cardroom_create(name="Switch Cardroom", by=self.administrator)
+        return self_approval_change_propose(
             cardroom=cardroom, allowed=True, reason="Nights", by=self.second_administrator
         )
 
     @cached_property
     def own_switch(self):
         """Pending, proposed by the administrator: only another administrator approves it."""
-        cardroom = tables.cardroom_create(name="Own Switch Cardroom", by=self.administrator)
-        return tables.self_approval_change_propose(
+        cardroom = cardroom_create(name="Own Switch Cardroom", by=self.administrator)
+        return self_approval_change_propose(
             cardroom=cardroom, allowed=True, reason="Nights", by=self.administrator
         )
 
@@ -158,7 +160,7 @@ class World:
     @cached_property
     def change(self) -> SettingChange:
         """Pending, proposed by the *second* supervisor: the supervisor may decide it."""
-        return tables.setting_change_propose(
+        return setting_change_propose(
             table=self.dp_table,
             values={"ante_max": "50"},
             reason="Quiet night",
@@ -169,7 +171,7 @@ class World:
     def own_change(self) -> SettingChange:
         """Pending, proposed by the supervisor: only they may withdraw it, and only another
         supervisor may approve it (R17 dual control)."""
-        return tables.setting_change_propose(
+        return setting_change_propose(
             table=self.dp_table, values={"ante_max": "60"}, reason="Busy night", by=self.supervisor
         )
 
@@ -282,7 +284,7 @@ class World:
     @cached_property
     def identified_player(self):
         """A player of the cardroom with an identity on file, seated nowhere."""
-        player = tables.player_create(cardroom=self.cardroom, name="Ida Known", by=self.dealer)
+        player = player_create(cardroom=self.cardroom, name="Ida Known", by=self.dealer)
         identity_record(player=player, identity=IDENTITY, by=self.supervisor)
         return player
 

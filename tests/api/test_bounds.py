@@ -26,11 +26,19 @@ from cardroom.api import (
     paytables,
     signing,
     staff,
-    tables,
 )
 from cardroom.api.hand_inputs import DecisionsIn, WagersIn
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.models import IdempotencyKey
+from cardroom.api.tables import (
+    cardrooms,
+    common,
+    configuration,
+    rotation,
+    seating,
+    sessions,
+    setting_changes,
+)
 from wagers.models import Spot
 
 from .test_errors import error_of
@@ -51,7 +59,7 @@ MODULES = (
     paytables,
     signing,
     staff,
-    tables,
+    *(cardrooms, common, configuration, rotation, seating, sessions, setting_changes),
 )
 
 

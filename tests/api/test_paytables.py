@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from audit.models import AuditEvent
-from tables.models import PaytableChange, SettingChange
+from tables.staff_models import PaytableChange, SettingChange
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -190,4 +190,4 @@ def test_a_bad_catalogue_proposal_is_refused_naming_the_field(api, world, body, 
     )
     assert response.status_code == status
     assert response.json()["error"]["field"] == field
-    assert not PaytableChange.objects.filter(origin="proposed").exists()
+    assert not PaytableChange.objects.filter(values__origin="proposed").exists()

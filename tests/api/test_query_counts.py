@@ -16,15 +16,9 @@ from audit.models import Checkpoint
 from audit.services import audit_record
 from compliance.models import Export
 from tables import selectors
-from tables.models import (
-    Cardroom,
-    Player,
-    RotationRecord,
-    SettingChange,
-    StackEntry,
-    Table,
-    TableSettings,
-)
+from tables.figures import figure_values
+from tables.models import Cardroom, Player, RotationRecord, StackEntry, Table, TableSettings
+from tables.staff_models import SettingChange, TwoPersonDecision
 from wagers.models import Hand
 
 from .conftest import CORRECTED_DEALER_CARDS
@@ -148,21 +142,39 @@ def add_setting_changes(world, n: int) -> None:
     based_on = selectors.current_settings(table)
     add_setting_versions(world, n)
     versions = TableSettings.objects.filter(table=table).order_by("-version")[:n]
-    SettingChange.objects.bulk_create(
+    changes = SettingChange.objects.bulk_create(
         SettingChange(
+            kind=SettingChange.Kind.TABLE_SETTINGS,
+            cardroom_id=table.cardroom_id,
             table=table,
             proposed_by=world.supervisor,
             proposed_at=timezone.now(),
             reason="r",
-            based_on=based_on,
-            new_values={"ante_max": "50.00"},
-            old_values={"ante_max": "100.00"},
-            status="approved",
+            values={
+                "table": table.pk,
+                "based_on": based_on.pk,
+                "based_on_version": based_on.version,
+                "base": figure_values(based_on),
+                "new": {"ante_max": "50.00"},
+                "old": {"ante_max": "100.00"},
+            },
+        )
+        for _ in versions
+    )
+    TwoPersonDecision.objects.bulk_create(
+        TwoPersonDecision(
+            change=change,
+            outcome="approved",
             decided_by=world.second_supervisor,
             decided_at=timezone.now(),
-            result=version,
+            values={
+                "version": version.version,
+                "settings": version.pk,
+                "made": figure_values(version),
+                "old": {"ante_max": "100.00"},
+            },
         )
-        for version in versions
+        for change, version in zip(changes, versions, strict=True)
     )
 
 

@@ -18,9 +18,9 @@ from django.db import connection
 
 from core.errors import Conflict, DomainError
 from core.roles import FLOOR_SUPERVISOR
-from tables import services as table_services
 from tables.models import RotationRecord, Seating, Table
 from tables.rotation import game_restart
+from tables.services.stacks import stack_add
 from tests import runtime_role
 from tests.clock import T0 as T0  # re-exported: the audit tests start their clock there
 from tests.clock import Clock
@@ -165,7 +165,7 @@ def play_hand(
     clock.set(settle_at - timedelta(seconds=50))
     for seating in seated(table):  # chips enough for a 1× raise, bonuses and the fees (R7)
         if seating.stack < 300:
-            table_services.stack_add(seating=seating, amount="500", by=by)
+            stack_add(seating=seating, amount="500", by=by)
     clock.advance(seconds=5)
     bank = plan.dp_bank
     hand = _start(table, by, bank, rng)

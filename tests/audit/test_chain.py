@@ -31,8 +31,24 @@ from audit.models import AuditEvent, ChainHead, Checkpoint
 from audit.services import audit_checkpoint_record, audit_record
 from audit.verification import verify_chain, verify_chains
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import services as table_services
 from tables.models import RotationRecord, Table
+from tables.services.configuration import table_create
+from tables.services.seating import (
+    seat_player,
+    seating_come_back,
+    seating_flag_proposition,
+    seating_leave,
+    seating_sit_out,
+    seating_waive_dp,
+)
+from tables.services.sessions import table_close, table_dealer_change, table_open
+from tables.services.setting_changes import (
+    setting_change_approve,
+    setting_change_propose,
+    setting_change_reject,
+    setting_change_withdraw,
+)
+from tables.services.stacks import stack_add, stack_cash_out
 from tests import runtime_role
 from tests.conftest import signed
 from wagers import services
@@ -94,43 +110,39 @@ def test_every_service_appends_its_event(
         return result
 
     table = step(
-        lambda: table_services.table_create(
+        lambda: table_create(
             cardroom=cardroom, name="T", banking="designated_player", by=supervisor
         ),
         "table.created",
     )
     change = step(
-        lambda: table_services.setting_change_propose(
+        lambda: setting_change_propose(
             table=table, values={"ante_min": "10"}, reason="busy night", by=supervisor
         ),
         "table.settings.change_proposed",
     )
     step(
-        lambda: table_services.setting_change_approve(
+        lambda: setting_change_approve(
             change=change, signature=signed(second_supervisor), by=second_supervisor
         ),
         "table.settings.change_approved",
     )
-    step(
-        lambda: table_services.table_open(table=table, dealer=dealer, by=supervisor), "table.opened"
-    )
+    step(lambda: table_open(table=table, dealer=dealer, by=supervisor), "table.opened")
     players = [step(lambda: make_player(), "player.created") for _ in range(3)]
     seatings = [
         step(
-            lambda n=n, p=p: table_services.seat_player(
-                table=table, seat=n, player=p, buy_in="500", by=dealer
-            ),
+            lambda n=n, p=p: seat_player(table=table, seat=n, player=p, buy_in="500", by=dealer),
             "seat.taken",
             "stack.buy_in",
         )
         for n, p in zip((1, 3, 5), players, strict=True)
     ]
     step(
-        lambda: table_services.stack_add(seating=seatings[0], amount="50", by=dealer),
+        lambda: stack_add(seating=seatings[0], amount="50", by=dealer),
         "stack.add_on",
     )
     step(
-        lambda: table_services.seating_waive_dp(seating=seatings[2], waived=True, by=dealer),
+        lambda: seating_waive_dp(seating=seatings[2], waived=True, by=dealer),
         "seat.dp_waived",
     )
     hand = step(
@@ -175,12 +187,12 @@ def test_every_service_appends_its_event(
         "hand.corrected",
     )
     step(
-        lambda: table_services.seating_leave(seating=seatings[1], by=dealer),
+        lambda: seating_leave(seating=seatings[1], by=dealer),
         "stack.cash_out",
         "seat.left",
     )
     step(
-        lambda: table_services.table_close(table=table, by=supervisor),
+        lambda: table_close(table=table, by=supervisor),
         *(["stack.cash_out", "seat.left"] * 2 + ["table.closed"]),
     )
     # Who did it and to what, as it was at the time.
@@ -205,35 +217,35 @@ def test_the_other_changes_append_their_events_too(
     one, three = seat(table, 1), seat(table, 3)
     relief = make_user("relief", role="Dealer")
     step(
-        lambda: table_services.table_dealer_change(table=table, dealer=relief, by=supervisor),
+        lambda: table_dealer_change(table=table, dealer=relief, by=supervisor),
         "table.dealer_changed",
     )
     step(
-        lambda: table_services.table_dealer_change(table=table, dealer=dealer, by=supervisor),
+        lambda: table_dealer_change(table=table, dealer=dealer, by=supervisor),
         "table.dealer_changed",
     )
-    step(lambda: table_services.seating_sit_out(seating=three, by=dealer), "seat.sat_out")
-    step(lambda: table_services.seating_come_back(seating=three, by=dealer), "seat.came_back")
+    step(lambda: seating_sit_out(seating=three, by=dealer), "seat.sat_out")
+    step(lambda: seating_come_back(seating=three, by=dealer), "seat.came_back")
     step(
-        lambda: table_services.seating_flag_proposition(seating=three, flagged=True, by=supervisor),
+        lambda: seating_flag_proposition(seating=three, flagged=True, by=supervisor),
         "seat.proposition_flagged",
     )
     step(
-        lambda: table_services.stack_cash_out(seating=one, amount="100", by=dealer),
+        lambda: stack_cash_out(seating=one, amount="100", by=dealer),
         "stack.cash_out",
     )
-    rejected = table_services.setting_change_propose(
+    rejected = setting_change_propose(
         table=table, values={"ante_max": "50"}, reason="r", by=supervisor
     )
     step(
-        lambda: table_services.setting_change_reject(change=rejected, by=second_supervisor),
+        lambda: setting_change_reject(change=rejected, by=second_supervisor),
         "table.settings.change_rejected",
     )
-    withdrawn = table_services.setting_change_propose(
+    withdrawn = setting_change_propose(
         table=table, values={"ante_max": "60"}, reason="r", by=supervisor
     )
     step(
-        lambda: table_services.setting_change_withdraw(change=withdrawn, by=supervisor),
+        lambda: setting_change_withdraw(change=withdrawn, by=supervisor),
         "table.settings.change_withdrawn",
     )
     # A refusal of the position is recorded with the offer.
@@ -265,8 +277,8 @@ def test_the_other_changes_append_their_events_too(
         "hand.misdeal",
     )
     # When nobody accepts the position, no hand starts, but the offer is kept (R16).
-    table_services.seating_waive_dp(seating=one, waived=True, by=dealer)
-    table_services.seating_waive_dp(seating=three, waived=True, by=dealer)
+    seating_waive_dp(seating=one, waived=True, by=dealer)
+    seating_waive_dp(seating=three, waived=True, by=dealer)
     before = last_seq()
     with pytest.raises(Conflict, match="No seat accepts"):
         services.hand_start(table=table, by=dealer)
@@ -279,24 +291,22 @@ def test_a_refused_service_call_leaves_no_event_and_no_change(
 ):
     before, hands, records = last_seq(), Hand.objects.count(), RotationRecord.objects.count()
     with refusal(PermissionDenied, field=None, says="Only a floor supervisor may create a table"):
-        table_services.table_create(cardroom=cardroom, name="X", banking="house", by=dealer)
+        table_create(cardroom=cardroom, name="X", banking="house", by=dealer)
     player = dp_players[2].player
     with refusal(Conflict, field="seat", says="Seat 1 at DP table is taken"):
-        table_services.seat_player(table=dp_table, seat=1, player=player, by=dealer)
+        seat_player(table=dp_table, seat=1, player=player, by=dealer)
     # The rotation recorded its offer and audited it before the bank was refused: all of it
     # rolls back with the refusal.
     with refusal(DomainError, field="dp_bank", says="bank must be between") as refused:
         services.hand_start(table=dp_table, by=dealer, dp_bank="5000", draw_cards=None)
     assert "bank" in refused.value.message
     assert last_seq() == before
-    change = table_services.setting_change_propose(
+    change = setting_change_propose(
         table=dp_table, values={"ante_max": "50"}, reason="r", by=supervisor
     )
     before = last_seq()
     with refusal(PermissionDenied, field=None, says="different floor supervisor"):
-        table_services.setting_change_approve(
-            change=change, signature=signed(supervisor), by=supervisor
-        )
+        setting_change_approve(change=change, signature=signed(supervisor), by=supervisor)
     assert last_seq() == before
     assert Hand.objects.count() == hands and RotationRecord.objects.count() == records
     assert Table.objects.filter(name="X").count() == 0
@@ -312,9 +322,7 @@ def test_when_the_event_cannot_be_written_the_change_is_not_made_either(
 
     monkeypatch.setattr("audit.services.chain_event_hash", broken)
     with pytest.raises(RuntimeError, match="unavailable"):
-        table_services.table_create(
-            cardroom=cardroom, name="Never", banking="designated_player", by=supervisor
-        )
+        table_create(cardroom=cardroom, name="Never", banking="designated_player", by=supervisor)
     assert not Table.objects.filter(name="Never").exists()
 
 

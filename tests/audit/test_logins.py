@@ -11,8 +11,10 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from audit.services import audit_refusal
 from core.errors import PermissionDenied
-from tables import services as table_services
 from tables.models import Table
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create
 from tests.conftest import an_administrator
 
 from .support import verify_audit
@@ -84,12 +86,10 @@ def test_login_logout_and_failed_login_each_append_one_event_to_a_valid_chain(
 def test_a_refused_permission_is_recorded_although_the_refused_change_rolled_back(
     supervisor, dealer
 ):
-    cardroom = table_services.cardroom_create(name="Cardroom", by=an_administrator())
+    cardroom = cardroom_create(name="Cardroom", by=an_administrator())
     before = AuditEvent.objects.count()
     try:
-        table_services.table_create(
-            cardroom=cardroom, name="Dealer's table", banking="house", by=dealer
-        )
+        table_create(cardroom=cardroom, name="Dealer's table", banking="house", by=dealer)
     except PermissionDenied as refusal:
         event = audit_refusal(actor=dealer, attempted="create a table", message=refusal.message)
     else:
@@ -116,10 +116,10 @@ def test_a_refusal_recorded_after_a_rolled_back_change_in_the_same_request_is_ke
     supervisor, dealer
 ):
     """The change and its own events roll back; the refusal, recorded after, stays."""
-    cardroom = table_services.cardroom_create(name="Cardroom", by=an_administrator())
+    cardroom = cardroom_create(name="Cardroom", by=an_administrator())
     with pytest.raises(PermissionDenied), transaction.atomic():
-        table_services.player_create(cardroom=cardroom, name="Ann", by=dealer)  # allowed ...
-        table_services.table_create(cardroom=cardroom, name="T", banking="house", by=dealer)
+        player_create(cardroom=cardroom, name="Ann", by=dealer)  # allowed ...
+        table_create(cardroom=cardroom, name="T", banking="house", by=dealer)
     audit_refusal(actor=dealer, attempted="create a table", message="refused", target=cardroom)
     actions = list(AuditEvent.objects.order_by("seq").values_list("action", flat=True))
     assert actions == ["cardroom.created", "paytables.catalogue_seeded", "permission.refused"]

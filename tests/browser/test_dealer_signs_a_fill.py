@@ -10,8 +10,10 @@ from playwright.sync_api import expect
 from cage import services as cage_services
 from cage.models import SlipDelivery
 from core.roles import DEALER, FLOOR_SUPERVISOR
-from tables import services as table_services
 from tables.models import HouseBankEntry
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 from tables.signatures import pin_set
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
@@ -25,11 +27,9 @@ def test_the_dealer_signs_for_a_fill_with_their_pin(live_server, new_page, make_
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
     pin_set(user=dealer, password=password, pin=PIN, by=dealer)
-    cardroom = table_services.cardroom_create(name="Riverside", by=an_administrator())
-    table = table_services.table_create(
-        cardroom=cardroom, name="Table 2", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    cardroom = cardroom_create(name="Riverside", by=an_administrator())
+    table = table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     page = new_page()
     log_in(page, live_server.url, "dee", password)
     expect(page).to_have_url(re.compile(rf"/dealer/tables/{table.pk}/$"))

@@ -18,8 +18,11 @@ import pytest
 from playwright.sync_api import Dialog, Locator, Page, expect
 
 from core.roles import DEALER, FLOOR_SUPERVISOR
-from tables import services
 from tables.models import Seating
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_open
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from wagers import services as hand_services
@@ -68,17 +71,15 @@ class Counter:
 def _world(make_user):
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
-    cardroom = services.cardroom_create(name="Riverside", by=an_administrator())
-    table = services.table_create(
+    cardroom = cardroom_create(name="Riverside", by=an_administrator())
+    table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     seats = {}
     for seat, name in ((1, "Avery"), (3, "Blake"), (5, "Casey"), (6, "Drew")):
-        player = services.player_create(cardroom=cardroom, name=name, by=dealer)
-        seats[seat] = services.seat_player(
-            table=table, seat=seat, player=player, buy_in="500", by=dealer
-        )
+        player = player_create(cardroom=cardroom, name=name, by=dealer)
+        seats[seat] = seat_player(table=table, seat=seat, player=player, buy_in="500", by=dealer)
     return table, dealer, seats
 
 

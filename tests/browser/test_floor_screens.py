@@ -10,8 +10,13 @@ import pytest
 from playwright.sync_api import Dialog, Page, expect
 
 from core.roles import DEALER, FLOOR_SUPERVISOR
-from tables import services
 from tables.models import TableSession
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_dealer_change, table_open
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
@@ -24,16 +29,16 @@ def floor_world(make_user):
     second = make_user("gus", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
     make_user("ola", role=DEALER, first_name="Ola", last_name="Berg")
-    cardroom = services.cardroom_create(
+    cardroom = cardroom_create(
         name="Riverside", time_zone="America/Los_Angeles", by=an_administrator()
     )
-    table = services.table_create(
+    table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     for seat, name in ((1, "Avery"), (3, "Blake"), (5, "Casey")):
-        player = services.player_create(cardroom=cardroom, name=name, by=dealer)
-        services.seat_player(table=table, seat=seat, player=player, buy_in="500", by=dealer)
+        player = player_create(cardroom=cardroom, name=name, by=dealer)
+        seat_player(table=table, seat=seat, player=player, buy_in="500", by=dealer)
     return {"supervisor": supervisor, "second": second, "dealer": dealer, "table": table}
 
 
@@ -41,7 +46,7 @@ def test_closing_a_table_and_approving_a_change_ask_first(
     live_server, page: Page, floor_world, password
 ):
     table = floor_world["table"]
-    services.setting_change_propose(
+    setting_change_propose(
         table=table, values={"ante_min": "10"}, reason="Weekend", by=floor_world["second"]
     )
     log_in(page, live_server.url, "floor", password)
@@ -63,7 +68,7 @@ def test_closing_a_table_and_approving_a_change_ask_first(
     page.get_by_role("button", name="Approve").click()
     page.wait_for_timeout(300)
     assert len(asked) == 2 and asked[1].startswith("Approve change")
-    assert table.setting_changes.get().status == "pending"
+    assert SettingChange.objects.get(table=table).status == "pending"
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Approve").click()
@@ -99,14 +104,14 @@ def test_the_dashboard_follows_changes_made_elsewhere_within_two_seconds(
     assert time.monotonic() - started < 2.0
 
     # A service call (another supervisor changes the dealer): shown within 2 s too.
-    services.table_dealer_change(
+    table_dealer_change(
         table=table,
         dealer=type(floor_world["dealer"]).objects.get(username="ola"),
         by=floor_world["second"],
     )
     expect(row.locator(".dealer")).to_have_text("Ola Berg", timeout=2_000)
 
-    services.setting_change_propose(
+    setting_change_propose(
         table=table, values={"ante_min": "10"}, reason="Weekend", by=floor_world["second"]
     )
     expect(row.locator(".pending")).to_have_text("1", timeout=2_000)

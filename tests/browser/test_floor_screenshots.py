@@ -8,8 +8,12 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
-from tables import services
 from tables.selectors import gaming_day
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_propose
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from tests.screens.support import DEALER_CARDS, DRAW_SEAT_3, STRONG, WEAK
@@ -29,21 +33,19 @@ def played(make_user):
     second = make_user("gus", role=FLOOR_SUPERVISOR, first_name="Gus", last_name="Park")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
     make_user("cora", role=COMPLIANCE_AUDITOR, first_name="Cora", last_name="Diaz")
-    cardroom = services.cardroom_create(
+    cardroom = cardroom_create(
         name="Riverside", time_zone="America/Los_Angeles", by=an_administrator()
     )
-    table = services.table_create(
+    table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    house = services.table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
+    house = table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
     for t in (table, house):
-        services.table_open(table=t, dealer=dealer, by=supervisor)
+        table_open(table=t, dealer=dealer, by=supervisor)
     seats = {}
     for seat, name in ((1, "Avery"), (3, "Blake"), (5, "Casey")):
-        player = services.player_create(cardroom=cardroom, name=name, by=dealer)
-        seats[seat] = services.seat_player(
-            table=table, seat=seat, player=player, buy_in="500", by=dealer
-        )
+        player = player_create(cardroom=cardroom, name=name, by=dealer)
+        seats[seat] = seat_player(table=table, seat=seat, player=player, buy_in="500", by=dealer)
     hand = hands.hand_start(table=table, by=dealer, draw_cards=DRAW_SEAT_3)
     for seat in (1, 5):
         hands.wager_place(
@@ -66,7 +68,7 @@ def played(make_user):
         reason="Dealer's hand misread",
         dealer_cards="8s 7s 4s 2c 7h 8c 3c",
     )
-    services.setting_change_propose(
+    setting_change_propose(
         table=table,
         values={"ante_min": "10", "flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
         reason="Weekend",

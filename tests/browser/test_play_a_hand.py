@@ -13,8 +13,11 @@ from playwright.sync_api import Page, expect
 from audit.chain import heads_hash
 from audit.models import AuditEvent, ChainHead
 from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR
-from tables import services
 from tables.models import Seating
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_open
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 from wagers import selectors
@@ -47,15 +50,15 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
     make_user("cora", role=COMPLIANCE_AUDITOR, first_name="Cora", last_name="Diaz")
-    cardroom = services.cardroom_create(name="Riverside", by=an_administrator())
-    table = services.table_create(
+    cardroom = cardroom_create(name="Riverside", by=an_administrator())
+    table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     buy_ins = {1: ("Avery", "500"), 3: ("Blake", "300"), 5: ("Casey", "400")}
     for seat, (name, buy_in) in buy_ins.items():
-        player = services.player_create(cardroom=cardroom, name=name, by=dealer)
-        services.seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=dealer)
+        player = player_create(cardroom=cardroom, name=name, by=dealer)
+        seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=dealer)
     base = live_server.url
 
     # --- the dealer ------------------------------------------------------------------------

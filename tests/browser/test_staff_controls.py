@@ -10,8 +10,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from core.roles import DEALER, FLOOR_SUPERVISOR, role_of
-from tables import services
-from tables.models import SettingChange, TwoPersonChange
+from tables.models import TwoPersonChange
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
 
@@ -30,17 +34,15 @@ def test_the_floor3_attack_fails_and_the_screens_say_why(
     morgan = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Morgan", last_name="Reyes")
     make_user("floor2", role=FLOOR_SUPERVISOR, first_name="Jordan", last_name="Lee")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
-    cardroom = services.cardroom_create(name="Riverside", by=an_administrator())
-    table = services.table_create(
-        cardroom=cardroom, name="Table 3", banking="designated_player", by=morgan
-    )
-    services.table_open(table=table, dealer=dealer, by=morgan)
+    cardroom = cardroom_create(name="Riverside", by=an_administrator())
+    table = table_create(cardroom=cardroom, name="Table 3", banking="designated_player", by=morgan)
+    table_open(table=table, dealer=dealer, by=morgan)
 
     # Morgan proposes a fee change on Table 3, then tries to make "floor3" a supervisor.
     attacker = new_page()
     _accept_every_question(attacker)
     log_in(attacker, live_server.url, "floor", password)
-    services.setting_change_propose(
+    setting_change_propose(
         table=table, values={"rake_amount": "2.00"}, reason="Raise the fee", by=morgan
     )
     attacker.goto(f"{live_server.url}/floor/staff/")
@@ -54,7 +56,7 @@ def test_the_floor3_attack_fails_and_the_screens_say_why(
     # Step 1 fails: no account is made, and the screen says a second person must approve.
     expect(attacker.locator("#proposed")).to_contain_text("waiting for a second person")
     assert not type(morgan).objects.filter(username="floor3").exists()
-    change = TwoPersonChange.objects.get()
+    change = TwoPersonChange.objects.get(kind=TwoPersonChange.Kind.STAFF_ACCOUNT)
     row = attacker.locator(f"#staff-change-{change.pk}")
     expect(row.get_by_role("button", name="Approve and sign")).to_have_count(0)
 

@@ -9,7 +9,9 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 
 from cage import services
-from tables import services as table_services
+from tables.services.cardrooms import cardroom_shifts_set
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 from tests.clock import Clock
 from tests.conftest import signed
 
@@ -41,7 +43,7 @@ def clock_start() -> ShiftClock:
 def cardroom(supervisor, clock, cardroom):
     """tests/conftest.py's Harbour Cardroom (New York, gaming day from 06:00), made on the
     test's clock, with day, swing and grave shifts."""
-    table_services.cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
+    cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
     return cardroom
 
 
@@ -64,10 +66,8 @@ def house(cardroom, clock, supervisor, dealer):
     """At 07:00 of 2024-03-01: a house-banked table, open with the dealer, its rack not yet
     counted."""
     clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    table = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     return table
 
 
@@ -76,17 +76,11 @@ def floor(cardroom, clock, supervisor, dealer):
     """At 07:00 of 2024-03-01: the house table open with its opening count; the DP table
     open; a closed house table."""
     clock.at("07:00")
-    house = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
-    dp = table_services.table_create(
-        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
-    )
-    closed = table_services.table_create(
-        cardroom=cardroom, name="Closed", banking="house", by=supervisor
-    )
+    house = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
+    dp = table_create(cardroom=cardroom, name="DP", banking="designated_player", by=supervisor)
+    closed = table_create(cardroom=cardroom, name="Closed", banking="house", by=supervisor)
     for table in (house, dp):
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
     services.inventory_count_record(
         table=house,
         kind="opening",

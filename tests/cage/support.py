@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 
 from cage import services as cage_services
 from cage.models import DropCount, Slip
-from tables import services as table_services
 from tables.models import Seating, Table
+from tables.services.sessions import table_close
 from tables.signatures import SignatureInput
 from tests.conftest import signed
 from wagers import services
@@ -149,7 +149,7 @@ class Floor:
     def day_over(self) -> None:
         """06:30 the next morning: every table closed, every box counted, every shift closed."""
         self.count_rack(signed(self.dealer), signed(self.supervisor))
-        table_services.table_close(table=self.dp, by=self.supervisor)
+        table_close(table=self.dp, by=self.supervisor)
         self.clock.at("06:30", days=1)
         for table in (self.house, self.dp):
             self.count_box(table, signed(self.p["second_counter"]))

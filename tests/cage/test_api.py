@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import services as table_services
+from tables.services.configuration import table_create
+from tables.services.seating import player_create
 from tests.conftest import PASSWORD
 
 from ..api.conftest import token_client
@@ -23,9 +24,7 @@ def test_a_shift_is_run_and_reported_through_the_api(
     floor, dealer_api = token_client(supervisor), token_client(dealer)
     counting = token_client(counter)
     clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="House", banking="house", by=supervisor
-    )
+    table = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
     assert (
         floor.post(f"{V}/tables/{table.pk}/open/", {"dealer": dealer.pk}, format="json").status_code
         == 201
@@ -49,7 +48,7 @@ def test_a_shift_is_run_and_reported_through_the_api(
     seat = dealer_api.post(
         f"{V}/tables/{table.pk}/seatings/",
         {
-            "player": table_services.player_create(cardroom=cardroom, name="Pat", by=dealer).pk,
+            "player": player_create(cardroom=cardroom, name="Pat", by=dealer).pk,
             "seat": 1,
             "buy_in": "200",
             "tender": "cash",

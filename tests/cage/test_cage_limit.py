@@ -12,8 +12,10 @@ import pytest
 from cage import services as cage
 from cage.models import Slip
 from core.errors import DomainError, PermissionDenied
-from tables import services as table_services
 from tables.models import DEFAULT_LARGEST_CAGE_AMOUNT
+from tables.services.cardrooms import cardroom_cage_limit_set
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 from tests.conftest import signed
 
 from ..api.conftest import token_client
@@ -61,10 +63,8 @@ def test_a_rack_count_over_the_largest_amount_is_refused(
     cardroom, clock, supervisor, dealer, refusal
 ):
     clock.at("07:00")
-    table = table_services.table_create(
-        cardroom=cardroom, name="Second", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    table = table_create(cardroom=cardroom, name="Second", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     with refusal(DomainError, field="chips", says="largest fill, credit or count"):
         cage.inventory_count_record(
             table=table,
@@ -121,6 +121,6 @@ def test_only_a_floor_supervisor_changes_the_limit_and_never_to_nothing(
     cardroom, supervisor, dealer, refusal
 ):
     with refusal(PermissionDenied, field=None, says="floor supervisor"):
-        table_services.cardroom_cage_limit_set(cardroom=cardroom, largest="5", by=dealer)
+        cardroom_cage_limit_set(cardroom=cardroom, largest="5", by=dealer)
     with refusal(DomainError, field="largest_cage_amount", says="above $0.00"):
-        table_services.cardroom_cage_limit_set(cardroom=cardroom, largest="0", by=supervisor)
+        cardroom_cage_limit_set(cardroom=cardroom, largest="0", by=supervisor)

@@ -11,7 +11,8 @@ import pytest
 
 from cage import services
 from cage.models import SerialCounter, Slip, SlipPrint
-from tables import services as table_services
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 
 from ..tables.test_concurrency import at_once
 
@@ -29,10 +30,8 @@ def test_two_fills_at_once_both_land_with_distinct_serials(
 ):
     tables = []
     for name in ("House 1", "House 2"):
-        table = table_services.table_create(
-            cardroom=cardroom, name=name, banking="house", by=supervisor
-        )
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table = table_create(cardroom=cardroom, name=name, banking="house", by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
         tables.append(table)
     serials: list[int] = []
     for attempt in range(4):  # the first round races on making the counter row itself
@@ -56,10 +55,8 @@ def test_two_printings_of_a_slip_at_once_make_one_original_and_one_reprint(
 ):
     """A slip is append-only, so the runtime role cannot lock its row: its table's row is the
     lock. Without one, both printings could read "never printed" and both be the original."""
-    table = table_services.table_create(
-        cardroom=cardroom, name="House 1", banking="house", by=supervisor
-    )
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    table = table_create(cardroom=cardroom, name="House 1", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     for attempt in range(3):
         slip = services.slip_request(
             table=table, kind="fill", chips={"100": 1 + attempt}, by=supervisor

@@ -22,8 +22,12 @@ from cage import selectors, services, shift_figures
 from cage.models import InventoryCount, Slip
 from core.errors import DomainError
 from rake.models import FeeEntry
-from tables import services as table_services
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_seat_new, seating_leave
+from tables.services.sessions import table_open
+from tables.services.stacks import stack_add
 from tests.conftest import an_administrator, signed
 from wagers import services as hand_services
 
@@ -126,14 +130,14 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
         free = sorted(set(range(1, 8)) - {s.seat for s in seated})
         if free:
             tender = "chips" if table == dp else data.draw(st.sampled_from(["cash", "chips"]))
-            table_services.player_seat_new(
+            player_seat_new(
                 table=table, seat=free[0], name="P", buy_in=amount, tender=tender, by=dealer
             )
     elif name == "add_on" and seated:
         tender = "chips" if table == dp else data.draw(st.sampled_from(["cash", "chips"]))
-        table_services.stack_add(seating=seated[0], amount=amount, tender=tender, by=dealer)
+        stack_add(seating=seated[0], amount=amount, tender=tender, by=dealer)
     elif name == "cash_out" and seated:
-        table_services.seating_leave(seating=seated[-1], by=dealer)
+        seating_leave(seating=seated[-1], by=dealer)
     elif name == "hand":
         play_hand(data, table, dealer)
     elif name in ("fill", "credit"):
@@ -155,13 +159,11 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
 def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     data, supervisor, second_supervisor, dealer
 ):
-    room = table_services.cardroom_create(name=f"Room {next(ROOMS)}", by=an_administrator())
-    house = table_services.table_create(cardroom=room, name="House", banking="house", by=supervisor)
-    dp = table_services.table_create(
-        cardroom=room, name="DP", banking="designated_player", by=supervisor
-    )
+    room = cardroom_create(name=f"Room {next(ROOMS)}", by=an_administrator())
+    house = table_create(cardroom=room, name="House", banking="house", by=supervisor)
+    dp = table_create(cardroom=room, name="DP", banking="designated_player", by=supervisor)
     for table in (house, dp):
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
     opening = services.inventory_count_record(
         table=house,
         kind="opening",
@@ -171,7 +173,7 @@ def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
         by=supervisor,
     ).total
     for number in (1, 2, 4):
-        table_services.player_seat_new(table=dp, seat=number, name="D", buy_in="500", by=dealer)
+        player_seat_new(table=dp, seat=number, name="D", buy_in="500", by=dealer)
     people = (supervisor, second_supervisor, dealer)
     for name in data.draw(st.lists(STEPS, min_size=3, max_size=12), label="steps"):
         step(data, name, house, dp, people)

@@ -25,8 +25,11 @@ from cage.models import (
     VarianceSignOff,
 )
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import services as table_services
 from tables.models import HouseBankEntry, StackEntry
+from tables.services.cardrooms import cardroom_shifts_set
+from tables.services.seating import player_seat_new
+from tables.services.sessions import table_close, table_open
+from tables.services.stacks import stack_add
 from tests.conftest import signed
 
 from .conftest import RACK
@@ -125,7 +128,7 @@ def test_it_refuses_a_count_at_a_closed_table_and_a_closing_before_an_opening(
         "table",
         "is closed",
     )
-    table_services.table_open(table=floor["closed"], dealer=dealer, by=supervisor)
+    table_open(table=floor["closed"], dealer=dealer, by=supervisor)
     refused(
         lambda: services.inventory_count_record(
             table=floor["closed"],
@@ -491,7 +494,7 @@ def test_a_day_closes_when_every_shift_is_closed_and_is_then_locked(
         signature=signed(supervisor),
         by=supervisor,
     )
-    table_services.table_close(table=floor["dp"], by=supervisor)
+    table_close(table=floor["dp"], by=supervisor)
     clock.at("06:30", days=1)
     for table in (floor["house"], floor["dp"]):
         count_drop(table, counter, second_counter)()
@@ -531,16 +534,16 @@ def test_a_day_closes_when_every_shift_is_closed_and_is_then_locked(
 
 def test_a_designated_player_table_sells_no_chips_for_cash(floor, dealer):
     refused(
-        lambda: table_services.player_seat_new(
+        lambda: player_seat_new(
             table=floor["dp"], seat=1, name="Ana", buy_in="100", tender="cash", by=dealer
         ),
         DomainError,
         "tender",
         "Buy chips at the cage",
     )
-    table_services.player_seat_new(table=floor["house"], seat=1, name="Bo", buy_in="100", by=dealer)
+    player_seat_new(table=floor["house"], seat=1, name="Bo", buy_in="100", by=dealer)
     refused(
-        lambda: table_services.stack_add(
+        lambda: stack_add(
             seating=seating(floor["house"], 1), amount="100", tender="card", by=dealer
         ),
         DomainError,
@@ -551,7 +554,7 @@ def test_a_designated_player_table_sells_no_chips_for_cash(floor, dealer):
 
 def test_shifts_start_with_the_gaming_day_and_are_distinct(cardroom, supervisor, dealer):
     def set_shifts(shifts, by=supervisor):
-        return lambda: table_services.cardroom_shifts_set(cardroom=cardroom, shifts=shifts, by=by)
+        return lambda: cardroom_shifts_set(cardroom=cardroom, shifts=shifts, by=by)
 
     refused(set_shifts([("late", time(10))]), DomainError, "shifts", "starts when the gaming day")
     refused(

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
-from tables import services as table_services
+from tables.services.seating import player_seat_new
 from tests.conftest import PASSWORD
 
 from ..screens.support import parse
@@ -102,7 +102,7 @@ def test_the_count_team_counts_blind_and_a_supervisor_closes_shift_and_day(
         reverse("cage-table-action", args=[house.pk, "count"]),
         {"kind": "opening", **SIGNED_COUNT, **chips(c100=10)},
     )
-    table_services.player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
+    player_seat_new(table=house, seat=1, name="Pat", buy_in="300", by=dealer)
     clock.at("13:00")
     # The rack holds $1,000 where the books say 1000 − 300 (sold to Pat) = 700: refused
     # without an explanation, recorded with one.

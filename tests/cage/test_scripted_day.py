@@ -46,8 +46,11 @@ import pytest
 from cage import selectors, services, shift_figures
 from cage.models import DayClose, InventoryCount, Slip
 from rake.models import FeeEntry
-from tables import services as table_services
 from tables.models import HouseBankEntry, StackEntry
+from tables.services.configuration import table_create
+from tables.services.seating import player_seat_new
+from tables.services.sessions import table_close, table_open
+from tables.services.stacks import stack_add
 from tests.conftest import signed
 from wagers import services as hand_services
 from wagers.models import Settlement
@@ -101,15 +104,13 @@ def day(
     second_counter,
 ):
     """The scripted gaming day, up to (not including) the shift closes."""
-    house = table_services.table_create(
-        cardroom=cardroom, name="House table", banking="house", by=supervisor
-    )
-    dp = table_services.table_create(
+    house = table_create(cardroom=cardroom, name="House table", banking="house", by=supervisor)
+    dp = table_create(
         cardroom=cardroom, name="DP table", banking="designated_player", by=supervisor
     )
     clock.at("07:00")
-    table_services.table_open(table=house, dealer=dealer, by=supervisor)
-    table_services.table_open(table=dp, dealer=dealer, by=supervisor)
+    table_open(table=house, dealer=dealer, by=supervisor)
+    table_open(table=dp, dealer=dealer, by=supervisor)
     opening = services.inventory_count_record(
         table=house,
         kind="opening",
@@ -119,12 +120,10 @@ def day(
         by=supervisor,
     )
     clock.at("07:05")
-    table_services.player_seat_new(table=house, seat=1, name="Pat", buy_in="500", by=dealer)
-    table_services.player_seat_new(
-        table=house, seat=2, name="Quinn", buy_in="300", tender="chips", by=dealer
-    )
+    player_seat_new(table=house, seat=1, name="Pat", buy_in="500", by=dealer)
+    player_seat_new(table=house, seat=2, name="Quinn", buy_in="300", tender="chips", by=dealer)
     for seat, name in ((1, "Avery"), (2, "Blake"), (4, "Casey")):
-        table_services.player_seat_new(table=dp, seat=seat, name=name, buy_in="1000", by=dealer)
+        player_seat_new(table=dp, seat=seat, name=name, buy_in="1000", by=dealer)
 
     clock.at("08:00")
     hand1 = play(house, dealer, {1: ("10", WINNER, "raise"), 2: ("10", LOSER, "fold")})
@@ -138,7 +137,7 @@ def day(
         slip=wrong, reason="Asked for the wrong table", witness=signed(dealer), by=supervisor
     )
     clock.at("10:00")
-    table_services.stack_add(seating=seating(house, 1), amount="200", by=dealer)
+    stack_add(seating=seating(house, 1), amount="200", by=dealer)
     hand2 = play(house, dealer, {1: ("25", LOSER, "raise"), 2: ("5", WINNER, "fold")})
     dp_hand(dp, dealer)
     clock.at("12:00")
@@ -156,7 +155,7 @@ def day(
     clock.at("15:00")
     dp_hand(dp, dealer)
     clock.at("16:00")
-    table_services.table_close(table=dp, by=supervisor)
+    table_close(table=dp, by=supervisor)
     return {
         "house": house,
         "dp": dp,
@@ -420,13 +419,11 @@ def test_a_correction_in_a_later_shift_names_the_shift_it_adjusts_on_its_fees_to
 ):
     """A DP hand of the day shift corrected in the swing shift: the reversal and the
     correction (settlement, fees) are booked in swing, naming the day shift they adjust."""
-    table = table_services.table_create(
-        cardroom=cardroom, name="DP", banking="designated_player", by=supervisor
-    )
+    table = table_create(cardroom=cardroom, name="DP", banking="designated_player", by=supervisor)
     clock.at("08:00")
-    table_services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     for seat, name in ((1, "Avery"), (2, "Blake"), (4, "Casey")):
-        table_services.player_seat_new(table=table, seat=seat, name=name, buy_in="500", by=dealer)
+        player_seat_new(table=table, seat=seat, name=name, buy_in="500", by=dealer)
     dp_hand(table, dealer, draw_cards=draw(1, (1, 2, 4)))
     hand = table.hands.get()
     clock.at("15:00")

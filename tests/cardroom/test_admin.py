@@ -37,13 +37,12 @@ from cage.models import (
 from compliance.models import Export, VerificationRun
 from patrons.models import CashTransaction
 from rake.models import FeeEntry
-from tables import selectors, services, signatures, staff, two_person
+from tables import selectors, signatures, staff, two_person
 from tables.models import (
     GameStop,
     HouseBankEntry,
     RotationRecord,
     Seating,
-    SettingChange,
     Signature,
     StackEntry,
     StaffLineage,
@@ -55,6 +54,13 @@ from tables.models import (
     TwoPersonDecision,
 )
 from tables.rotation import designated_player_rotate
+from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_approve, setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import PASSWORD, an_administrator, signed
 from wagers.models import (
     BankBooking,
@@ -123,27 +129,25 @@ def one_of_each(supervisor, dealer, make_user):
     """At least one row of every model: the tables side through the services, a hand and its
     settlement as rows (the hand services are another issue's)."""
     approver = make_user("approver", role="Floor supervisor")
-    cardroom = services.cardroom_create(name="Admin Cardroom", by=an_administrator())
-    switch = services.self_approval_change_propose(
+    cardroom = cardroom_create(name="Admin Cardroom", by=an_administrator())
+    switch = self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="Nights", by=an_administrator()
     )
     admin2 = make_user("admin2", role="Administrator")
-    services.self_approval_change_decide(
-        change=switch, approve=True, signature=signed(admin2), by=admin2
-    )
-    table = services.table_create(
+    self_approval_change_decide(change=switch, approve=True, signature=signed(admin2), by=admin2)
+    table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    change = services.setting_change_propose(
+    change = setting_change_propose(
         table=table, values={"ante_min": "10"}, reason="Busy night", by=supervisor
     )
-    services.setting_change_approve(change=change, signature=signed(approver), by=approver)
-    session = services.table_open(table=table, dealer=dealer, by=supervisor)
+    setting_change_approve(change=change, signature=signed(approver), by=approver)
+    session = table_open(table=table, dealer=dealer, by=supervisor)
     seatings = [
-        services.seat_player(
+        seat_player(
             table=table,
             seat=seat,
-            player=services.player_create(cardroom=cardroom, name=name, by=dealer),
+            player=player_create(cardroom=cardroom, name=name, by=dealer),
             buy_in="300",
             by=dealer,
         )
@@ -275,7 +279,7 @@ def _staff_rows(supervisor, approver) -> None:
 
 def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:
     """One row of each cage record (and the shifts and house bank beneath them), as rows."""
-    services.cardroom_shifts_set(
+    cardroom_shifts_set(
         cardroom=cardroom, shifts=[("day", time(6)), ("night", time(18))], by=supervisor
     )
     day, chips = now.date(), {"25.00": 4}

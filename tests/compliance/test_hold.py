@@ -28,7 +28,8 @@ from engine import ante_raise_edge
 from engine.game_math import bonus_figures
 from engine.hand_counts import HANDS, Bonus
 from engine.table import BonusMode
-from tables import services as table_services
+from tables.services.cardrooms import cardroom_shifts_set
+from tables.services.seating import seating_flag_proposition
 from tests.wagers.support import (
     DEALER_K94,
     FOUR_CLUBS_KQJ4,
@@ -233,7 +234,7 @@ def test_a_dp_table_s_hold_is_given_per_designated_player_the_proposition_player
     dp_table, dp_players, dealer, supervisor, clock
 ):
     # Seat 5 will hold the position on the second hand (the rotation goes clockwise from 4).
-    table_services.seating_flag_proposition(seating=dp_players[5], flagged=True, by=supervisor)
+    seating_flag_proposition(seating=dp_players[5], flagged=True, by=supervisor)
     for dp in (4, 5):
         clock.advance(minutes=3)
         hand = start(dp_table, dealer, dp=4) if dp == 4 else start(dp_table, dealer)
@@ -304,7 +305,7 @@ def test_a_shift_s_hold_counts_the_hands_settled_in_it(
     # Day 06:00–14:00, swing 14:00–22:00, grave 22:00–06:00, New York time: the scripted day's
     # hands settle a few minutes after 18:00, in the swing shift.
     cardroom = house_table.cardroom
-    table_services.cardroom_shifts_set(
+    cardroom_shifts_set(
         cardroom=cardroom,
         shifts=[("day", time(6)), ("swing", time(14)), ("grave", time(22))],
         by=supervisor,

@@ -17,9 +17,15 @@ from compliance.reports import player_report, table_day_report
 from core.errors import Conflict
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
-from tables import services as table_services
 from tables.models import Cardroom, Seating, StackEntry
 from tables.selectors import gaming_day, gaming_day_bounds
+from tables.services.seating import seating_flag_proposition, seating_leave, seating_waive_dp
+from tables.services.setting_changes import (
+    setting_change_approve,
+    setting_change_propose,
+    setting_change_reject,
+)
+from tables.services.stacks import stack_add
 from tests.audit.support import (
     Plan,
     correct_hand,
@@ -363,7 +369,7 @@ def test_a_table_where_one_player_held_the_button_for_40_minutes_is_flagged(
     table = make_table("Lonely DP")
     approve(table, dp_max_consecutive=100)
     holder, other = seat(table, 1), seat(table, 3)
-    table_services.seating_waive_dp(seating=other, waived=True, by=dealer)
+    seating_waive_dp(seating=other, waived=True, by=dealer)
     for minute in range(0, 40, 5):
         clock.set(local(2024, 3, 1, 19, 1 + minute))
         hand = hand_with_dp(table, dealer, draw_cards={1: "As"} if minute == 0 else None)
@@ -404,7 +410,7 @@ def test_a_proposition_player_does_not_count_as_a_second_holder(
     clock.set(local(2024, 3, 1, 19, 0))
     table = make_table("Prop")
     player, prop = seat(table, 1), seat(table, 4)
-    table_services.seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
+    seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
     for minute in range(0, 40, 5):
         clock.set(local(2024, 3, 1, 19, 1 + minute))
         hand_with_dp(table, dealer, draw_cards={1: "As", 4: "2c"} if not minute else None)
@@ -423,26 +429,24 @@ def test_the_setting_change_history_shows_who_proposed_and_who_approved(
     dp_table, supervisor, second_supervisor, clock
 ):
     clock.set(local(2024, 3, 1, 20, 0))
-    first = table_services.setting_change_propose(
+    first = setting_change_propose(
         table=dp_table, values={"ante_min": "10"}, reason="Busy night", by=supervisor
     )
     clock.set(local(2024, 3, 1, 20, 5))
-    version = table_services.setting_change_approve(
+    version = setting_change_approve(
         change=first, signature=signed(second_supervisor), by=second_supervisor
     )
     clock.set(local(2024, 3, 1, 21, 0))
-    rejected = table_services.setting_change_propose(
+    rejected = setting_change_propose(
         table=dp_table, values={"rake_amount": "5"}, reason="More fee", by=supervisor
     )
-    table_services.setting_change_reject(change=rejected, by=second_supervisor, reason="No")
+    setting_change_reject(change=rejected, by=second_supervisor, reason="No")
     clock.set(local(2024, 3, 2, 5, 50))  # proposed on day A ...
-    late = table_services.setting_change_propose(
+    late = setting_change_propose(
         table=dp_table, values={"ante_max": "50"}, reason="Late", by=supervisor
     )
     clock.set(local(2024, 3, 2, 6, 10))  # ... approved on day B
-    table_services.setting_change_approve(
-        change=late, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=late, signature=signed(second_supervisor), by=second_supervisor)
 
     day_a = table_day_report(dp_table, DAY_A).setting_changes
     assert [c.pk for c in day_a] == [first.pk, rejected.pk, late.pk]
@@ -481,8 +485,8 @@ def test_a_players_report_lists_the_seatings_and_every_stack_movement(
         )
         snapshots[clock.now + timedelta(seconds=1)] = chips()
     clock.set(local(2024, 3, 1, 19, 35))
-    table_services.stack_add(seating=first, amount="100", by=dealer)
-    table_services.seating_leave(seating=first, by=dealer)
+    stack_add(seating=first, amount="100", by=dealer)
+    seating_leave(seating=first, by=dealer)
     snapshots[clock.now + timedelta(seconds=1)] = chips()
     clock.set(local(2024, 3, 1, 19, 40))
     second = seat(house_table, 5, buy_in="250", player=player)

@@ -31,7 +31,7 @@ from patrons.models import CurrencyTransactionReport, Exclusion
 from tables import staff
 from tables.demo import DEMO_USERS
 from tables.models import Cardroom
-from tables.services import cardroom_create
+from tables.services.cardrooms import cardroom_create
 from tests.audit.support import T0, correct_hand, play_hand, raw, verify_audit
 from wagers.models import Hand, Spot
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from patrons.identity import IdentityInput
-from tables import services as table_services
+from tables.services.seating import player_create
 from tests.clock import Clock
 
 NY = ZoneInfo("America/New_York")
@@ -35,7 +35,7 @@ def cardroom(supervisor, clock, cardroom):
 @pytest.fixture
 def player(cardroom, dealer):
     """Robin Vale, registered by the dealer, no ID on file."""
-    return table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
+    return player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from core.errors import DomainError, PermissionDenied
 from patrons.cash import cage_cash, cash_policy_set
 from patrons.identity import identity_record
 from patrons.models import CashTransaction, CurrencyTransactionReport, StructuringFlag
-from tables import services as table_services
+from tables.services.seating import player_create, seat_player, seating_leave
+from tables.services.stacks import stack_add
 
 from .conftest import an_id, local
 
@@ -83,19 +84,19 @@ def test_cash_out_is_summed_apart_from_cash_in(player, supervisor, refusal):
 def test_buy_ins_add_up_across_two_tables_and_the_cage(
     player, house_a, house_b, dealer, supervisor, refusal
 ):
-    first = table_services.seat_player(
+    first = seat_player(
         table=house_a, seat=1, player=player, buy_in="6000", tender="cash", by=dealer
     )
-    table_services.seating_leave(seating=first, by=dealer)  # a chips cash-out: not cash
-    second = table_services.seat_player(
+    seating_leave(seating=first, by=dealer)  # a chips cash-out: not cash
+    second = seat_player(
         table=house_b, seat=2, player=player, buy_in="3000", tender="cash", by=dealer
     )
     cage_cash(player=player, direction="in", amount="1000.00", by=supervisor)  # 10000.00
-    table_services.stack_add(seating=second, amount="500", tender="chips", by=dealer)  # chips
+    stack_add(seating=second, amount="500", tender="chips", by=dealer)  # chips
     with refusal(DomainError, field="player", says="identity"):
-        table_services.stack_add(seating=second, amount="1", tender="cash", by=dealer)
+        stack_add(seating=second, amount="1", tender="cash", by=dealer)
     identify(player, supervisor)
-    table_services.stack_add(seating=second, amount="1", tender="cash", by=dealer)
+    stack_add(seating=second, amount="1", tender="cash", by=dealer)
     report = CurrencyTransactionReport.objects.get()
     assert report.cash_in == D("10001.00")
     assert sorted(tx.place for tx in report.transactions.all()) == [
@@ -111,11 +112,11 @@ def test_the_gaming_day_ends_at_six_in_new_york_and_the_sum_starts_again(
     player, house_a, dealer, clock
 ):
     clock.set(local(2026, 4, 3, 5, 59))  # still the gaming day of April 2
-    seating = table_services.seat_player(
+    seating = seat_player(
         table=house_a, seat=1, player=player, buy_in="9000", tender="cash", by=dealer
     )
     clock.set(local(2026, 4, 3, 6, 0))  # April 3's gaming day
-    table_services.stack_add(seating=seating, amount="9000", tender="cash", by=dealer)
+    stack_add(seating=seating, amount="9000", tender="cash", by=dealer)
     days = list(CashTransaction.objects.order_by("id").values_list("gaming_day", "day_total"))
     assert [(str(day), total) for day, total in days] == [
         ("2026-04-02", D("9000.00")),
@@ -162,9 +163,7 @@ def test_only_compliance_exports_cash_reports(cardroom, supervisor, refusal):
 def test_a_player_named_like_a_formula_reaches_the_mtl_as_text(
     cardroom, dealer, supervisor, auditor, clock
 ):
-    player = table_services.player_create(
-        cardroom=cardroom, name='=HYPERLINK("http://evil")', by=dealer
-    )
+    player = player_create(cardroom=cardroom, name='=HYPERLINK("http://evil")', by=dealer)
     cage_cash(player=player, direction="in", amount="3000.00", by=supervisor)
     day = local(2026, 4, 2, 20, 0).date()
 

@@ -18,8 +18,9 @@ from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusions import Excluded, ExclusionInput, exclusion_add
 from patrons.identity import identity_record
 from patrons.models import Exclusion, Incident, PlayerIdentity
-from tables import services as table_services
 from tables.models import Player, Seating
+from tables.services.seating import player_create, seat_player
+from tables.services.stacks import stack_add
 
 from .conftest import an_id
 
@@ -52,9 +53,7 @@ def test_a_match_on_the_id_refuses_registration_neutrally_and_raises_an_alert(
     )
     seq = AuditEvent.objects.count()
     with pytest.raises(Excluded) as refused:
-        table_services.player_create(
-            cardroom=cardroom, name="R. Vale", identity=an_id("D1234567"), by=dealer
-        )
+        player_create(cardroom=cardroom, name="R. Vale", identity=an_id("D1234567"), by=dealer)
     # Nothing of the registration stays; the alert and its two audit events do.
     assert not Player.objects.exists() and not PlayerIdentity.objects.exists()
     assert list(AuditEvent.objects.order_by("seq")[seq:].values_list("action", flat=True)) == [
@@ -70,11 +69,11 @@ def test_a_match_on_the_id_refuses_registration_neutrally_and_raises_an_alert(
 
 
 def test_a_match_on_name_and_date_of_birth_refuses_the_seat(cardroom, house_a, dealer, supervisor):
-    player = table_services.player_create(cardroom=cardroom, name="robin  VALE", by=dealer)
+    player = player_create(cardroom=cardroom, name="robin  VALE", by=dealer)
     identity_record(player=player, identity=an_id("X9999999"), by=supervisor)
     bar(cardroom, supervisor, name="Robin Vale")
     with pytest.raises(Excluded, match="cannot be seated; call a floor supervisor"):
-        table_services.seat_player(table=house_a, seat=1, player=player, by=dealer)
+        seat_player(table=house_a, seat=1, player=player, by=dealer)
     assert not Seating.objects.exists()
     alert = Incident.objects.get()
     assert (alert.table, list(alert.players.all())) == (house_a, [player])
@@ -83,12 +82,8 @@ def test_a_match_on_name_and_date_of_birth_refuses_the_seat(cardroom, house_a, d
 def test_a_bar_after_the_player_sat_down_holds_the_seat_and_refuses_the_next_buy_in(
     cardroom, house_a, dealer, supervisor
 ):
-    player = table_services.player_create(
-        cardroom=cardroom, name="Robin Vale", identity=an_id(), by=dealer
-    )
-    seating = table_services.seat_player(
-        table=house_a, seat=1, player=player, buy_in="100", by=dealer
-    )
+    player = player_create(cardroom=cardroom, name="Robin Vale", identity=an_id(), by=dealer)
+    seating = seat_player(table=house_a, seat=1, player=player, buy_in="100", by=dealer)
     exclusion_add(
         cardroom=cardroom,
         entry=ExclusionInput(
@@ -103,7 +98,7 @@ def test_a_bar_after_the_player_sat_down_holds_the_seat_and_refuses_the_next_buy
     # The bar holds her seat at once (wagers.services.holds): the dealer is told to call the
     # floor, and the one alert is the hold's.
     with pytest.raises(Conflict, match="cannot play on; call a floor supervisor") as refused:
-        table_services.stack_add(seating=seating, amount="100", by=dealer)
+        stack_add(seating=seating, amount="100", by=dealer)
     assert refused.value.code == "call_floor"
     seating.refresh_from_db()
     assert seating.stack == 100 and seating.exclusion_hold is not None
@@ -122,9 +117,7 @@ def test_a_bar_after_the_player_sat_down_holds_the_seat_and_refuses_the_next_buy
 def test_only_terms_in_force_today_match(cardroom, dealer, supervisor, starts_on, ends_on, matches):
     bar(cardroom, supervisor, starts_on=starts_on, ends_on=ends_on)
     try:
-        table_services.player_create(
-            cardroom=cardroom, name="Robin Vale", identity=an_id(born=BORN), by=dealer
-        )
+        player_create(cardroom=cardroom, name="Robin Vale", identity=an_id(born=BORN), by=dealer)
         refused = False
     except Excluded:
         refused = True
@@ -134,15 +127,15 @@ def test_only_terms_in_force_today_match(cardroom, dealer, supervisor, starts_on
 
 def test_a_name_alone_does_not_match(cardroom, dealer, supervisor):
     bar(cardroom, supervisor)
-    table_services.player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
-    table_services.player_create(
+    player_create(cardroom=cardroom, name="Robin Vale", by=dealer)
+    player_create(
         cardroom=cardroom, name="Robin Vale", identity=an_id(born=date(1990, 1, 1)), by=dealer
     )
     assert Player.objects.count() == 2
 
 
 def test_id_numbers_are_encrypted_at_rest_and_hashed_with_a_key(cardroom, dealer):
-    player = table_services.player_create(
+    player = player_create(
         cardroom=cardroom, name="Robin Vale", identity=an_id("D1234567"), by=dealer
     )
     with connection.cursor() as cursor:
@@ -167,9 +160,7 @@ def test_a_state_list_is_imported_from_csv_once(cardroom, dealer, auditor):
     ]
     assert exclusion_list_import(text=STATE_LIST, source_name="ca.csv", by=auditor) == []
     with pytest.raises(Excluded):
-        table_services.player_create(
-            cardroom=cardroom, name="Anyone", identity=an_id("B-765-4321"), by=dealer
-        )
+        player_create(cardroom=cardroom, name="Anyone", identity=an_id("B-765-4321"), by=dealer)
 
 
 def test_a_bad_line_refuses_the_whole_list(auditor, refusal):
@@ -194,13 +185,9 @@ def test_a_new_lookup_key_needs_rehash_ids_and_then_the_id_matches_again(
         id_number="D1234567",
         id_issuer="CA",
     )
-    table_services.player_create(
-        cardroom=cardroom, name="Pat Known", identity=an_id("P9999999"), by=dealer
-    )
+    player_create(cardroom=cardroom, name="Pat Known", identity=an_id("P9999999"), by=dealer)
     settings.ID_LOOKUP_KEY = "the second lookup key"
-    stale = table_services.player_create(
-        cardroom=cardroom, name="R. Vale", identity=an_id("D1234567"), by=dealer
-    )
+    stale = player_create(cardroom=cardroom, name="R. Vale", identity=an_id("D1234567"), by=dealer)
     assert stale.pk  # the old hash no longer matches: registered although barred
 
     out = StringIO()
@@ -208,8 +195,8 @@ def test_a_new_lookup_key_needs_rehash_ids_and_then_the_id_matches_again(
 
     assert out.getvalue().strip() == "Re-keyed 1 identities and 1 exclusion entries."
     with pytest.raises(Excluded):
-        table_services.player_create(
+        player_create(
             cardroom=cardroom, name="R. Vale again", identity=an_id("D1234567"), by=dealer
         )
     with pytest.raises(Excluded):
-        table_services.seat_player(table=house_a, seat=1, player=stale, buy_in="100", by=dealer)
+        seat_player(table=house_a, seat=1, player=stale, buy_in="100", by=dealer)

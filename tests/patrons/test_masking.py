@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
-from tables import services as table_services
+from tables.services.seating import player_create, seat_player
 
 from .conftest import an_id
 
@@ -18,12 +18,10 @@ FULL = "D1234567"
 
 @pytest.fixture
 def identified_player(cardroom, house_a, dealer):
-    identified_player = table_services.player_create(
+    identified_player = player_create(
         cardroom=cardroom, name="Robin Vale", identity=an_id(FULL), by=dealer
     )
-    table_services.seat_player(
-        table=house_a, seat=1, player=identified_player, buy_in="100", by=dealer
-    )
+    seat_player(table=house_a, seat=1, player=identified_player, buy_in="100", by=dealer)
     return identified_player
 
 

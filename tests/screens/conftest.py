@@ -8,8 +8,11 @@ from dataclasses import dataclass
 
 import pytest
 
-from tables import services as table_services
 from tables.models import Cardroom, Seating, Table
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_open
 from tests.conftest import an_administrator
 from wagers import services as hand_services
 from wagers.models import Hand
@@ -48,21 +51,17 @@ def nobody(make_user):
 
 @pytest.fixture
 def world(supervisor, dealer) -> World:
-    cardroom = table_services.cardroom_create(name="Screens Cardroom", by=an_administrator())
-    dp_table = table_services.table_create(
+    cardroom = cardroom_create(name="Screens Cardroom", by=an_administrator())
+    dp_table = table_create(
         cardroom=cardroom, name="Table 1", banking="designated_player", by=supervisor
     )
-    house_table = table_services.table_create(
-        cardroom=cardroom, name="Table 2", banking="house", by=supervisor
-    )
+    house_table = table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
     for table in (dp_table, house_table):
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
 
     def sit(table: Table, seat: int, name: str, buy_in: str) -> Seating:
-        player = table_services.player_create(cardroom=cardroom, name=name, by=dealer)
-        return table_services.seat_player(
-            table=table, seat=seat, player=player, buy_in=buy_in, by=dealer
-        )
+        player = player_create(cardroom=cardroom, name=name, by=dealer)
+        return seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=dealer)
 
     seats = {
         1: sit(dp_table, 1, "Avery", "500"),

@@ -22,8 +22,9 @@ from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import Exclusion, StructuringFlag
 from tables import catalogue
-from tables import services as table_services
-from tables.models import GameStop, Player, RotationRecord, SelfApprovalChange, Table
+from tables.models import GameStop, Player, RotationRecord, Table
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SelfApprovalChange
 from tests.api.conftest import IDENTITY
 from wagers import services as hand_services
 
@@ -115,7 +116,7 @@ def test_no_object_on_the_log_is_left_as_its_model_and_id(
         reason="Promo",
         by=supervisor,
     )
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.house_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
     slip = cage_services.slip_request(
@@ -183,7 +184,7 @@ def _table(name: str = "Table 1") -> Table:
         ),
         (
             "tables.selfapprovalchange",
-            SelfApprovalChange(pk=4, allowed=True),
+            SelfApprovalChange(pk=4, values={"allowed": True}),
             "{cardroom}, self-approval change #4: allow self-approval",
         ),
         (

@@ -17,9 +17,9 @@ from audit.sweep import sweep_step
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from rake.models import FeeEntry
-from tables import services as table_services
 from tables.models import Seating
 from tables.selectors import gaming_day
+from tables.services.setting_changes import setting_change_propose
 from tests.audit.support import past_append_only, raw
 
 from .support import field_errors, form_values, last_seq, parse, paytable_cells, paytable_read
@@ -392,7 +392,7 @@ def test_a_running_export_row_shows_where_the_build_is_and_keeps_polling(
 def test_a_paytable_change_on_the_report_shows_both_paytables_as_tables(
     compliance, world, supervisor
 ):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table,
         values={"flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
         reason="Promo",

@@ -14,8 +14,8 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from cardroom.screens import dealer_steps as dealer_screen
 from core.roles import DEALER
-from tables import services as table_services
 from tables.models import RotationRecord, Seating
+from tables.services.configuration import table_create
 from wagers import selectors
 from wagers import services as hand_services
 from wagers.models import Hand, SpotSettlement
@@ -872,7 +872,7 @@ def test_a_dealer_not_on_duty_here_is_refused_and_the_refusal_is_recorded(
 
 
 def test_a_dealer_opens_a_closed_table_as_its_dealer_on_duty(client, make_user, world, supervisor):
-    table = table_services.table_create(
+    table = table_create(
         cardroom=world.cardroom, name="Table 3", banking="designated_player", by=supervisor
     )
     other = make_user("dealer2", role=DEALER)

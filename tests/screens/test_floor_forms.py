@@ -8,8 +8,10 @@ from django.urls import reverse
 
 from core.errors import DomainError
 from tables import selectors as table_selectors
-from tables import services as table_services
-from tables.models import SettingChange, Table
+from tables.models import Table
+from tables.services.configuration import table_create
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 
 from .support import field_errors, form_values, parse, paytable_cells, paytable_read
 
@@ -82,7 +84,7 @@ def test_a_paytable_typed_wrong_is_refused_next_to_its_field(floor, world):
 
 
 def test_the_change_history_names_settings_in_words(floor, world, supervisor):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table,
         values={"ante_min": "10", "rake_mode": "dp_only"},
         reason="Weekend",
@@ -95,7 +97,7 @@ def test_the_change_history_names_settings_in_words(floor, world, supervisor):
 
 
 def test_a_paytable_change_in_the_history_shows_both_paytables_as_tables(floor, world, supervisor):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table,
         values={"flush_paytable": {"4": 1, "5": 10, "6": 100, "7": 300}},
         reason="Promo",
@@ -138,7 +140,7 @@ def test_r12_a_house_banked_table_is_not_given_a_fee_on_the_form(floor, world, f
 
 def test_r12_the_service_refuses_a_fee_for_a_house_banked_table_naming_the_field(world, supervisor):
     with pytest.raises(DomainError) as refused:
-        table_services.table_create(
+        table_create(
             cardroom=world.cardroom,
             name="Table 9",
             banking="house",

@@ -11,8 +11,10 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from core.roles import DEALER
 from tables import selectors as table_selectors
-from tables import services as table_services
-from tables.models import SettingChange, Table
+from tables.models import Table
+from tables.services.configuration import table_create
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import SettingChange
 from tests.conftest import PASSWORD
 from wagers import selectors
 from wagers.models import Hand, Settlement
@@ -51,12 +53,10 @@ def _non_field_errors(page) -> list[str]:
 
 
 def test_the_table_list_shows_each_tables_live_status(floor, world, started, supervisor):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
-    table_services.table_create(
-        cardroom=world.cardroom, name="Table 3", banking="house", by=supervisor
-    )
+    table_create(cardroom=world.cardroom, name="Table 3", banking="house", by=supervisor)
 
     page = parse(floor.get(reverse("floor-tables")).content)
 
@@ -221,7 +221,7 @@ def test_a_proposal_needs_a_reason(floor, world):
 def test_another_supervisor_approves_a_proposed_change(
     client, world, supervisor, second_supervisor
 ):
-    change = table_services.setting_change_propose(
+    change = setting_change_propose(
         table=world.dp_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
     client.force_login(second_supervisor)
@@ -245,7 +245,7 @@ def test_another_supervisor_approves_a_proposed_change(
 
 
 def test_approving_your_own_change_is_refused_with_the_message(floor, world, supervisor):
-    change = table_services.setting_change_propose(
+    change = setting_change_propose(
         table=world.dp_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
     before = last_seq()
@@ -268,10 +268,10 @@ def test_approving_your_own_change_is_refused_with_the_message(floor, world, sup
 def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     client, world, supervisor, second_supervisor
 ):
-    first = table_services.setting_change_propose(
+    first = setting_change_propose(
         table=world.dp_table, values={"ante_min": "10"}, reason="One", by=supervisor
     )
-    second = table_services.setting_change_propose(
+    second = setting_change_propose(
         table=world.dp_table, values={"ante_max": "50"}, reason="Two", by=supervisor
     )
     client.force_login(second_supervisor)
@@ -286,7 +286,7 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     assert (
         client.post(_action(world.dp_table, "withdraw"), {"change": second.pk}).status_code == 302
     )
-    statuses = dict(SettingChange.objects.values_list("pk", "status"))
+    statuses = {change.pk: change.status for change in SettingChange.objects.all()}
     assert statuses == {first.pk: "rejected", second.pk: "withdrawn"}
     # A decided change cannot be decided again.
     response = client.post(

@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from tables import catalogue
-from tables import services as table_services
-from tables.models import PaytableChange, SettingChange
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import PaytableChange, SettingChange
 from tests.conftest import PASSWORD, signed
 
 from .support import (
@@ -121,7 +121,7 @@ def test_r17_proposing_a_house_paytable_at_101_percent_is_refused_next_to_the_fi
 def test_r17_a_pending_change_shows_its_figures_next_to_those_in_force(
     client, world, supervisor, second_supervisor
 ):
-    table_services.setting_change_propose(
+    setting_change_propose(
         table=world.dp_table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
     )
     client.force_login(second_supervisor)  # the one who approves sees what it pays
@@ -166,7 +166,7 @@ def test_r17_a_paytable_proposed_on_the_screen_is_approved_by_another_supervisor
         {"kind": "flush_paytable", "lines": ALT_FLUSH_TEXT, "action": "add", "reason": "Promo"},
     )
     assert response.status_code == 302
-    change = PaytableChange.objects.get(origin="proposed")
+    change = PaytableChange.objects.get(values__origin="proposed")
     assert change.lines == {"4": 2, "5": 10, "6": 20, "7": 100}
     pending = rows(catalogue_page(client).by_id("pending"))
     assert pending[0][1:4] == ["add Flush Bonus 4:2, 5:10, 6:20, 7:100", "94.6962%", "86.2517%"]
@@ -197,7 +197,7 @@ def test_a_malformed_paytable_on_the_screen_is_shown_next_to_the_field(floor, wo
     assert response.status_code == 422
     form = parse(response.content).by_id("propose-paytable")
     assert field_errors(form, "lines")
-    assert not PaytableChange.objects.filter(origin="proposed").exists()
+    assert not PaytableChange.objects.filter(values__origin="proposed").exists()
 
 
 def test_r17_a_paytable_is_retired_from_the_screen_once_a_second_supervisor_approves(
@@ -212,7 +212,7 @@ def test_r17_a_paytable_is_retired_from_the_screen_once_a_second_supervisor_appr
     ][0]
     data = form_values(retire) | {"reason": "Replaced by the 3:9 layout"}
     assert client.post(retire.attrs["action"], data).status_code == 302
-    change = PaytableChange.objects.get(action="retire")
+    change = PaytableChange.objects.get(values__action="retire")
     catalogue.paytable_change_approve(
         change=change, signature=signed(second_supervisor), by=second_supervisor
     )
@@ -229,7 +229,7 @@ def test_only_a_floor_supervisor_opens_the_catalogue_screen(client, world, reque
         {"kind": "flush_paytable", "lines": ALT_FLUSH_TEXT, "action": "add", "reason": "r"},
     )
     assert response.status_code == 403
-    assert not PaytableChange.objects.filter(origin="proposed").exists()
+    assert not PaytableChange.objects.filter(values__origin="proposed").exists()
 
 
 def test_each_paytable_in_the_catalogue_is_a_table_with_its_header(floor, world):

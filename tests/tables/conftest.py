@@ -7,8 +7,11 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from tables import services
 from tables.models import Seating
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player
+from tables.services.sessions import table_open
 from tests.clock import Clock
 from tests.conftest import an_administrator
 
@@ -17,7 +20,7 @@ from .support import T0
 
 @pytest.fixture
 def cardroom(supervisor):
-    return services.cardroom_create(name="Test Cardroom", by=an_administrator())
+    return cardroom_create(name="Test Cardroom", by=an_administrator())
 
 
 @pytest.fixture
@@ -26,9 +29,7 @@ def make_table(cardroom, supervisor):
     ``banking`` says otherwise."""
 
     def make(name: str = "DP table", *, banking: str = "designated_player", **kwargs):
-        return services.table_create(
-            cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs
-        )
+        return table_create(cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs)
 
     return make
 
@@ -46,12 +47,12 @@ def house_table(make_table):
 @pytest.fixture
 def session(dp_table, dealer, supervisor):
     """The DP table, open with the dealer on duty."""
-    return services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    return table_open(table=dp_table, dealer=dealer, by=supervisor)
 
 
 @pytest.fixture
 def house_session(house_table, dealer, supervisor):
-    return services.table_open(table=house_table, dealer=dealer, by=supervisor)
+    return table_open(table=house_table, dealer=dealer, by=supervisor)
 
 
 @pytest.fixture
@@ -59,7 +60,7 @@ def make_player(cardroom, dealer):
     names = iter(["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Gray", "Harper"])
 
     def make(name: str | None = None):
-        return services.player_create(cardroom=cardroom, name=name or next(names), by=dealer)
+        return player_create(cardroom=cardroom, name=name or next(names), by=dealer)
 
     return make
 
@@ -70,7 +71,7 @@ def seat(dp_table, session, dealer, make_player):
     dealer on duty. ``table=`` seats at another (open) table."""
 
     def sit(number: int, *, buy_in: str = "500", table=None, name: str | None = None) -> Seating:
-        return services.seat_player(
+        return seat_player(
             table=table or dp_table, seat=number, player=make_player(name), buy_in=buy_in, by=dealer
         )
 

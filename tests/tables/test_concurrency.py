@@ -18,9 +18,13 @@ from django.db import connection, connections
 
 from core.errors import Conflict
 from core.roles import DEALER, FLOOR_SUPERVISOR
-from tables import selectors, services, staff, two_person
-from tables.models import Seating, SettingChange, TableSettings
-from tables.staff_models import TwoPersonDecision
+from tables import selectors, staff, two_person
+from tables.models import Seating, TableSettings
+from tables.services.seating import player_create, seat_player, seating_flag_proposition
+from tables.services.sessions import table_open
+from tables.services.setting_changes import setting_change_approve, setting_change_propose
+from tables.services.stacks import stack_cash_out
+from tables.staff_models import SettingChange, TwoPersonDecision
 from tests.conftest import signed
 
 pytestmark = [
@@ -64,7 +68,7 @@ def test_r17_two_supervisors_approving_the_same_change_at_once_approve_it_once(
 ):
     approvers = [make_user(f"approver{i}", role=FLOOR_SUPERVISOR) for i in (1, 2)]
     for attempt in range(3):  # a few rounds: a race that passes once may be luck
-        change = services.setting_change_propose(
+        change = setting_change_propose(
             table=dp_table,
             values={"rake_amount": str(2 + attempt)},
             reason="Dual control under load",
@@ -72,7 +76,7 @@ def test_r17_two_supervisors_approving_the_same_change_at_once_approve_it_once(
         )
         answers = at_once(
             *(
-                lambda who=who, change=change: services.setting_change_approve(
+                lambda who=who, change=change: setting_change_approve(
                     change=change, signature=signed(who), by=who
                 )
                 for who in approvers
@@ -92,18 +96,17 @@ def test_r17_two_supervisors_approving_the_same_change_at_once_approve_it_once(
 def test_two_dealers_seating_two_players_in_the_same_seat_at_once_seat_one(
     dp_table, dealer, supervisor, make_user
 ):
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
     cardroom = dp_table.cardroom
     for seat in (1, 2, 3):  # a few rounds, a different seat each
         players = [
-            services.player_create(cardroom=cardroom, name=f"Player {seat}{x}", by=dealer)
-            for x in "ab"
+            player_create(cardroom=cardroom, name=f"Player {seat}{x}", by=dealer) for x in "ab"
         ]
         answers = at_once(
-            lambda seat=seat, player=players[0]: services.seat_player(
+            lambda seat=seat, player=players[0]: seat_player(
                 table=dp_table, seat=seat, player=player, buy_in="100", by=dealer
             ),
-            lambda seat=seat, player=players[1]: services.seat_player(
+            lambda seat=seat, player=players[1]: seat_player(
                 table=dp_table, seat=seat, player=player, buy_in="200", by=supervisor
             ),
         )
@@ -123,12 +126,12 @@ def test_two_dealers_seating_the_same_player_at_two_tables_at_once_seat_them_onc
 ):
     other_dealer = make_user("dealer-b", role=DEALER)
     second = make_table("Table 3")
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
-    services.table_open(table=second, dealer=other_dealer, by=supervisor)
-    player = services.player_create(cardroom=dp_table.cardroom, name="Everywhere", by=dealer)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
+    table_open(table=second, dealer=other_dealer, by=supervisor)
+    player = player_create(cardroom=dp_table.cardroom, name="Everywhere", by=dealer)
     answers = at_once(
-        lambda: services.seat_player(table=dp_table, seat=1, player=player, by=dealer),
-        lambda: services.seat_player(table=second, seat=1, player=player, by=other_dealer),
+        lambda: seat_player(table=dp_table, seat=1, player=player, by=dealer),
+        lambda: seat_player(table=second, seat=1, player=player, by=other_dealer),
     )
     seated = [a for a in answers if isinstance(a, Seating)]
     refusals = [a for a in answers if isinstance(a, Exception)]
@@ -141,12 +144,12 @@ def test_two_dealers_seating_the_same_player_at_two_tables_at_once_seat_them_onc
 def test_two_cash_outs_from_the_same_stack_at_once_never_take_it_below_zero(
     dp_table, dealer, supervisor
 ):
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
-    player = services.player_create(cardroom=dp_table.cardroom, name="Cashing", by=dealer)
-    seating = services.seat_player(table=dp_table, seat=4, player=player, buy_in="500", by=dealer)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
+    player = player_create(cardroom=dp_table.cardroom, name="Cashing", by=dealer)
+    seating = seat_player(table=dp_table, seat=4, player=player, buy_in="500", by=dealer)
     answers = at_once(
-        lambda: services.stack_cash_out(seating=seating, amount="300", by=dealer),
-        lambda: services.stack_cash_out(seating=seating, amount="300", by=supervisor),
+        lambda: stack_cash_out(seating=seating, amount="300", by=dealer),
+        lambda: stack_cash_out(seating=seating, amount="300", by=supervisor),
     )
     refusals = [a for a in answers if isinstance(a, Exception)]
     assert len(refusals) == 1 and refusals[0].field == "amount", answers
@@ -159,21 +162,19 @@ def test_two_supervisors_flagging_two_proposition_players_at_once_flag_one(
     dp_table, dealer, supervisor, make_user
 ):
     other = make_user("supervisor-b", role=FLOOR_SUPERVISOR)
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
     seatings = [
-        services.seat_player(
+        seat_player(
             table=dp_table,
             seat=seat,
-            player=services.player_create(
-                cardroom=dp_table.cardroom, name=f"Prop {seat}", by=dealer
-            ),
+            player=player_create(cardroom=dp_table.cardroom, name=f"Prop {seat}", by=dealer),
             by=dealer,
         )
         for seat in (1, 2)
     ]
     answers = at_once(
-        lambda: services.seating_flag_proposition(seating=seatings[0], flagged=True, by=supervisor),
-        lambda: services.seating_flag_proposition(seating=seatings[1], flagged=True, by=other),
+        lambda: seating_flag_proposition(seating=seatings[0], flagged=True, by=supervisor),
+        lambda: seating_flag_proposition(seating=seatings[1], flagged=True, by=other),
     )
     refusals = [a for a in answers if isinstance(a, Exception)]
     assert len(refusals) == 1 and isinstance(refusals[0], Conflict), answers
@@ -185,8 +186,8 @@ def test_two_supervisors_opening_the_same_table_at_once_open_it_once(
 ):
     other = make_user("supervisor-b", role=FLOOR_SUPERVISOR)
     answers = at_once(
-        lambda: services.table_open(table=dp_table, dealer=dealer, by=supervisor),
-        lambda: services.table_open(table=dp_table, dealer=dealer, by=other),
+        lambda: table_open(table=dp_table, dealer=dealer, by=supervisor),
+        lambda: table_open(table=dp_table, dealer=dealer, by=other),
     )
     refusals = [a for a in answers if isinstance(a, Exception)]
     assert len(refusals) == 1 and isinstance(refusals[0], Conflict), answers

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from core.roles import ROLES, role_of
-from tables import catalogue, figures, selectors, services
+from tables import catalogue, figures, selectors
 from tables.demo import DEMO_CARDROOM, DEMO_PAYTABLES, DEMO_TABLES, DEMO_USERS
 from tables.models import (
     Cardroom,
@@ -21,6 +21,7 @@ from tables.models import (
     TableSettings,
 )
 from tables.rotation import designated_player_rotate
+from tables.services.seating import seating_leave
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +178,7 @@ def test_load_demo_reseats_a_demo_player_who_left():
     table = demo_tables()["designated_player"]
     floor = User.objects.get(username="floor")
     leaving = selectors.seated(table).get(seat=1)
-    services.seating_leave(seating=leaving, by=floor)
+    seating_leave(seating=leaving, by=floor)
     load_demo()
     back = selectors.seated(table).get(seat=1)
     assert (back.player, back.stack) == (leaving.player, Decimal("500.00"))

@@ -4,7 +4,8 @@ from datetime import UTC, date, datetime, time
 
 import pytest
 
-from tables import selectors, services
+from tables import selectors
+from tables.services.cardrooms import cardroom_create
 from tests.conftest import an_administrator
 
 pytestmark = pytest.mark.django_db
@@ -12,9 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def vegas(supervisor):
-    return services.cardroom_create(
-        name="Vegas", time_zone="America/Los_Angeles", by=an_administrator()
-    )
+    return cardroom_create(name="Vegas", time_zone="America/Los_Angeles", by=an_administrator())
 
 
 @pytest.mark.parametrize(
@@ -31,7 +30,7 @@ def test_a_moment_belongs_to_the_gaming_day_that_started_before_it_in_local_time
 
 
 def test_the_day_start_hour_is_the_cardrooms(supervisor):
-    late = services.cardroom_create(
+    late = cardroom_create(
         name="Late room", time_zone="UTC", gaming_day_starts_at=time(10, 0), by=an_administrator()
     )
     assert selectors.gaming_day(late, datetime(2024, 3, 1, 9, 59, tzinfo=UTC)) == date(2024, 2, 29)

@@ -5,16 +5,14 @@ import pytest
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError
-from tables import services
 from tables.models import Player, Seating
+from tables.services.seating import player_seat_new
 
 pytestmark = pytest.mark.django_db
 
 
 def test_a_new_player_is_registered_seated_and_bought_in_at_once(dp_table, session, dealer):
-    seating = services.player_seat_new(
-        table=dp_table, seat=2, name="  Frankie ", buy_in="150", by=dealer
-    )
+    seating = player_seat_new(table=dp_table, seat=2, name="  Frankie ", buy_in="150", by=dealer)
     assert seating.player.name == "Frankie"
     assert seating.stack == 150
     actions = list(AuditEvent.objects.order_by("-seq").values_list("action", flat=True)[:3])
@@ -35,9 +33,7 @@ def test_a_refused_seating_leaves_no_player_behind(
     players, seatings = Player.objects.count(), Seating.objects.count()
     events = AuditEvent.objects.count()
     with pytest.raises(error) as refused:
-        services.player_seat_new(
-            table=dp_table, seat=number, name="Frankie", buy_in=buy_in, by=dealer
-        )
+        player_seat_new(table=dp_table, seat=number, name="Frankie", buy_in=buy_in, by=dealer)
     assert refused.value.field == field
     assert Player.objects.count() == players
     assert not Player.objects.filter(name="Frankie").exists()
@@ -47,5 +43,5 @@ def test_a_refused_seating_leaves_no_player_behind(
 
 def test_a_closed_table_seats_no_new_player(dp_table, supervisor):
     with pytest.raises(Conflict, match="is closed"):
-        services.player_seat_new(table=dp_table, seat=2, name="Frankie", by=supervisor)
+        player_seat_new(table=dp_table, seat=2, name="Frankie", by=supervisor)
     assert not Player.objects.filter(name="Frankie").exists()

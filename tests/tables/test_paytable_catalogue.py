@@ -2,22 +2,22 @@
 retire a paytable, another approves (dual control), everything is on the audit chain, and no
 row is ever edited: a decision is a row of its own."""
 
-import importlib
 import json
 from functools import partial
 from types import SimpleNamespace
-from typing import Any
 
 import pytest
-from django.apps import apps
 from django.db import DatabaseError, connection, transaction
 
 from audit.models import AuditEvent
 from audit.verification import verify_chain
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import catalogue, selectors, services
-from tables.models import Cardroom, PaytableChange, PaytableDecision, Table, TableSettings
+from tables import catalogue, selectors
 from tables.rules import defaults_for
+from tables.services.cardrooms import cardroom_create
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.services.setting_changes import setting_change_propose
+from tables.staff_models import PaytableChange, TwoPersonDecision
 from tests.conftest import signed
 
 from .support import audit_actions, last_seq
@@ -122,7 +122,7 @@ def test_r17_the_proposer_cannot_approve_their_own_change_to_the_catalogue(
             change=change, signature=signed(supervisor), by=supervisor
         )
     assert "different floor supervisor" in refused.value.message
-    assert not PaytableDecision.objects.filter(change=change).exists()
+    assert not TwoPersonDecision.objects.filter(change=change).exists()
     assert ("flush_paytable", ALT_FLUSH) not in held(cardroom)
     assert last_seq() == seq
 
@@ -130,11 +130,11 @@ def test_r17_the_proposer_cannot_approve_their_own_change_to_the_catalogue(
 def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
     supervisor, administrator, second_administrator
 ):
-    room = services.cardroom_create(name="Small room", by=administrator)
-    switch = services.self_approval_change_propose(
+    room = cardroom_create(name="Small room", by=administrator)
+    switch = self_approval_change_propose(
         cardroom=room, allowed=True, reason="One supervisor on nights", by=administrator
     )
-    services.self_approval_change_decide(
+    self_approval_change_decide(
         change=switch, approve=True, signature=signed(second_administrator), by=second_administrator
     )
     room.refresh_from_db()
@@ -163,7 +163,7 @@ def test_r17_only_a_floor_supervisor_proposes_or_decides_a_catalogue_change(
                 decide(change=change, signature=signed(someone), by=someone)
             else:
                 decide(change=change, by=someone)
-    assert not PaytableDecision.objects.filter(change=change).exists()
+    assert not TwoPersonDecision.objects.filter(change=change).exists()
 
 
 # --- retiring, rejecting, withdrawing -----------------------------------------------------------
@@ -181,13 +181,13 @@ def test_r17_a_retired_paytable_leaves_the_catalogue_and_the_tables_posting_it_k
     # The table plays on under the version in force; its next change must move off it.
     assert selectors.current_settings(table).flush_paytable == HOUSE_FLUSH
     with pytest.raises(DomainError) as refused:
-        services.setting_change_propose(
+        setting_change_propose(
             table=table, values={"ante_max": "50"}, reason="Quiet", by=supervisor
         )
     assert refused.value.field == "flush_paytable"
     # The history keeps both: the seed that added it and the retirement.
-    rows = PaytableChange.objects.filter(cardroom=cardroom, lines=HOUSE_FLUSH)
-    assert sorted(rows.values_list("action", "decision__outcome")) == [
+    rows = PaytableChange.objects.filter(cardroom=cardroom, values__lines=HOUSE_FLUSH)
+    assert sorted(rows.values_list("values__action", "decision__outcome")) == [
         ("add", "approved"),
         ("retire", "approved"),
     ]
@@ -232,7 +232,7 @@ def test_only_the_proposer_withdraws_a_catalogue_change(propose, second_supervis
     change = propose()
     with pytest.raises(PermissionDenied):
         catalogue.paytable_change_withdraw(change=change, by=second_supervisor)
-    assert not PaytableDecision.objects.filter(change=change).exists()
+    assert not TwoPersonDecision.objects.filter(change=change).exists()
 
 
 def test_a_change_is_decided_once(propose, supervisor, second_supervisor):
@@ -253,7 +253,7 @@ def test_a_change_is_decided_once(propose, supervisor, second_supervisor):
             "status",
             "This change was approved already.",
         )
-    assert PaytableDecision.objects.filter(change=change).count() == 1
+    assert TwoPersonDecision.objects.filter(change=change).count() == 1
     assert last_seq() == seq
 
 
@@ -307,7 +307,7 @@ def test_a_malformed_catalogue_proposal_is_refused_naming_the_field(
     with pytest.raises(DomainError) as refused:
         catalogue.paytable_change_propose(cardroom=cardroom, **(values | kwargs), by=supervisor)
     assert refused.value.field == field
-    assert not PaytableChange.objects.filter(origin="proposed").exists()
+    assert not PaytableChange.objects.filter(values__origin="proposed").exists()
 
 
 def test_catalogue_rows_are_never_edited_or_deleted(propose, second_supervisor):
@@ -317,60 +317,9 @@ def test_catalogue_rows_are_never_edited_or_deleted(propose, second_supervisor):
     )
     for rows in (
         PaytableChange.objects.filter(pk=change.pk),
-        PaytableDecision.objects.filter(change=change),
+        TwoPersonDecision.objects.filter(change=change),
     ):
         with pytest.raises(DatabaseError), transaction.atomic():
             rows.update(reason="rewritten")
         with pytest.raises(DatabaseError), transaction.atomic():
             rows.delete()
-
-
-# --- the cardrooms that existed before the catalogue (migration 0005) -------------------------
-
-
-class _AsAt0005:
-    """The apps as the migration names them: cardrooms were tables' then (patrons' now)."""
-
-    def get_model(self, app_label: str, name: str) -> Any:
-        if (app_label, name.lower()) == ("tables", "cardroom"):
-            return Cardroom
-        return apps.get_model(app_label, name)
-
-
-AS_AT_0005 = _AsAt0005()
-
-
-def test_the_migration_seeds_each_existing_cardroom_with_the_paytables_its_tables_use(
-    supervisor,
-):
-    """Run the migration's own function on a cardroom made as before the catalogue: its
-    tables' paytables in force (not an older version's) and the defaults are approved, one
-    event on a chain that still verifies, and no table's settings change."""
-    migration = importlib.import_module("tables.migrations.0005_paytable_catalogue")
-    room = Cardroom.objects.create(name="Old room")
-    table = Table.objects.create(cardroom=room, name="Old house", banking="house")
-    old = defaults_for("house") | {"flush_paytable": DP_FLUSH}
-    TableSettings.objects.create(table=table, version=1, **(old | {"flush_paytable": {"4": 9}}))
-    TableSettings.objects.create(table=table, version=2, **old)
-    versions = list(TableSettings.objects.values_list("pk", "flush_paytable"))
-
-    migration.seed_catalogues(AS_AT_0005, EDITOR)
-
-    assert held(room) == [
-        ("flush_paytable", HOUSE_FLUSH),
-        ("flush_paytable", DP_FLUSH),
-        ("straight_flush_paytable", STRAIGHT_FLUSH),
-    ]
-    origins = {
-        json.dumps(change.lines, sort_keys=True): change.origin
-        for change in PaytableChange.objects.filter(cardroom=room)
-    }
-    assert origins[json.dumps(DP_FLUSH, sort_keys=True)] == "in_use"
-    assert origins[json.dumps(HOUSE_FLUSH, sort_keys=True)] == "default"
-    event = AuditEvent.objects.get(action="paytables.catalogue_seeded", object_id=str(room.pk))
-    assert event.actor_id is None
-    assert verify_chain().ok
-    assert list(TableSettings.objects.values_list("pk", "flush_paytable")) == versions
-
-    migration.seed_catalogues(AS_AT_0005, EDITOR)  # again: a seeded cardroom is left alone
-    assert PaytableChange.objects.filter(cardroom=room).count() == 3

@@ -9,9 +9,11 @@ import pytest
 from core.errors import DomainError
 from engine.hand_counts import HANDS
 from engine.table import Banking
-from tables import catalogue, figures, selectors, services
-from tables.models import PaytableChange, SettingChange, Table, TableSettings
+from tables import catalogue, figures, selectors
+from tables.models import Table, TableSettings
 from tables.rules import NEW_TABLE_DEFAULTS
+from tables.services.setting_changes import setting_change_approve, setting_change_propose
+from tables.staff_models import PaytableChange, SettingChange
 from tests.conftest import signed
 
 from .support import last_seq
@@ -117,7 +119,7 @@ def test_r17_a_change_to_a_house_banked_paytable_returning_100_percent_or_more_i
     start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_propose(
+        setting_change_propose(
             table=house_table,
             values={"straight_flush_paytable": RICH_STRAIGHT_FLUSH},
             reason="Pay more",
@@ -144,7 +146,7 @@ def test_r17_switching_a_house_banked_table_to_paytable_mode_is_refused_naming_t
     start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_propose(
+        setting_change_propose(
             table=table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
         )
     assert_refused(refused, field="bonus_mode", words=["Flush Bonus returns 101.2121%"])
@@ -155,18 +157,18 @@ def test_r17_a_change_paying_100_percent_on_top_of_one_approved_since_is_refused
     make_table, supervisor, second_supervisor
 ):
     table = make_table("Versus", banking="house", settings={"bonus_mode": "versus_dp"})
-    paytable = services.setting_change_propose(
+    paytable = setting_change_propose(
         table=table, values={"flush_paytable": OLD_FLUSH}, reason="Richer", by=supervisor
     )
-    mode = services.setting_change_propose(
+    mode = setting_change_propose(
         table=table, values={"bonus_mode": "paytable"}, reason="Simpler", by=supervisor
     )
-    services.setting_change_approve(
+    setting_change_approve(
         change=paytable, signature=signed(second_supervisor), by=second_supervisor
     )
     seq, versions = last_seq(), TableSettings.objects.filter(table=table).count()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_approve(
+        setting_change_approve(
             change=mode, signature=signed(second_supervisor), by=second_supervisor
         )
     assert_refused(refused, field="bonus_mode", words=["Flush Bonus returns 101.2121%"])
@@ -211,7 +213,7 @@ def test_r17_a_change_to_a_paytable_outside_the_catalogue_is_refused(
     start, check = row_counts
     start()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_propose(
+        setting_change_propose(
             table=dp_table,
             values={"straight_flush_paytable": {"3": 7, "4": 50, "5": 100, "6": 200, "7": 500}},
             reason="New layout",
@@ -228,7 +230,7 @@ def test_r17_a_change_to_a_paytable_outside_the_catalogue_is_refused(
 def test_r17_a_change_to_a_paytable_retired_since_it_was_proposed_is_refused_at_approval(
     dp_table, cardroom, supervisor, second_supervisor
 ):
-    change = services.setting_change_propose(
+    change = setting_change_propose(
         table=dp_table, values={"flush_paytable": HOUSE_FLUSH}, reason="Lower", by=supervisor
     )
     retire = catalogue.paytable_change_propose(
@@ -244,7 +246,7 @@ def test_r17_a_change_to_a_paytable_retired_since_it_was_proposed_is_refused_at_
     )
     seq = last_seq()
     with pytest.raises(DomainError) as refused:
-        services.setting_change_approve(
+        setting_change_approve(
             change=change, signature=signed(second_supervisor), by=second_supervisor
         )
     assert_refused(refused, field="flush_paytable", words=["4:1, 5:10, 6:100, 7:300 is not in"])

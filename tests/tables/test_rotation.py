@@ -9,9 +9,12 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import selectors, services
+from tables import selectors
 from tables.models import RotationRecord
 from tables.rotation import designated_player_rotate, no_designated_player
+from tables.services.seating import seat_player, seating_leave, seating_sit_out, seating_waive_dp
+from tables.services.sessions import table_close, table_open
+from tables.services.stacks import stack_add, stack_cash_out
 
 from .support import T0, audit_actions, last_seq
 
@@ -84,11 +87,9 @@ def test_r16_the_draw_follows_the_tables_own_suit_order(
     make_table, dealer, supervisor, make_player
 ):
     table = make_table("Spades low", settings={"draw_suit_order": "SHDC"})  # clubs highest
-    services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     for number in (2, 4, 6):
-        services.seat_player(
-            table=table, seat=number, player=make_player(), buy_in="100", by=dealer
-        )
+        seat_player(table=table, seat=number, player=make_player(), buy_in="100", by=dealer)
     record = designated_player_rotate(
         table=table, by=dealer, draw_cards={2: "Qs", 4: "Qc", 6: "Qh"}
     )
@@ -96,7 +97,7 @@ def test_r16_the_draw_follows_the_tables_own_suit_order(
 
 
 def test_r16_only_the_seats_that_accept_take_part_in_the_draw(seated, rotate, dealer):
-    services.seating_waive_dp(seating=seated[5], waived=True, by=dealer)
+    seating_waive_dp(seating=seated[5], waived=True, by=dealer)
     record = rotate(refusals=[1], draw_cards={3: "2c"})
     assert dp_seat(record) == 3
     assert record.draw == {"3": "2c"}
@@ -104,7 +105,7 @@ def test_r16_only_the_seats_that_accept_take_part_in_the_draw(seated, rotate, de
 
 
 def test_r16_a_seat_not_eligible_is_left_out_of_the_draw(seated, rotate, dealer):
-    services.seating_sit_out(seating=seated[1], by=dealer)
+    seating_sit_out(seating=seated[1], by=dealer)
     record = rotate(draw_cards={3: "4d", 5: "4h"})
     assert dp_seat(record) == 5
     assert record.offers[0] == {
@@ -118,7 +119,7 @@ def test_r16_a_seat_not_eligible_is_left_out_of_the_draw(seated, rotate, dealer)
 
 
 def test_r16_the_system_draws_when_the_dealer_enters_no_cards(seated, rotate, dealer):
-    services.seating_waive_dp(seating=seated[1], waived=True, by=dealer)
+    seating_waive_dp(seating=seated[1], waived=True, by=dealer)
     record = rotate()
     assert record.method == RotationRecord.Method.DRAW
     assert dp_seat(record) in {3, 5}
@@ -165,12 +166,10 @@ def test_r16_a_new_session_starts_with_a_new_draw(
 ):
     start_with(rotate, 1, seated)
     rotate()
-    services.table_close(table=dp_table, by=supervisor)
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    table_close(table=dp_table, by=supervisor)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
     for number in (2, 4):
-        services.seat_player(
-            table=dp_table, seat=number, player=make_player(), buy_in="100", by=dealer
-        )
+        seat_player(table=dp_table, seat=number, player=make_player(), buy_in="100", by=dealer)
     record = rotate(draw_cards={2: "3c", 4: "3d"})
     assert record.method == RotationRecord.Method.DRAW
     assert dp_seat(record) == 4
@@ -219,7 +218,7 @@ def test_r16_the_offer_starts_left_of_the_dp_seat_after_the_dp_has_left(
     dp_table, seated, rotate, dealer
 ):
     start_with(rotate, 3, seated)
-    services.seating_leave(seating=seated[3], by=dealer)
+    seating_leave(seating=seated[3], by=dealer)
     record = rotate()
     assert outcomes(record) == [(5, "accepted")]
 
@@ -228,8 +227,8 @@ def test_r16_a_player_who_takes_the_dps_empty_seat_does_not_inherit_the_streak(
     dp_table, seated, rotate, dealer, make_player
 ):
     start_with(rotate, 3, seated)
-    services.seating_leave(seating=seated[3], by=dealer)
-    services.seat_player(table=dp_table, seat=3, player=make_player(), buy_in="100", by=dealer)
+    seating_leave(seating=seated[3], by=dealer)
+    seat_player(table=dp_table, seat=3, player=make_player(), buy_in="100", by=dealer)
     record = rotate(refusals=[5, 1])
     assert dp_seat(record) == 3
     assert record.consecutive == 1
@@ -240,7 +239,7 @@ def test_r16_a_player_who_takes_the_dps_empty_seat_does_not_inherit_the_streak(
 
 def test_r16_a_seat_sitting_out_is_ineligible(seated, rotate, dealer):
     start_with(rotate, 1, seated)
-    services.seating_sit_out(seating=seated[3], by=dealer)
+    seating_sit_out(seating=seated[3], by=dealer)
     record = rotate()
     assert (record.offers[0]["outcome"], record.offers[0]["reason"]) == (
         "ineligible",
@@ -253,14 +252,14 @@ def test_r16_a_seat_whose_stack_is_below_the_minimum_bank_is_ineligible(
     make_table, dealer, supervisor, make_player
 ):
     table = make_table("Banked", settings={"dp_min_bank": "200"})
-    services.table_open(table=table, dealer=dealer, by=supervisor)
-    short = services.seat_player(table=table, seat=1, player=make_player(), buy_in="199", by=dealer)
-    services.seat_player(table=table, seat=2, player=make_player(), buy_in="200", by=dealer)
+    table_open(table=table, dealer=dealer, by=supervisor)
+    short = seat_player(table=table, seat=1, player=make_player(), buy_in="199", by=dealer)
+    seat_player(table=table, seat=2, player=make_player(), buy_in="200", by=dealer)
     record = designated_player_rotate(table=table, by=dealer, draw_cards={2: "2c"})
     assert dp_seat(record) == 2
     assert record.offers[0]["outcome"] == "ineligible"
     assert record.offers[0]["reason"] == "stack $199.00 is below the minimum bank $200.00"
-    services.stack_add(seating=short, amount="1", by=dealer)  # now exactly the minimum
+    stack_add(seating=short, amount="1", by=dealer)  # now exactly the minimum
     assert dp_seat(designated_player_rotate(table=table, by=dealer)) == 1
 
 
@@ -268,14 +267,14 @@ def test_r16_a_seat_whose_stack_fell_below_a_newly_approved_minimum_bank_is_inel
     dp_table, seated, rotate, approve, dealer
 ):
     approve(dp_table, dp_min_bank="100")
-    services.stack_cash_out(seating=seated[3], amount="250", by=dealer)  # $50 left
+    stack_cash_out(seating=seated[3], amount="250", by=dealer)  # $50 left
     start_with(rotate, 1, {1: 0, 5: 0})
     assert outcomes(rotate())[:2] == [(3, "ineligible"), (5, "accepted")]
 
 
 def test_r16_r12_a_seat_that_cannot_pay_the_dps_fee_is_ineligible(seated, rotate, dealer):
     # The default DP table: no minimum bank, but the DP pays the $1.00 fee before the deal.
-    services.stack_cash_out(seating=seated[3], by=dealer)
+    stack_cash_out(seating=seated[3], by=dealer)
     record = start_with(rotate, 1, {1: 0, 5: 0})
     assert record.offers[1]["outcome"] == "ineligible"
     assert record.offers[1]["reason"] == "stack $0.00 cannot pay the designated player's fee $1.00"
@@ -286,7 +285,7 @@ def test_r16_r12_a_seat_with_no_chips_may_hold_the_position_where_the_dp_pays_no
     dp_table, seated, rotate, approve, dealer
 ):
     approve(dp_table, rake_mode="players_not_dp")
-    services.stack_cash_out(seating=seated[3], by=dealer)
+    stack_cash_out(seating=seated[3], by=dealer)
     start_with(rotate, 1, seated)
     assert outcomes(rotate()) == [(3, "accepted")]
 
@@ -328,14 +327,14 @@ def test_r16_the_most_hands_in_a_row_is_the_tables_setting(dp_table, seated, rot
 
 def test_r16_a_standing_waiver_is_recorded_every_hand_until_it_ends(seated, rotate, dealer):
     start_with(rotate, 1, seated)
-    services.seating_waive_dp(seating=seated[3], waived=True, by=dealer)
+    seating_waive_dp(seating=seated[3], waived=True, by=dealer)
     first = rotate()
     assert outcomes(first) == [(3, "waived"), (5, "accepted")]
     second = rotate()
     assert outcomes(second) == [(1, "accepted")]
     third = rotate()
     assert outcomes(third) == [(3, "waived"), (5, "accepted")]
-    services.seating_waive_dp(seating=seated[3], waived=False, by=dealer)
+    seating_waive_dp(seating=seated[3], waived=False, by=dealer)
     assert outcomes(rotate()) == [(1, "accepted")]
     assert outcomes(rotate()) == [(3, "accepted")]
 
@@ -358,8 +357,8 @@ def test_r16_when_nobody_accepts_no_hand_can_start_and_the_error_names_the_seats
     seated, rotate, dealer, refusal
 ):
     start_with(rotate, 1, seated)
-    services.seating_sit_out(seating=seated[5], by=dealer)
-    services.seating_waive_dp(seating=seated[1], waived=True, by=dealer)
+    seating_sit_out(seating=seated[5], by=dealer)
+    seating_waive_dp(seating=seated[1], waived=True, by=dealer)
     record = rotate(refusals=[3])
     assert record.designated_player is None
     stopped = no_designated_player(record)
@@ -442,7 +441,7 @@ def test_r16_the_rotation_log_lists_every_hands_offers_in_order_with_who_took_it
     dp_table, seated, rotate, dealer, clock
 ):
     clock.at(0)
-    services.seating_sit_out(seating=seated[5], by=dealer)
+    seating_sit_out(seating=seated[5], by=dealer)
     clock.at(1)
     start_with(rotate, 1, {1: 0, 3: 0})
     clock.at(2)

@@ -9,9 +9,10 @@ import pytest
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import selectors, services
+from tables import selectors
 from tables.models import GameStop
 from tables.rotation import designated_player_rotate, game_restart
+from tables.services.seating import seating_flag_proposition
 from wagers import services as hand_services
 from wagers.models import Hand
 
@@ -84,7 +85,7 @@ def test_r16_a_proposition_player_never_holds_the_position_twice_in_a_row(
     table, clock, dealer, supervisor
 ):
     prop = selectors.seated(table).get(seat=3)
-    services.seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
+    seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
     clock.at(1)
     first = designated_player_rotate(table=table, by=dealer, draw_cards={1: "2c", 3: "As", 5: "3c"})
     assert first.designated_player.seat == 3
@@ -101,7 +102,7 @@ def test_r16_a_proposition_players_seat_places_no_spot_wagers(
     table, clock, dealer, supervisor, refusal
 ):
     prop = selectors.seated(table).get(seat=5)
-    services.seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
+    seating_flag_proposition(seating=prop, flagged=True, by=supervisor)
     clock.at(1)
     started = hand_services.hand_start(
         table=table, by=dealer, draw_cards={1: "As", 3: "2c", 5: "3c"}

@@ -8,9 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from tables import selectors, services
+from tables import selectors
 from tables.models import Player
 from tables.rotation import designated_player_rotate
+from tables.services.seating import seat_player, seating_flag_proposition
+from tables.services.sessions import table_close, table_open
 
 from .support import T0
 
@@ -27,11 +29,9 @@ def table(clock, dp_table, approve, dealer, supervisor, make_player):
     may hold the position any number of hands in a row, so that the tests choose who does."""
     approve(dp_table, dp_max_consecutive=100, reason="Let the tests choose the DP")
     clock.at(0)
-    services.table_open(table=dp_table, dealer=dealer, by=supervisor)
+    table_open(table=dp_table, dealer=dealer, by=supervisor)
     for number, name in ((1, "Avery"), (3, "Blake"), (5, "Casey")):
-        services.seat_player(
-            table=dp_table, seat=number, player=make_player(name), buy_in="500", by=dealer
-        )
+        seat_player(table=dp_table, seat=number, player=make_player(name), buy_in="500", by=dealer)
     return dp_table
 
 
@@ -58,7 +58,7 @@ def hand(table, clock, dealer):
 
 def flag_prop(table, seat: int, supervisor):
     seating = selectors.seated(table).get(seat=seat)
-    services.seating_flag_proposition(seating=seating, flagged=True, by=supervisor)
+    seating_flag_proposition(seating=seating, flagged=True, by=supervisor)
 
 
 def test_r16_one_player_holding_the_position_for_40_minutes_of_play_is_flagged(table, hand):
@@ -126,7 +126,7 @@ def test_r16_a_session_closed_before_40_minutes_flags_nothing(table, hand, clock
     for at in range(1, 30, 5):
         hand(at=at, dp=1)
     clock.at(35)
-    services.table_close(table=table, by=supervisor)
+    table_close(table=table, by=supervisor)
     assert selectors.rotation_compliance_flags(table, T0, minutes(120)) == []
 
 
@@ -134,12 +134,12 @@ def test_r16_windows_do_not_span_two_sessions(table, hand, clock, dealer, superv
     for at in range(1, 30, 5):  # Avery, minutes 1–26; the table closes at 30
         hand(at=at, dp=1)
     clock.at(30)
-    services.table_close(table=table, by=supervisor)
+    table_close(table=table, by=supervisor)
     clock.at(31)
-    services.table_open(table=table, dealer=dealer, by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
     for number, name in ((1, "Avery"), (3, "Blake")):
         player = Player.objects.get(name=name)
-        services.seat_player(table=table, seat=number, player=player, buy_in="100", by=dealer)
+        seat_player(table=table, seat=number, player=player, buy_in="100", by=dealer)
     clock.at(32)
     designated_player_rotate(table=table, by=dealer, draw_cards={1: "As", 3: "2c"})
     for i, at in enumerate(range(35, 70, 5)):

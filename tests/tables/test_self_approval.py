@@ -9,8 +9,8 @@ from django.db import connection
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import services
-from tables.models import SelfApprovalChange, SelfApprovalDecision
+from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
+from tables.staff_models import SelfApprovalChange, TwoPersonDecision
 from tests.conftest import signed
 from tests.runtime_role import assert_append_only
 
@@ -28,34 +28,34 @@ def test_a_new_cardroom_never_allows_self_approval(cardroom):
 @pytest.mark.parametrize("persona", ["supervisor", "dealer", "auditor"])
 def test_only_an_administrator_proposes_a_self_approval_change(request, cardroom, persona):
     with pytest.raises(PermissionDenied):
-        services.self_approval_change_propose(
+        self_approval_change_propose(
             cardroom=cardroom, allowed=True, reason="Nights", by=request.getfixturevalue(persona)
         )
     assert not SelfApprovalChange.objects.exists()
 
 
 def test_the_proposer_cannot_approve_their_own_change(cardroom, administrator):
-    change = services.self_approval_change_propose(
+    change = self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="Nights", by=administrator
     )
 
     with pytest.raises(PermissionDenied, match="second administrator"):
-        services.self_approval_change_decide(
+        self_approval_change_decide(
             change=change, approve=True, signature=signed(administrator), by=administrator
         )
 
     cardroom.refresh_from_db()
     assert cardroom.self_approval_allowed is False
-    assert not SelfApprovalDecision.objects.exists()
+    assert not TwoPersonDecision.objects.filter(change__kind="self_approval").exists()
 
 
 def test_a_second_administrator_approves_and_the_switch_changes_audited(
     cardroom, administrator, second_administrator
 ):
-    change = services.self_approval_change_propose(
+    change = self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="One supervisor on nights", by=administrator
     )
-    decision = services.self_approval_change_decide(
+    decision = self_approval_change_decide(
         change=change,
         approve=True,
         by=second_administrator,
@@ -74,11 +74,11 @@ def test_a_second_administrator_approves_and_the_switch_changes_audited(
 
 
 def test_a_supervisor_cannot_approve_a_self_approval_change(cardroom, administrator, supervisor):
-    change = services.self_approval_change_propose(
+    change = self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="Nights", by=administrator
     )
     with pytest.raises(PermissionDenied):
-        services.self_approval_change_decide(
+        self_approval_change_decide(
             change=change, approve=True, signature=signed(supervisor), by=supervisor
         )
 
@@ -86,13 +86,13 @@ def test_a_supervisor_cannot_approve_a_self_approval_change(cardroom, administra
 def test_the_proposer_may_withdraw_by_rejecting_and_a_change_is_decided_once(
     cardroom, administrator, second_administrator
 ):
-    change = services.self_approval_change_propose(
+    change = self_approval_change_propose(
         cardroom=cardroom, allowed=True, reason="Nights", by=administrator
     )
-    services.self_approval_change_decide(change=change, approve=False, by=administrator)
+    self_approval_change_decide(change=change, approve=False, by=administrator)
 
     with pytest.raises(Conflict) as again:
-        services.self_approval_change_decide(
+        self_approval_change_decide(
             change=change,
             approve=True,
             signature=signed(second_administrator),
@@ -109,21 +109,17 @@ def test_one_change_waits_at_a_time_and_a_change_must_change_something(
     cardroom, administrator, second_administrator
 ):
     with pytest.raises(DomainError) as same:
-        services.self_approval_change_propose(
+        self_approval_change_propose(
             cardroom=cardroom, allowed=False, reason="Off", by=administrator
         )
     assert same.value.field == "allowed"
-    services.self_approval_change_propose(
-        cardroom=cardroom, allowed=True, reason="On", by=administrator
-    )
+    self_approval_change_propose(cardroom=cardroom, allowed=True, reason="On", by=administrator)
     with pytest.raises(Conflict):
-        services.self_approval_change_propose(
+        self_approval_change_propose(
             cardroom=cardroom, allowed=True, reason="On again", by=second_administrator
         )
     with pytest.raises(DomainError) as reasonless:
-        services.self_approval_change_propose(
-            cardroom=cardroom, allowed=True, reason="  ", by=administrator
-        )
+        self_approval_change_propose(cardroom=cardroom, allowed=True, reason="  ", by=administrator)
     assert reasonless.value.field == "reason"
 
 
@@ -131,10 +127,10 @@ def test_switching_self_approval_off_is_a_two_person_change_too(
     cardroom, allow_self_approval, administrator, second_administrator
 ):
     allow_self_approval(cardroom)
-    change = services.self_approval_change_propose(
+    change = self_approval_change_propose(
         cardroom=cardroom, allowed=False, reason="Two supervisors again", by=second_administrator
     )
-    services.self_approval_change_decide(
+    self_approval_change_decide(
         change=change, approve=True, signature=signed(administrator), by=administrator
     )
 
@@ -142,9 +138,10 @@ def test_switching_self_approval_off_is_a_two_person_change_too(
     assert cardroom.self_approval_allowed is False
 
 
-@pytest.mark.parametrize("table", ["tables_selfapprovalchange", "tables_selfapprovaldecision"])
+@pytest.mark.parametrize("table", ["tables_twopersonchange", "tables_twopersondecision"])
 def test_self_approval_changes_and_decisions_are_never_edited(cardroom, allow_self_approval, table):
     allow_self_approval(cardroom)
     for statement in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
         assert_append_only(lambda statement=statement: connection.cursor().execute(statement))
-    assert SelfApprovalChange.objects.count() == SelfApprovalDecision.objects.count() == 1
+    decisions = TwoPersonDecision.objects.filter(change__kind="self_approval")
+    assert SelfApprovalChange.objects.count() == decisions.count() == 1

@@ -9,8 +9,17 @@ import pytest
 from django.utils import timezone
 
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import selectors, services
-from tables.models import SettingChange, TableSettings
+from tables import selectors
+from tables.models import TableSettings
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.setting_changes import (
+    setting_change_approve,
+    setting_change_propose,
+    setting_change_reject,
+    setting_change_withdraw,
+)
+from tables.staff_models import SettingChange
 from tests.conftest import signed
 from wagers.models import Hand
 
@@ -22,7 +31,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def propose(dp_table, supervisor):
     def make(*, by=None, reason="Busy night: raise the minimum", table=None, **values):
-        return services.setting_change_propose(
+        return setting_change_propose(
             table=table or dp_table, values=values, reason=reason, by=by or supervisor
         )
 
@@ -60,7 +69,7 @@ def test_r17_only_a_floor_supervisor_may_approve_a_change(request, propose, refu
     change = propose(ante_min="10")
     says = f"{ONLY_A_SUPERVISOR} approve a change to a table's settings"
     with refusal(PermissionDenied, field=None, says=says):
-        services.setting_change_approve(change=change, signature=signed(someone), by=someone)
+        setting_change_approve(change=change, signature=signed(someone), by=someone)
     change.refresh_from_db()
     assert change.status == SettingChange.Status.PENDING
 
@@ -69,7 +78,7 @@ def test_r17_a_different_floor_supervisor_approves_the_change(
     dp_table, propose, supervisor, second_supervisor
 ):
     change = propose(ante_min="10")
-    version = services.setting_change_approve(
+    version = setting_change_approve(
         change=change, signature=signed(second_supervisor), by=second_supervisor
     )
     change.refresh_from_db()
@@ -83,7 +92,7 @@ def test_r17_a_different_floor_supervisor_approves_the_change(
 def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, supervisor, refusal):
     change = propose(ante_min="10")
     with refusal(PermissionDenied, field=None, says="(R17 dual control)") as refused:
-        services.setting_change_approve(change=change, signature=signed(supervisor), by=supervisor)
+        setting_change_approve(change=change, signature=signed(supervisor), by=supervisor)
     assert "different floor supervisor" in refused.value.message
     change.refresh_from_db()
     assert change.status == SettingChange.Status.PENDING
@@ -93,16 +102,14 @@ def test_r17_the_proposer_cannot_approve_their_own_change(dp_table, propose, sup
 def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it_says_so(
     supervisor, administrator, allow_self_approval
 ):
-    cardroom = allow_self_approval(services.cardroom_create(name="Small room", by=administrator))
-    table = services.table_create(
+    cardroom = allow_self_approval(cardroom_create(name="Small room", by=administrator))
+    table = table_create(
         cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
     )
-    change = services.setting_change_propose(
+    change = setting_change_propose(
         table=table, values={"rake_amount": "2"}, reason="Alone tonight", by=supervisor
     )
-    version = services.setting_change_approve(
-        change=change, signature=signed(supervisor), by=supervisor
-    )
+    version = setting_change_approve(change=change, signature=signed(supervisor), by=supervisor)
     change.refresh_from_db()
     assert change.self_approved is True
     assert change.decided_by == supervisor
@@ -112,16 +119,14 @@ def test_r17_where_the_cardroom_allows_it_a_lone_supervisor_self_approves_and_it
 def test_r17_a_change_approved_by_another_supervisor_is_not_self_approved_even_where_allowed(
     supervisor, second_supervisor, administrator, allow_self_approval
 ):
-    cardroom = allow_self_approval(services.cardroom_create(name="Small room", by=administrator))
-    table = services.table_create(
+    cardroom = allow_self_approval(cardroom_create(name="Small room", by=administrator))
+    table = table_create(
         cardroom=cardroom, name="Only table", banking="designated_player", by=supervisor
     )
-    change = services.setting_change_propose(
+    change = setting_change_propose(
         table=table, values={"rake_amount": "2"}, reason="Two of us", by=supervisor
     )
-    services.setting_change_approve(
-        change=change, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=change, signature=signed(second_supervisor), by=second_supervisor)
     change.refresh_from_db()
     assert change.self_approved is False
 
@@ -135,9 +140,7 @@ def test_r17_a_change_keeps_proposer_approver_both_times_old_and_new_values_and_
     clock.at(0)
     change = propose(ante_min="10", flush_paytable={"4": 1, "5": 10, "6": 100, "7": 300})
     clock.at(7)
-    services.setting_change_approve(
-        change=change, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=change, signature=signed(second_supervisor), by=second_supervisor)
     change = selectors.setting_change_history(dp_table).get(pk=change.pk)
     assert change.proposed_by == supervisor
     assert change.decided_by == second_supervisor
@@ -164,12 +167,8 @@ def test_r17_old_values_are_those_in_force_when_the_change_is_approved(
 ):
     first = propose(rake_amount="2")
     second = propose(rake_amount="3")
-    services.setting_change_approve(
-        change=first, signature=signed(second_supervisor), by=second_supervisor
-    )
-    services.setting_change_approve(
-        change=second, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=first, signature=signed(second_supervisor), by=second_supervisor)
+    setting_change_approve(change=second, signature=signed(second_supervisor), by=second_supervisor)
     second.refresh_from_db()
     assert second.old_values == {"rake_amount": "2.00"}
     assert selectors.current_settings(dp_table).rake_amount == Decimal("3.00")
@@ -180,9 +179,7 @@ def test_r17_proposing_and_approving_are_audited_with_the_values(
 ):
     since = last_seq()
     change = propose(ante_min="10")
-    services.setting_change_approve(
-        change=change, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=change, signature=signed(second_supervisor), by=second_supervisor)
     assert audit_actions(since) == [
         "table.settings.change_proposed",
         "table.settings.change_approved",
@@ -198,9 +195,7 @@ def test_r17_an_approved_change_applies_from_the_next_version_and_the_previous_k
     before = selectors.current_settings(dp_table)
     change = propose(ante_min="10", dp_max_consecutive=3)
     assert selectors.current_settings(dp_table) == before  # proposing changes nothing yet
-    services.setting_change_approve(
-        change=change, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=change, signature=signed(second_supervisor), by=second_supervisor)
     now = selectors.current_settings(dp_table)
     assert now.version == before.version + 1
     assert (now.ante_min, now.dp_max_consecutive) == (Decimal("10.00"), 3)
@@ -221,7 +216,7 @@ def test_r17_a_hand_in_progress_keeps_the_settings_it_started_under(
         started_by=supervisor,
         started_at=timezone.now(),
     )
-    services.setting_change_approve(
+    setting_change_approve(
         change=propose(ante_min="10"), signature=signed(second_supervisor), by=second_supervisor
     )
     hand.refresh_from_db()
@@ -235,11 +230,9 @@ def test_r17_a_second_approval_of_the_same_change_is_refused(
 ):
     third = make_user("supervisor3", role="Floor supervisor")
     change = propose(ante_min="10")
-    services.setting_change_approve(
-        change=change, signature=signed(second_supervisor), by=second_supervisor
-    )
+    setting_change_approve(change=change, signature=signed(second_supervisor), by=second_supervisor)
     with refusal(Conflict, field="status", says="This change was approved already"):
-        services.setting_change_approve(change=change, signature=signed(third), by=third)
+        setting_change_approve(change=change, signature=signed(third), by=third)
     assert TableSettings.objects.filter(table=dp_table).count() == 2
 
 
@@ -248,12 +241,12 @@ def test_r17_a_change_valid_alone_but_not_on_top_of_one_approved_since_is_refuse
 ):
     raise_min = propose(ante_min="50")
     lower_max = propose(ante_max="25")
-    services.setting_change_approve(
+    setting_change_approve(
         change=raise_min, signature=signed(second_supervisor), by=second_supervisor
     )
     below = "The ante maximum $25.00 is below the minimum $50.00 (R5)"
     with refusal(DomainError, field="ante_max", says=below):
-        services.setting_change_approve(
+        setting_change_approve(
             change=lower_max, signature=signed(second_supervisor), by=second_supervisor
         )
     lower_max.refresh_from_db()
@@ -331,7 +324,7 @@ def test_r17_a_supervisor_rejects_a_change_and_the_settings_stay(
 ):
     change = propose(ante_min="10")
     since = last_seq()
-    services.setting_change_reject(change=change, by=second_supervisor, reason="Not tonight")
+    setting_change_reject(change=change, by=second_supervisor, reason="Not tonight")
     change.refresh_from_db()
     assert change.status == SettingChange.Status.REJECTED
     assert change.decided_by == second_supervisor
@@ -345,13 +338,13 @@ def test_a_dealer_cannot_reject_a_change(propose, dealer, refusal):
     change = propose(ante_min="10")
     says = f"{ONLY_A_SUPERVISOR} reject a change to a table's settings"
     with refusal(PermissionDenied, field=None, says=says):
-        services.setting_change_reject(change=change, by=dealer)
+        setting_change_reject(change=change, by=dealer)
 
 
 def test_r17_the_proposer_withdraws_their_change(dp_table, propose, supervisor):
     change = propose(ante_min="10")
     since = last_seq()
-    services.setting_change_withdraw(change=change, by=supervisor)
+    setting_change_withdraw(change=change, by=supervisor)
     change.refresh_from_db()
     assert change.status == SettingChange.Status.WITHDRAWN
     assert change.decided_by == supervisor
@@ -363,7 +356,7 @@ def test_only_the_proposer_withdraws_a_change(propose, second_supervisor, refusa
     change = propose(ante_min="10")
     says = "Only the supervisor who proposed a change may withdraw it"
     with refusal(PermissionDenied, field=None, says=says):
-        services.setting_change_withdraw(change=change, by=second_supervisor)
+        setting_change_withdraw(change=change, by=second_supervisor)
 
 
 @pytest.mark.parametrize("first", ["approve", "reject", "withdraw"])
@@ -373,11 +366,11 @@ def test_r17_a_decided_change_cannot_be_decided_again(
 ):
     change = propose(ante_min="10")
     decide = {
-        "approve": lambda: services.setting_change_approve(
+        "approve": lambda: setting_change_approve(
             change=change, signature=signed(second_supervisor), by=second_supervisor
         ),
-        "reject": lambda: services.setting_change_reject(change=change, by=second_supervisor),
-        "withdraw": lambda: services.setting_change_withdraw(change=change, by=supervisor),
+        "reject": lambda: setting_change_reject(change=change, by=second_supervisor),
+        "withdraw": lambda: setting_change_withdraw(change=change, by=supervisor),
     }
     decide[first]()
     status = SettingChange.objects.get(pk=change.pk).status
@@ -394,5 +387,5 @@ def test_the_change_history_lists_a_tables_changes_newest_first(
     first = propose(ante_min="10")
     clock.at(5)
     second = propose(ante_max="50")
-    services.setting_change_reject(change=first, by=second_supervisor)
+    setting_change_reject(change=first, by=second_supervisor)
     assert list(selectors.setting_change_history(dp_table)) == [second, first]

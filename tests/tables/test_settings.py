@@ -7,8 +7,10 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from core.errors import Conflict, DomainError, PermissionDenied
-from tables import selectors, services
+from tables import selectors
 from tables.models import TableSettings
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
 
 from .support import audit_actions
 
@@ -211,21 +213,19 @@ def test_two_tables_of_a_cardroom_cannot_share_a_name(make_table, refusal):
 def test_r17_only_a_floor_supervisor_creates_a_table(request, cardroom, refusal, persona):
     someone = request.getfixturevalue(persona)
     with refusal(PermissionDenied, field=None, says="Only a floor supervisor may create a table"):
-        services.table_create(
-            cardroom=cardroom, name="Not mine", banking="designated_player", by=someone
-        )
+        table_create(cardroom=cardroom, name="Not mine", banking="designated_player", by=someone)
 
 
 @pytest.mark.parametrize("persona", ["supervisor", "dealer", "auditor"])
 def test_only_an_administrator_creates_a_cardroom(request, persona, refusal):
     only = "Only an administrator may create a cardroom"
     with refusal(PermissionDenied, field=None, says=only):
-        services.cardroom_create(name="Elsewhere", by=request.getfixturevalue(persona))
+        cardroom_create(name="Elsewhere", by=request.getfixturevalue(persona))
 
 
 def test_a_cardroom_needs_a_real_time_zone(administrator, refusal):
     with refusal(DomainError, field="time_zone", says="'Mars/Olympus' is not a time zone name"):
-        services.cardroom_create(name="Elsewhere", time_zone="Mars/Olympus", by=administrator)
+        cardroom_create(name="Elsewhere", time_zone="Mars/Olympus", by=administrator)
 
 
 # --- versions are immutable ------------------------------------------------------------------

@@ -14,8 +14,9 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from core.errors import DomainError, PermissionDenied
 from core.roles import DEALER, FLOOR_SUPERVISOR
-from tables import services, setup_links, signatures, staff, two_person
+from tables import setup_links, signatures, staff, two_person
 from tables.models import Signature, StaffProfile, TableSettings
+from tables.services.setting_changes import setting_change_approve, setting_change_propose
 from tables.signatures import SignatureInput, SignatureRefused, signature_verify
 from tests.conftest import PASSWORD, signed
 
@@ -24,13 +25,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def change(dp_table, supervisor):
-    return services.setting_change_propose(
+    return setting_change_propose(
         table=dp_table, values={"ante_min": "10"}, reason="Weekend", by=supervisor
     )
 
 
 def _approve(change, who, secret):
-    return services.setting_change_approve(
+    return setting_change_approve(
         change=change, signature=SignatureInput(who.username, secret), by=who
     )
 
@@ -82,12 +83,12 @@ def test_five_wrong_secrets_lock_the_signer_out_even_with_the_right_one(change, 
 
 def test_an_approver_signs_as_themselves_not_as_someone_else(change, second_supervisor, dealer):
     with pytest.raises(SignatureRefused) as refused:
-        services.setting_change_approve(
+        setting_change_approve(
             change=change, signature=SignatureInput(dealer.username, PASSWORD), by=second_supervisor
         )
     assert refused.value.message == "Sign as yourself, Gus Park."
     with pytest.raises(DomainError) as missing:
-        services.setting_change_approve(change=change, signature=None, by=second_supervisor)
+        setting_change_approve(change=change, signature=None, by=second_supervisor)
     assert missing.value.field == "signature"
     assert not Signature.objects.exists()
 
@@ -169,7 +170,7 @@ def test_r17_the_floor3_attack_an_account_never_approves_its_makers_change(
 
 
 def test_r17_nor_does_the_maker_approve_the_accounts_change(floor3, supervisor, dp_table):
-    theirs = services.setting_change_propose(
+    theirs = setting_change_propose(
         table=dp_table, values={"ante_max": "50"}, reason="Quiet", by=floor3
     )
     with pytest.raises(PermissionDenied):
@@ -177,7 +178,7 @@ def test_r17_nor_does_the_maker_approve_the_accounts_change(floor3, supervisor, 
 
 
 def test_r17_the_approver_of_an_account_is_on_its_line_too(floor3, second_supervisor, dp_table):
-    theirs = services.setting_change_propose(
+    theirs = setting_change_propose(
         table=dp_table, values={"ante_max": "50"}, reason="Quiet", by=floor3
     )
     with pytest.raises(PermissionDenied):

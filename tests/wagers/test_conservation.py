@@ -33,9 +33,12 @@ from engine.checks import raise_cap_multiple
 from engine.fees import dealer_fee, spot_fee
 from engine.hands import flush_key, flush_size
 from rake.models import FeeEntry
-from tables import services as table_services
 from tables.models import Seating, StackEntry, Table
 from tables.selectors import current_settings
+from tables.services.cardrooms import cardroom_create
+from tables.services.configuration import table_create
+from tables.services.seating import player_create, seat_player, seating_sit_out
+from tables.services.sessions import table_open
 from tests.conftest import an_administrator, examples
 from wagers import services
 from wagers.models import Hand, Settlement
@@ -73,7 +76,7 @@ def amounts(low: Decimal, high: Decimal, unit: Decimal) -> st.SearchStrategy[Dec
 
 
 def build_world(data, supervisor, dealer, rng: random.Random, name: str, seen) -> World:
-    room = table_services.cardroom_create(name=name, by=an_administrator())
+    room = cardroom_create(name=name, by=an_administrator())
     world = World(tables=[], seen=seen, rng=rng)
     for banking in ("designated_player", "house"):
         values = {
@@ -89,17 +92,15 @@ def build_world(data, supervisor, dealer, rng: random.Random, name: str, seen) -
                 st.sampled_from(["all_players", "players_not_dp", "dp_only", "none"])
             )
             values["rake_amount"] = data.draw(st.sampled_from(["0", "1", "2", "5"]))
-        table = table_services.table_create(
+        table = table_create(
             cardroom=room, name=banking, banking=banking, settings=values, by=supervisor
         )
-        table_services.table_open(table=table, dealer=dealer, by=supervisor)
+        table_open(table=table, dealer=dealer, by=supervisor)
         seats = data.draw(st.sets(st.integers(1, 7), min_size=2, max_size=7))
         for seat in sorted(seats):
             buy_in = data.draw(st.sampled_from(["300", "1500", "60", "20"]))
-            player = table_services.player_create(cardroom=room, name=f"P{seat}", by=dealer)
-            table_services.seat_player(
-                table=table, seat=seat, player=player, buy_in=buy_in, by=dealer
-            )
+            player = player_create(cardroom=room, name=f"P{seat}", by=dealer)
+            seat_player(table=table, seat=seat, player=player, buy_in=buy_in, by=dealer)
             world.deposited += D(buy_in)
         world.tables.append(table)
     return world
@@ -157,7 +158,7 @@ def start_hand(world: World, table: Table, dealer) -> Hand | None:
     # A seat that cannot put the DP's fee in action sits out, so the rotation passes it by.
     for seating in Seating.objects.filter(table=table, left_at=None, sitting_out=False):
         if seating.stack < least:
-            table_services.seating_sit_out(seating=seating, by=dealer)
+            seating_sit_out(seating=seating, by=dealer)
     candidates = list(
         Seating.objects.filter(table=table, left_at=None, sitting_out=False).values_list(
             "seat", flat=True

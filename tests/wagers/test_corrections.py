@@ -15,8 +15,8 @@ from engine import ConservationError
 from engine.cards import parse_hand
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
-from tables import services as table_services
 from tables.models import StackEntry
+from tables.services.stacks import stack_cash_out
 from wagers import services
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_history, settlement_in_force
@@ -244,7 +244,7 @@ def test_a_correction_that_would_take_a_stack_below_zero_is_refused_and_changes_
     """Seat 1 won and coloured up; the corrected cards make it a loser, so $40 would come
     off an empty stack: the $39 it was paid back, and the $1 fee its losing hand owes."""
     hand, _ = settled
-    table_services.stack_cash_out(seating=seating_at(dp_table, 1), by=dealer)
+    stack_cash_out(seating=seating_at(dp_table, 1), by=dealer)
     books, table_stacks = Books.now(), stacks(dp_table)
     events = AuditEvent.objects.count()
     with refusal(DomainError, field="stack", says="a stack never goes negative") as refused:

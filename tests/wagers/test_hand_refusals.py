@@ -15,8 +15,8 @@ from core.errors import Conflict, DomainError, PermissionDenied
 from engine import ConservationError
 from engine.cards import parse_hand
 from engine.hands import flush_key, flush_size
-from tables import services as table_services
 from tables.selectors import open_session
+from tables.services.sessions import table_close
 from wagers import services
 from wagers.models import Hand, Spot
 
@@ -511,7 +511,7 @@ def test_a_floor_supervisor_may_run_a_hand(hand, dp_table, supervisor):
 
 
 def test_no_hand_on_a_closed_table(dp_table, dp_players, supervisor, dealer, refusal):
-    table_services.table_close(table=dp_table, by=supervisor)
+    table_close(table=dp_table, by=supervisor)
     with refusal(Conflict, field=None, says="closed") as refused:
         services.hand_start(table=dp_table, by=supervisor)
     assert "is closed: open it to start a hand" in refused.value.message
@@ -525,7 +525,7 @@ def test_a_table_with_a_hand_in_progress_cannot_close(hand, dp_table, supervisor
     wager(hand, dp_table, 1, "5", by=dealer)
     before = stacks(dp_table)
     with refusal(Conflict, field=None, says="hand in progress"):
-        table_services.table_close(table=dp_table, by=supervisor)
+        table_close(table=dp_table, by=supervisor)
     assert open_session(dp_table) is not None
     assert stacks(dp_table) == before
 

@@ -18,8 +18,14 @@ from core.errors import Conflict
 from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusions import ExclusionInput, exclusion_add
 from patrons.models import Exclusion, Incident
-from tables import services as table_services
 from tables.models import RotationRecord, Seating
+from tables.services.seating import (
+    seating_come_back,
+    seating_leave,
+    seating_sit_out,
+    seating_waive_dp,
+)
+from tables.services.stacks import stack_add, stack_cash_out
 from wagers import services
 from wagers.models import Hand, Spot
 
@@ -222,12 +228,12 @@ def test_a_hand_left_with_no_spot_is_called_off(
 @pytest.mark.parametrize(
     "change",
     [
-        lambda s, by: table_services.stack_cash_out(seating=s, by=by),
-        lambda s, by: table_services.seating_leave(seating=s, by=by),
-        lambda s, by: table_services.seating_sit_out(seating=s, by=by),
-        lambda s, by: table_services.seating_come_back(seating=s, by=by),
-        lambda s, by: table_services.seating_waive_dp(seating=s, waived=True, by=by),
-        lambda s, by: table_services.stack_add(seating=s, amount="100", by=by),
+        lambda s, by: stack_cash_out(seating=s, by=by),
+        lambda s, by: seating_leave(seating=s, by=by),
+        lambda s, by: seating_sit_out(seating=s, by=by),
+        lambda s, by: seating_come_back(seating=s, by=by),
+        lambda s, by: seating_waive_dp(seating=s, waived=True, by=by),
+        lambda s, by: stack_add(seating=s, amount="100", by=by),
     ],
     ids=["cash out", "leave", "sit out", "come back", "waive", "add chips"],
 )
@@ -241,11 +247,11 @@ def test_the_chips_leave_through_a_floor_supervisors_cash_out_and_nobody_adds_an
     barred_at_house, supervisor, refusal
 ):
     with refusal(Conflict, field="seating", says="cannot buy chips: barred") as refused:
-        table_services.stack_add(seating=barred_at_house, amount="100", by=supervisor)
+        stack_add(seating=barred_at_house, amount="100", by=supervisor)
     assert refused.value.code == "excluded"
 
-    table_services.stack_cash_out(seating=barred_at_house, amount="400", by=supervisor)
-    table_services.seating_leave(seating=barred_at_house, by=supervisor)
+    stack_cash_out(seating=barred_at_house, amount="400", by=supervisor)
+    seating_leave(seating=barred_at_house, by=supervisor)
 
     seating = held(barred_at_house)
     assert seating.left_at is not None and seating.stack == 0

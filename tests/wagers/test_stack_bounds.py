@@ -1,6 +1,6 @@
-"""The one stack-bounds guard (``tables.services.stack_bounds_check``) that a settlement's stack
-moves and every single ledger entry go through: a stack never goes below zero, nor reaches the
-most a stack holds ($9999999999.99, ``MONEY_LIMIT``)."""
+"""The one stack-bounds guard (``tables.services.stacks.stack_bounds_check``) that a
+settlement's stack moves and every single ledger entry go through: a stack never goes below
+zero, nor reaches the most a stack holds ($9999999999.99, ``MONEY_LIMIT``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from core.errors import DomainError
 from core.money import MONEY_LIMIT
-from tables.services import stack_bounds_check
+from tables.services.stacks import stack_bounds_check
 
 from .support import seating_at
 

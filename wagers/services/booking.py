@@ -26,7 +26,7 @@ from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
-from tables.services import stack_bounds_check
+from tables.services.stacks import stack_bounds_check
 from wagers.models import (
     BankBooking,
     FeeBooking,

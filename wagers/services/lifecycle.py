@@ -42,7 +42,8 @@ from tables.rotation import (
     no_designated_player,
     rotation_window_check,
 )
-from tables.services import stack_entry_add, table_lock_open
+from tables.services.locks import table_lock_open
+from tables.services.stacks import stack_entry_add
 from wagers.models import Hand, Spot
 
 from .booking import booked_now, move_stacks

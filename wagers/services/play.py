@@ -26,7 +26,7 @@ from engine.table import MAX_SPOTS
 from tables import rules as table_rules
 from tables.holds import hold_refusal
 from tables.models import Seating, StackEntry
-from tables.services import stack_entry_add
+from tables.services.stacks import stack_entry_add
 from wagers import selectors
 from wagers.models import Hand, Spot
 

@@ -13,8 +13,12 @@ from cardroom.api.fields import MoneyField, WallClockField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from tables import selectors as table_selectors
-from tables import services as table_services
 from tables.models import Cardroom
+from tables.services.cardrooms import (
+    cardroom_cage_limit_set,
+    cardroom_denominations_set,
+    cardroom_shifts_set,
+)
 
 from .common import MAX_DENOMINATIONS, SUPERVISOR
 
@@ -50,9 +54,7 @@ class CardroomShifts(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
         shifts = [(s["name"], s["starts_at"]) for s in self.parse(request)["shifts"]]
-        made = table_services.cardroom_shifts_set(
-            cardroom=cardroom, shifts=shifts, by=actor(request)
-        )
+        made = cardroom_shifts_set(cardroom=cardroom, shifts=shifts, by=actor(request))
         return Response(ShiftOut(made, many=True).data)
 
 
@@ -78,7 +80,7 @@ class CardroomDenominations(ServiceView):
     @extend_schema(request=DenominationsIn, responses=DenominationsOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        cardroom = table_services.cardroom_denominations_set(
+        cardroom = cardroom_denominations_set(
             cardroom=get_object_or_404(Cardroom, pk=pk),
             **self.parse(request),
             by=actor(request),
@@ -109,7 +111,7 @@ class CardroomCageLimit(ServiceView):
     @extend_schema(request=CageLimitIn, responses=CageLimitOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        cardroom = table_services.cardroom_cage_limit_set(
+        cardroom = cardroom_cage_limit_set(
             cardroom=get_object_or_404(Cardroom, pk=pk),
             largest=self.parse(request)["largest_cage_amount"],
             by=actor(request),

@@ -13,8 +13,9 @@ from django.db.models import QuerySet
 
 from core.inputs import AsciiDigitsForm
 from core.people import person_name
-from tables.models import Cardroom, PaytableChange, PaytableKind, Player, Seating
+from tables.models import Cardroom, PaytableKind, Player, Seating
 from tables.rules import SETTINGS
+from tables.staff_models import PaytableChange
 
 from .signing import SECRET_FIELD
 

@@ -125,11 +125,21 @@ def copy_changes(apps, schema_editor):
         schema_editor.execute(statement, params=None)
 
 
+def refuse_with_changes(apps, schema_editor):
+    """Undone only where nothing was copied: the old tables would come back empty."""
+    changes = apps.get_model("tables", "TwoPersonChange").objects.using(schema_editor.connection.alias)
+    if changes.filter(kind__in=("setting", "paytable", "self_approval")).exists():
+        raise migrations.exceptions.IrreversibleError(
+            "Setting, paytable and self-approval changes live in the two-person change now: "
+            "undoing this would lose them."
+        )
+
+
 class Migration(migrations.Migration):
     dependencies = [("tables", "0017_two_person_change_scope")]
 
     operations = [
-        migrations.RunPython(copy_changes, elidable=False),
+        migrations.RunPython(copy_changes, refuse_with_changes, elidable=False),
         AppendOnlyEnd("paytabledecision"),
         AppendOnlyEnd("paytablechange"),
         AppendOnlyEnd("selfapprovaldecision"),

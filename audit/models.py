@@ -11,9 +11,9 @@ from .chain import GENESIS_HASH
 
 
 class AuditEvent(models.Model):
-    #: The event's number across all chains: unique, increasing, not gapless (issue 16).
+    #: The event's number across all chains: unique, increasing, not gapless.
     seq = models.PositiveBigIntegerField(unique=True)
-    #: Which chain (``table:7``, ``cardroom:2``, ``global``; ``legacy`` before issue 16) and
+    #: Which chain (``table:7``, ``cardroom:2``, ``global``; ``legacy`` before chains per table) and
     #: where in it (1, 2, ...; null in the legacy chain, where ``seq`` is the place).
     chain = models.CharField(max_length=40)
     chain_seq = models.PositiveBigIntegerField(null=True, blank=True)
@@ -42,7 +42,7 @@ class AuditEvent(models.Model):
         indexes = [
             models.Index(fields=["object_type", "object_id"]),
             models.Index(fields=["occurred_at"]),
-            # Issue 16: an actor's events, newest first, by index.
+            # An actor's events, newest first, by index.
             models.Index(fields=["actor", "seq"], name="audit_actor_seq_idx"),
         ]
         constraints = [
@@ -70,10 +70,10 @@ class Checkpoint(models.Model):
     """The verified heads of every chain, recorded by the periodic verification and at each day
     close, signed with a key kept outside the database and appended to a sink outside it too
     (``AUDIT_CHECKPOINT_SINK``): a cut-off tail, a chain removed whole, or a checkpoint removed
-    or forged in the database is detectable (issues 11 and 16).
+    or forged in the database is detectable.
 
     ``seq`` is the highest event number the checkpoint covers; ``hash`` the hash over ``heads``
-    (``audit.chain.heads_hash``). A checkpoint from before issue 16 has no heads: its ``seq``
+    (``audit.chain.heads_hash``). A checkpoint from before chains per table has no heads: its ``seq``
     and ``hash`` are an event of the legacy chain, and it is not signed."""
 
     seq = models.PositiveBigIntegerField()
@@ -82,7 +82,7 @@ class Checkpoint(models.Model):
     events = models.PositiveBigIntegerField()  # how many events the verification read
     #: Canonical JSON ``[[chain, seq, hash], ...]`` sorted by chain, exactly as hashed.
     heads = models.TextField(default="[]")
-    #: HMAC-SHA256 with AUDIT_CHECKPOINT_KEY (``audit.signing``); empty before issue 11.
+    #: HMAC-SHA256 with AUDIT_CHECKPOINT_KEY (``audit.signing``); empty before checkpoints were signed.
     signature = models.CharField(max_length=64, blank=True, default="")
     key_id = models.CharField(max_length=16, blank=True, default="")
 

@@ -73,8 +73,8 @@ class Checkpoint(models.Model):
     or forged in the database is detectable.
 
     ``seq`` is the highest event number the checkpoint covers; ``hash`` the hash over ``heads``
-    (``audit.chain.heads_hash``). A checkpoint from before chains per table has no heads: its ``seq``
-    and ``hash`` are an event of the legacy chain, and it is not signed."""
+    (``audit.chain.heads_hash``). A checkpoint from before chains per table has no heads: its
+    ``seq`` and ``hash`` are an event of the legacy chain, and it is not signed."""
 
     seq = models.PositiveBigIntegerField()
     hash = models.CharField(max_length=64)
@@ -82,7 +82,8 @@ class Checkpoint(models.Model):
     events = models.PositiveBigIntegerField()  # how many events the verification read
     #: Canonical JSON ``[[chain, seq, hash], ...]`` sorted by chain, exactly as hashed.
     heads = models.TextField(default="[]")
-    #: HMAC-SHA256 with AUDIT_CHECKPOINT_KEY (``audit.signing``); empty before checkpoints were signed.
+    #: HMAC-SHA256 with AUDIT_CHECKPOINT_KEY (``audit.signing``); empty on the unsigned
+    #: checkpoints of before.
     signature = models.CharField(max_length=64, blank=True, default="")
     key_id = models.CharField(max_length=16, blank=True, default="")
 

@@ -56,7 +56,8 @@ def build() -> list[dict]:
     from knox.models import AuthToken
 
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
-    from tables.models import Cardroom, Seating, Table
+    from patrons.models import Cardroom
+    from tables.models import Seating, Table
     from tables.services.cardrooms import cardroom_create
     from tables.services.configuration import table_create
     from tables.services.seating import player_create, seat_player, seating_leave

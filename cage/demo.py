@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from patrons import cash, exclusions, incidents
 from patrons.identity import IdentityInput
+from patrons.models import Cardroom, Player
 from tables import selectors as table_selectors
 from tables.demo import (
     DEMO_CARDROOM,
@@ -45,7 +46,7 @@ from tables.demo import (
     load_demo_tables,
     load_demo_users,
 )
-from tables.models import Cardroom, Player, Seating, Table
+from tables.models import Seating, Table
 from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player

@@ -26,8 +26,9 @@ from django.utils import timezone
 
 from core.money import ZERO, money_text
 from engine.table import Banking
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom, HouseBankEntry, Table
+from tables.models import HouseBankEntry, Table
 from wagers.models import Settlement
 
 from .models import DayClose, DropCount, InventoryCount, ShiftClose, Slip

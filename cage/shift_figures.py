@@ -15,9 +15,10 @@ from django.db.models import Q
 
 from core.money import ZERO, money_text
 from engine.table import Banking
+from patrons.models import Cardroom
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
-from tables.models import Cardroom, HouseBankEntry, StackEntry, Table, TableSession, Tender
+from tables.models import HouseBankEntry, StackEntry, Table, TableSession, Tender
 
 from .models import DropCount, InventoryCount
 

@@ -20,8 +20,7 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
 from patrons.masking import masked_id
-from patrons.models import CashTransaction
-from tables.models import Cardroom
+from patrons.models import Cardroom, CashTransaction
 
 MTL_COLUMNS = [
     "transaction",

@@ -30,7 +30,8 @@ from decimal import Decimal
 from django.conf import settings as django_settings
 
 from core.errors import DomainError
-from tables.models import Cardroom, Player, Table
+from patrons.models import Cardroom, Player
+from tables.models import Table
 from tables.selectors import day_shifts, gaming_day_bounds, shift_bounds
 
 from .hold_lines import (

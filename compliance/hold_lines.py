@@ -10,7 +10,8 @@ from typing import Any
 
 from core.money import ZERO, money_text
 from engine.game_math import TableFigures, format_figure
-from tables.models import Player, Table
+from patrons.models import Player
+from tables.models import Table
 
 from .hold_rows import CENT, Group
 

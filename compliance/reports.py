@@ -12,8 +12,9 @@ from decimal import Decimal
 
 from django.db.models import Q, QuerySet
 
+from patrons.models import Player
 from rake.selectors import fees_by_mode
-from tables.models import Player, RotationRecord, Seating, StackEntry, Table
+from tables.models import RotationRecord, Seating, StackEntry, Table
 from tables.selectors import gaming_day_bounds, rotation_compliance_flags, rotation_log
 from tables.staff_models import SettingChange
 from wagers.models import Hand, SpotSettlement

@@ -33,7 +33,7 @@ from typing import Any
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
-from tables.models import Cardroom
+from patrons.models import Cardroom
 from wagers.models import Hand, Settlement, Spot
 
 from .entries import Offence

@@ -5,12 +5,11 @@ audited (R17). Settings versions, stack entries and rotation records are append-
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
+from patrons.models import Cardroom, Player
 
 from .models import (
-    Cardroom,
     GameStop,
     HouseBankEntry,
-    Player,
     RotationRecord,
     Seating,
     Shift,

@@ -30,9 +30,10 @@ from core.errors import Conflict, DomainError
 from core.roles import FLOOR_SUPERVISOR
 from engine.errors import RoundError
 from engine.table import Banking, BonusMode, TableRules
+from patrons.models import Cardroom
 
 from . import figures, rules, two_person
-from .models import Cardroom, PaytableKind, Table
+from .models import PaytableKind, Table
 from .signatures import SignatureInput, Signed
 from .staff_models import PaytableChange, TwoPersonChange, TwoPersonDecision
 

@@ -21,8 +21,9 @@ from core.roles import (
     FLOOR_SUPERVISOR,
     setup_role_groups,
 )
+from patrons.models import Cardroom, Player
 
-from .models import Cardroom, Player, Seating, StaffProfile, Table, TableSession
+from .models import Seating, StaffProfile, Table, TableSession
 from .signatures import SignatureInput, SigningDevice
 
 # Shared by every demo user and printed by `load_demo`: this is demo data, not a secret.

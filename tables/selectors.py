@@ -16,9 +16,9 @@ from core import days
 from core.errors import DomainError
 from core.prepared import PreparedRead
 from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
+from patrons.models import Cardroom
 
 from .models import (
-    Cardroom,
     GameStop,
     RotationRecord,
     Seating,

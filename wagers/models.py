@@ -10,10 +10,10 @@ from django.db.models import Q
 from core.choices import enum_choices
 from core.money import ZERO, MoneyField
 from engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
+from patrons.models import Player
 from rake.models import FeeEntry
 from tables.models import (
     HouseBankEntry,
-    Player,
     RotationRecord,
     Seating,
     Table,

@@ -16,8 +16,8 @@ from audit.services import audit_checkpoint_record, audit_record
 from core.errors import Conflict
 from core.permissions import require_role, require_supervisor
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom
 from tables.signatures import SignatureInput, signature_record, signature_verify, signing
 
 from .. import selectors

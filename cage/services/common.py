@@ -14,8 +14,9 @@ from core.errors import Conflict, DomainError
 from core.money import ZERO, money, money_text
 from core.people import person_name
 from engine.table import Banking
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Table
+from tables.models import Table
 from tables.signatures import Signed
 
 from .. import selectors

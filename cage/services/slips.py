@@ -27,8 +27,9 @@ from core.roles import (
     TABLE_STAFF,
     role_of,
 )
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom, HouseBankEntry, Table, TableSession
+from tables.models import HouseBankEntry, Table, TableSession
 from tables.services.stacks import house_bank_entry_add
 from tables.signatures import (
     SignatureInput,

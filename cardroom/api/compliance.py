@@ -22,7 +22,8 @@ from compliance import reports, services
 from compliance.models import Export
 from core.errors import DomainError
 from core.roles import AUDITORS
-from tables.models import Player, Table
+from patrons.models import Player
+from tables.models import Table
 from tables.selectors import gaming_day_bounds
 
 

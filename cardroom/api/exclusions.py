@@ -19,9 +19,8 @@ from core.errors import DomainError
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import exclusions
 from patrons.masking import masked_id
-from patrons.models import Exclusion, ExclusionListImport
+from patrons.models import Cardroom, Exclusion, ExclusionListImport, Player
 from patrons.state_list_imports import state_list_import_request
-from tables.models import Cardroom, Player
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
 FLOOR_AND_COMPLIANCE = (FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)

@@ -23,10 +23,12 @@ from core.roles import (
 )
 from patrons import incidents, reviews, selectors
 from patrons.models import (
+    Cardroom,
     Incident,
+    Player,
     SuspiciousActivityReview,
 )
-from tables.models import Cardroom, GameStop, Player, Table
+from tables.models import GameStop, Table
 from tables.rotation import game_restart
 from wagers.models import Hand
 

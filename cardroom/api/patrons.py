@@ -35,12 +35,14 @@ from patrons import cash, selectors
 from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
+    Cardroom,
     CashTransaction,
     CurrencyTransactionReport,
+    Player,
     PlayerIdentity,
     StructuringFlag,
 )
-from tables.models import Cardroom, Player, Table
+from tables.models import Table
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
 #: The floor and compliance: alerts, incidents, exclusion lists, stopped games.

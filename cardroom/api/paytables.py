@@ -18,8 +18,9 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from core.roles import FLOOR_SUPERVISOR
+from patrons.models import Cardroom
 from tables import catalogue, figures, selectors
-from tables.models import Cardroom, PaytableKind, Table
+from tables.models import PaytableKind, Table
 from tables.staff_models import PaytableChange, TwoPersonChange, TwoPersonDecision
 
 SUPERVISOR = (FLOOR_SUPERVISOR,)

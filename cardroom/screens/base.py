@@ -25,7 +25,7 @@ from django_htmx.middleware import HtmxDetails
 from audit.services import audit_refusal
 from core.errors import DomainError, PermissionDenied
 from core.roles import role_of
-from tables.models import Cardroom
+from patrons.models import Cardroom
 
 H = TypeVar("H", bound=Callable[..., Any])
 

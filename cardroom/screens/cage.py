@@ -33,8 +33,9 @@ from core.roles import (
     FLOOR_SUPERVISOR,
     role_of,
 )
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Signature, Table
+from tables.models import Signature, Table
 from tables.signatures import signatures_of
 
 from .base import Actions, SignedInRequest, call_service, role_required

@@ -24,9 +24,9 @@ from compliance.models import Export, VerificationRun
 from core.errors import Conflict
 from core.inputs import whole_number
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from patrons.models import Cardroom, Player
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Player
 from wagers import selectors as wagers_selectors
 
 from .audit_names import named

@@ -19,8 +19,9 @@ from django.views.decorators.http import require_POST
 from cardroom.signing import own_signature
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
+from patrons.models import Cardroom
 from tables import figures, rules, selectors
-from tables.models import Cardroom, Table
+from tables.models import Table
 from tables.services import configuration, sessions, setting_changes
 from tables.staff_models import SettingChange
 from wagers import selectors as hand_selectors

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
+from patrons.models import Cardroom
 from tables import catalogue, figures
-from tables.models import Cardroom
 from tables.staff_models import PaytableChange
 
 from .base import Actions, SignedInRequest, call_service

@@ -23,10 +23,15 @@ from core.roles import COMPLIANCE_AUDITOR
 from patrons import cash, reviews, selectors
 from patrons.identity import identity_reveal
 from patrons.masking import masked_id
-from patrons.models import CurrencyTransactionReport, ExclusionListImport, SuspiciousActivityReview
+from patrons.models import (
+    Cardroom,
+    CurrencyTransactionReport,
+    ExclusionListImport,
+    Player,
+    SuspiciousActivityReview,
+)
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Player
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.law import DayForm, FileForm, ImportForm, ReviewForm, ReviewNoteForm

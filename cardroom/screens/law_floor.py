@@ -18,9 +18,9 @@ from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import exclusions, incidents, selectors
 from patrons.identity import IdentityInput, identity_record
 from patrons.masking import masked_id
-from patrons.models import Incident
+from patrons.models import Incident, Player
 from tables import selectors as table_selectors
-from tables.models import Player, Table
+from tables.models import Table
 from tables.rotation import game_restart
 
 from .base import SignedInRequest, call_service, role_required

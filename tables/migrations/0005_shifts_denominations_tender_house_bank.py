@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import tables.models
+import patrons.models
 from core.db import AppendOnly
 
 
@@ -71,7 +71,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="cardroom",
             name="chip_denominations",
-            field=models.JSONField(default=tables.models.default_denominations),
+            field=models.JSONField(default=patrons.models.default_denominations),
         ),
         migrations.AddField(
             model_name="stackentry",

@@ -127,7 +127,9 @@ def copy_changes(apps, schema_editor):
 
 def refuse_with_changes(apps, schema_editor):
     """Undone only where nothing was copied: the old tables would come back empty."""
-    changes = apps.get_model("tables", "TwoPersonChange").objects.using(schema_editor.connection.alias)
+    changes = apps.get_model("tables", "TwoPersonChange").objects.using(
+        schema_editor.connection.alias
+    )
     if changes.filter(kind__in=("table_settings", "paytable", "self_approval")).exists():
         raise migrations.exceptions.IrreversibleError(
             "Setting, paytable and self-approval changes live in the two-person change now: "

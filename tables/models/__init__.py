@@ -3,14 +3,9 @@
 Rows the rules say are never edited (settings versions, stack entries, rotation offers) are
 append-only in the database (``core.db.AppendOnly`` in the migrations). Writes go through
 ``tables.services``; reads through ``tables.selectors``. Cardrooms and players live a layer
-down, in ``patrons`` (which needs them), and are named here too for the code above.
+down, in ``patrons`` (which needs them).
 """
 
-from patrons.models import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
-from patrons.models import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
-from patrons.models import Cardroom as Cardroom
-from patrons.models import Player as Player
-from patrons.models import default_denominations as default_denominations
 from tables.staff_models import Signature as Signature
 from tables.staff_models import StaffLineage as StaffLineage
 from tables.staff_models import StaffProfile as StaffProfile

@@ -15,12 +15,10 @@ from core.errors import Conflict, DomainError
 from core.money import MoneyInput, money, money_text
 from core.permissions import require_role, require_supervisor
 from core.roles import ADMINISTRATOR
+from patrons.models import Cardroom
 
 from .. import catalogue, selectors
-from ..models import (
-    Cardroom,
-    Shift,
-)
+from ..models import Shift
 
 
 @transaction.atomic

@@ -14,13 +14,10 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.permissions import require_supervisor
 from engine.table import MAX_SEATS, Banking
+from patrons.models import Cardroom
 
 from .. import catalogue, figures, rules
-from ..models import (
-    Cardroom,
-    Table,
-    TableSettings,
-)
+from ..models import Table, TableSettings
 
 
 @transaction.atomic

@@ -14,16 +14,10 @@ from core.permissions import require_role, require_supervisor
 from core.roles import TABLE_STAFF
 from patrons.exclusions import alerting, exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
+from patrons.models import Cardroom, Player
 
 from .. import selectors
-from ..models import (
-    Cardroom,
-    Player,
-    Seating,
-    StackEntry,
-    Table,
-    Tender,
-)
+from ..models import Seating, StackEntry, Table, Tender
 from .locks import require_seated, seating_lock_for_change, table_lock_open
 from .stacks import check_chips, stack_entry_add, tender_for
 

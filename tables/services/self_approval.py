@@ -15,9 +15,9 @@ from django.db import transaction
 from audit.actions import AuditAction
 from core.errors import Conflict, DomainError
 from core.roles import ADMINISTRATOR
+from patrons.models import Cardroom
 
 from .. import selectors, two_person
-from ..models import Cardroom
 from ..signatures import SignatureInput, Signed
 from ..staff_models import SelfApprovalChange, TwoPersonChange, TwoPersonDecision
 

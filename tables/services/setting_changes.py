@@ -15,9 +15,10 @@ from audit.actions import AuditAction
 from core.errors import DomainError
 from core.roles import FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
+from patrons.models import Cardroom
 
 from .. import figures, rules, selectors, two_person
-from ..models import Cardroom, Table, TableSettings
+from ..models import Table, TableSettings
 from ..signatures import SignatureInput, Signed
 from ..staff_models import SettingChange, TwoPersonChange, TwoPersonDecision
 from .configuration import settings_check

@@ -15,9 +15,10 @@ from django.utils import timezone
 from audit.models import Checkpoint
 from audit.services import audit_record
 from compliance.models import Export
+from patrons.models import Cardroom, Player
 from tables import selectors
 from tables.figures import figure_values
-from tables.models import Cardroom, Player, RotationRecord, StackEntry, Table, TableSettings
+from tables.models import RotationRecord, StackEntry, Table, TableSettings
 from tables.staff_models import SettingChange, TwoPersonDecision
 from wagers.models import Hand
 

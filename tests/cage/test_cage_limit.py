@@ -12,7 +12,7 @@ import pytest
 from cage import services as cage
 from cage.models import Slip
 from core.errors import DomainError, PermissionDenied
-from tables.models import DEFAULT_LARGEST_CAGE_AMOUNT
+from patrons.models import DEFAULT_LARGEST_CAGE_AMOUNT
 from tables.services.cardrooms import cardroom_cage_limit_set
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open

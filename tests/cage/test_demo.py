@@ -13,8 +13,8 @@ from django.core.management import call_command
 from audit.models import AuditEvent
 from cage import selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
-from patrons.models import CashTransaction, CurrencyTransactionReport, Exclusion, Incident
-from tables.models import Cardroom, HouseBankEntry, Signature
+from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, Exclusion, Incident
+from tables.models import HouseBankEntry, Signature
 
 pytestmark = pytest.mark.django_db
 

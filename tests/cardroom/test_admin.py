@@ -412,7 +412,8 @@ def test_the_admin_refuses_to_add_change_or_delete(admin_client, one_of_each, mo
 
 
 def test_configuration_records_are_read_only_in_the_admin_too(admin_client, one_of_each):
-    from tables.models import Cardroom, Player, Table
+    from patrons.models import Cardroom, Player
+    from tables.models import Table
 
     for model in (Cardroom, Table, Player):
         record = one_of_each[model]

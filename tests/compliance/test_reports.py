@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from compliance.reports import player_report, table_day_report
 from core.errors import Conflict
+from patrons.models import Cardroom
 from rake.models import FeeEntry
 from rake.selectors import fees_by_mode, fees_total
-from tables.models import Cardroom, Seating, StackEntry
+from tables.models import Seating, StackEntry
 from tables.selectors import gaming_day, gaming_day_bounds
 from tables.services.seating import seating_flag_proposition, seating_leave, seating_waive_dp
 from tables.services.setting_changes import (

@@ -27,10 +27,9 @@ from patrons.cash import cage_cash, ctr_file
 from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end
 from patrons.keys import id_hash
-from patrons.models import CurrencyTransactionReport, Exclusion
+from patrons.models import Cardroom, CurrencyTransactionReport, Exclusion
 from tables import staff
 from tables.demo import DEMO_USERS
-from tables.models import Cardroom
 from tables.services.cardrooms import cardroom_create
 from tests.audit.support import T0, correct_hand, play_hand, raw, verify_audit
 from wagers.models import Hand, Spot

@@ -17,8 +17,8 @@ from core.errors import Conflict, DomainError
 from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusions import Excluded, ExclusionInput, exclusion_add
 from patrons.identity import identity_record
-from patrons.models import Exclusion, Incident, PlayerIdentity
-from tables.models import Player, Seating
+from patrons.models import Exclusion, Incident, Player, PlayerIdentity
+from tables.models import Seating
 from tables.services.seating import player_create, seat_player
 from tables.services.stacks import stack_add
 

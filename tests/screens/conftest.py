@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from tables.models import Cardroom, Seating, Table
+from patrons.models import Cardroom
+from tables.models import Seating, Table
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player

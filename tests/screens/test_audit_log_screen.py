@@ -20,9 +20,9 @@ from compliance import services as compliance_services
 from core.errors import Conflict
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
-from patrons.models import Exclusion, StructuringFlag
+from patrons.models import Exclusion, Player, StructuringFlag
 from tables import catalogue
-from tables.models import GameStop, Player, RotationRecord, Table
+from tables.models import GameStop, RotationRecord, Table
 from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SelfApprovalChange
 from tests.api.conftest import IDENTITY

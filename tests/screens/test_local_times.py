@@ -13,7 +13,7 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import Cardroom
+from patrons.models import Cardroom
 
 from .support import parse
 

@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tables.models import Player
+from patrons.models import Player
 
 pytestmark = pytest.mark.django_db
 

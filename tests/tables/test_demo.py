@@ -9,17 +9,10 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from core.roles import ROLES, role_of
+from patrons.models import Cardroom, Player
 from tables import catalogue, figures, selectors
 from tables.demo import DEMO_CARDROOM, DEMO_PAYTABLES, DEMO_TABLES, DEMO_USERS
-from tables.models import (
-    Cardroom,
-    Player,
-    Seating,
-    StackEntry,
-    Table,
-    TableSession,
-    TableSettings,
-)
+from tables.models import Seating, StackEntry, Table, TableSession, TableSettings
 from tables.rotation import designated_player_rotate
 from tables.services.seating import seating_leave
 

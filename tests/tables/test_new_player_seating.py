@@ -5,7 +5,8 @@ import pytest
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError
-from tables.models import Player, Seating
+from patrons.models import Player
+from tables.models import Seating
 from tables.services.seating import player_seat_new
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from datetime import timedelta
 
 import pytest
 
+from patrons.models import Player
 from tables import selectors
-from tables.models import Player
 from tables.rotation import designated_player_rotate
 from tables.services.seating import seat_player, seating_flag_proposition
 from tables.services.sessions import table_close, table_open

@@ -78,8 +78,8 @@ def _old_rows(apps) -> dict:  # type: ignore[no-untyped-def]
 def _check(old: dict) -> None:
     from django.db import DatabaseError, connection, transaction
 
+    from patrons.models import Cardroom
     from tables import catalogue
-    from tables.models import Cardroom
     from tables.staff_models import (
         PaytableChange,
         SelfApprovalChange,

@@ -26,8 +26,8 @@ from cardroom.api.signing import SignatureIn, signature_input
 from core.errors import DomainError
 from core.inputs import month_of
 from core.roles import AUDITORS, COMPLIANCE_AUDITOR
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom
 
 from .common import SUPERVISOR, gaming_day_of
 

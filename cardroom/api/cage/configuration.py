@@ -12,8 +12,8 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, WallClockField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom
 from tables.services.cardrooms import (
     cardroom_cage_limit_set,
     cardroom_denominations_set,

@@ -19,8 +19,9 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
 from core.roles import COUNT_TEAM
+from patrons.models import Cardroom
 from tables import selectors as table_selectors
-from tables.models import Cardroom, Table
+from tables.models import Table
 
 from .common import COUNTERS, SUPERVISOR, gaming_day_of, pieces
 

@@ -19,10 +19,8 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from core.roles import ADMINISTRATOR
+from patrons.models import Cardroom
 from tables import selectors
-from tables.models import (
-    Cardroom,
-)
 from tables.services.cardrooms import cardroom_create
 from tables.services.self_approval import (
     self_approval_change_decide,

@@ -24,13 +24,9 @@ from cardroom.api.tables.common import SETTINGS_KEYS, SUPERVISOR
 from cardroom.api.tables.seating import SeatingOut
 from cardroom.api.tables.sessions import SessionOut
 from core.inputs import AsciiDigitsForm
+from patrons.models import Cardroom
 from tables import rules, selectors
-from tables.models import (
-    BANKING_CHOICES,
-    Cardroom,
-    Table,
-    TableSettings,
-)
+from tables.models import BANKING_CHOICES, Table, TableSettings
 from tables.services.configuration import table_create
 
 

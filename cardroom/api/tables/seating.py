@@ -26,15 +26,9 @@ from cardroom.api.tables.common import SUPERVISOR, require_sees_stacks
 from core.inputs import AsciiDigitsForm
 from core.roles import PLAY_READERS, TABLE_STAFF
 from patrons.identity import IdentityInput
+from patrons.models import Cardroom, Player
 from tables import selectors
-from tables.models import (
-    Cardroom,
-    Player,
-    Seating,
-    StackEntry,
-    Table,
-    Tender,
-)
+from tables.models import Seating, StackEntry, Table, Tender
 from tables.services.seating import (
     player_create,
     seat_player,

@@ -6,8 +6,15 @@ from __future__ import annotations
 from django import forms
 
 from core.inputs import AsciiDigitsForm
-from patrons.models import Exclusion, IdType, Incident, IncidentEntry, SuspiciousActivityReview
-from tables.models import Player, Table
+from patrons.models import (
+    Exclusion,
+    IdType,
+    Incident,
+    IncidentEntry,
+    Player,
+    SuspiciousActivityReview,
+)
+from tables.models import Table
 
 
 class DayForm(AsciiDigitsForm):

@@ -13,7 +13,8 @@ from django.db.models import QuerySet
 
 from core.inputs import AsciiDigitsForm
 from core.people import person_name
-from tables.models import Cardroom, PaytableKind, Player, Seating
+from patrons.models import Cardroom, Player
+from tables.models import PaytableKind, Seating
 from tables.rules import SETTINGS
 from tables.staff_models import PaytableChange
 

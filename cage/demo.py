@@ -53,6 +53,7 @@ from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_close, table_open
 from tables.signatures import SignatureInput
 from wagers import services as hand_services
+from wagers.services import incidents as incidents_at_tables
 
 from . import selectors, services
 
@@ -231,7 +232,7 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
     )
     exclusions.exclusion_add(cardroom=cardroom, entry=barred, by=floor)
     clock.at("11:40")
-    dispute = incidents.incident_report(
+    dispute = incidents_at_tables.incident_report(
         cardroom=cardroom,
         kind="dispute",
         table=house,

@@ -13,11 +13,10 @@ A state list's import is ``exclusion_imports``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date
-from typing import Any
+from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -31,9 +30,9 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import hooks, seals, selectors
-from .incidents import incident_report
+from .incidents import AtTable, incident_report
 from .keys import id_hash, normal_id, normal_text
-from .models import Exclusion, IdType, Incident
+from .models import Cardroom, Exclusion, IdType, Incident, Player
 from .refusals import refusal_words
 
 KEEPERS = (COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
@@ -49,9 +48,9 @@ class Excluded(Conflict):
         *,
         action: str,
         exclusion: Exclusion,
-        cardroom: Any,
-        player: Any,
-        table: Any,
+        cardroom: Cardroom,
+        player: Player | None,
+        table: AtTable | None,
         name: str,
         by: User | None = None,
     ) -> None:
@@ -78,13 +77,13 @@ class ExclusionInput:
 def exclusion_screen(
     *,
     action: str,
-    cardroom: Any,
+    cardroom: Cardroom,
     name: str,
     date_of_birth: date | None,
     hashed_id: str,
     by: User,
-    player: Any = None,
-    table: Any = None,
+    player: Player | None = None,
+    table: AtTable | None = None,
 ) -> None:
     """Refuse ``action`` (``register``, ``seat``, ``buy chips``) for a person on a list in
     force today in the cardroom's zone: matched on the ID's keyed hash, or the name and date
@@ -110,7 +109,7 @@ def exclusion_screen(
         )
 
 
-def player_screen(*, action: str, player: Any, by: User, table: Any = None) -> None:
+def player_screen(*, action: str, player: Player, by: User, table: AtTable | None = None) -> None:
     """``exclusion_screen`` for a registered player, with the identity on file if any."""
     identity = selectors.identity_of(player)
     exclusion_screen(
@@ -125,8 +124,12 @@ def player_screen(*, action: str, player: Any, by: User, table: Any = None) -> N
     )
 
 
+#: What a layer above adds to an alert in its transaction (tables: the link to the table).
+AlertLinked = Callable[[Incident, Excluded], object]
+
+
 @contextmanager
-def alerting(by: User) -> Iterator[None]:
+def alerting(by: User, *, linked: AlertLinked | None = None) -> Iterator[None]:
     """Around a service whose transaction screens players: a match's alert is recorded once
     the refused transaction has rolled back (and the refusal raised on)."""
     try:
@@ -134,13 +137,14 @@ def alerting(by: User) -> Iterator[None]:
     except Excluded as refusal:
         if not refusal.alerted:
             refusal.alerted = True
-            exclusion_alert(refusal, by=by)
+            exclusion_alert(refusal, by=by, linked=linked)
         raise
 
 
 @transaction.atomic
-def exclusion_alert(refusal: Excluded, *, by: User) -> Incident:
-    """The alert of a match: an ``exclusion_match`` incident for the floor and compliance."""
+def exclusion_alert(refusal: Excluded, *, by: User, linked: AlertLinked | None = None) -> Incident:
+    """The alert of a match: an ``exclusion_match`` incident for the floor and compliance
+    (``linked`` links it to the table, from the layer that has tables)."""
     exclusion = refusal.exclusion
     who = refusal.player or refusal.name
     where = f" at {refusal.table}" if refusal.table is not None else ""
@@ -151,6 +155,8 @@ def exclusion_alert(refusal: Excluded, *, by: User) -> Incident:
         f"{refusal.action}{where}; the action was refused."
     )
     incident = _report_as_system(refusal, summary, by)
+    if linked is not None:
+        linked(incident, refusal)
     audit_record(
         actor=by,
         action=AuditAction.EXCLUSION_MATCHED,
@@ -177,7 +183,7 @@ def _report_as_system(refusal: Excluded, summary: str, by: User) -> Incident:
     )
 
 
-def _zone(cardroom: Any) -> ZoneInfo:
+def _zone(cardroom: Cardroom) -> ZoneInfo:
     return ZoneInfo(cardroom.time_zone)
 
 
@@ -208,12 +214,12 @@ def check_entry(entry: ExclusionInput, prefix: str = "") -> None:
 def new_row(
     entry: ExclusionInput,
     *,
-    cardroom: Any,
+    cardroom: Cardroom | None,  # none: a state list
     source: str,
     reference: str,
-    player: Any,
+    player: Player | None,
     by: User,
-    at: Any = None,
+    at: datetime | None = None,
 ) -> Exclusion:
     """The row of a checked entry, not saved yet: the one way an entry becomes a row, saved
     alone (``_create``) or with a state list's others in batches."""
@@ -240,7 +246,13 @@ def new_row(
 
 
 def _create(
-    entry: ExclusionInput, *, cardroom: Any, source: str, reference: str, player: Any, by: User
+    entry: ExclusionInput,
+    *,
+    cardroom: Cardroom,
+    source: str,
+    reference: str,
+    player: Player | None,
+    by: User,
 ) -> Exclusion:
     row = new_row(
         entry, cardroom=cardroom, source=source, reference=reference, player=player, by=by
@@ -251,7 +263,7 @@ def _create(
 
 @transaction.atomic
 def exclusion_add(
-    *, cardroom: Any, entry: ExclusionInput, by: User, player: Any = None
+    *, cardroom: Cardroom, entry: ExclusionInput, by: User, player: Player | None = None
 ) -> Exclusion:
     """The cardroom bars a person (or records a self-exclusion or self-restriction): on its
     own list. With ``player``, the name and identity on file are the player's."""

@@ -1,12 +1,16 @@
 """The incident log: typed incidents linked to a table, a hand, players and a time, and their
 follow-ups (notes, surveillance review requests and findings, the closure by a named person).
-Append-only: nothing recorded is changed, later knowledge is a new entry."""
+Append-only: nothing recorded is changed, later knowledge is a new entry.
+
+Tables and hands are layers up: the service checks what it is told of them (``AtTable``,
+``OfHand``) and the caller up there links the incident to them in the same transaction
+(``wagers.services.incidents``, ``tables.services.incidents``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Protocol
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,6 +24,30 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
 
 from .models import Cardroom, Exclusion, Incident, IncidentEntry, Player
+
+
+class AtTable(Protocol):
+    """What the log reads of a table an incident happened at (``tables.Table``)."""
+
+    @property
+    def pk(self) -> int: ...
+
+    @property
+    def cardroom_id(self) -> int: ...
+
+
+class OfHand(Protocol):
+    """What the log reads of a hand an incident is about (``wagers.Hand``)."""
+
+    @property
+    def pk(self) -> int: ...
+
+    @property
+    def table_id(self) -> int: ...
+
+    @property
+    def table(self) -> AtTable: ...
+
 
 #: Who reports an incident: anyone working the floor, and compliance.
 REPORTERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
@@ -35,13 +63,13 @@ def incident_report(
     summary: str,
     by: User,
     occurred_at: datetime | None = None,
-    table: Any = None,
-    hand: Any = None,
+    table: AtTable | None = None,
+    hand: OfHand | None = None,
     players: Sequence[Player] = (),
     exclusion: Exclusion | None = None,
 ) -> Incident:
     """Log an incident (a hand implies its table; every player and the table must be of the
-    cardroom)."""
+    cardroom). The table and the hand are only checked: the caller links them."""
     require_role(by, *REPORTERS, action="report an incident")
     if kind not in Incident.Kind.values:
         raise DomainError(f"The kind is one of: {', '.join(Incident.Kind.values)}.", field="kind")
@@ -63,8 +91,6 @@ def incident_report(
         cardroom=cardroom,
         kind=kind,
         occurred_at=occurred_at or now,
-        table=table,
-        hand=hand,
         summary=summary.strip(),
         exclusion=exclusion,
         reported_by=by,

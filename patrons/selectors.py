@@ -165,7 +165,8 @@ def incidents(cardroom_id: int | None = None) -> QuerySet[Incident]:
     rows = Incident.objects.all()
     if cardroom_id is not None:
         rows = rows.filter(cardroom_id=cardroom_id)
-    return rows.select_related("table", "hand", "reported_by", "exclusion").prefetch_related(
+    # Their tables and hands are linked from the layers up, which join them when they read.
+    return rows.select_related("reported_by", "exclusion").prefetch_related(
         "players", "entries__by"
     )
 

@@ -69,20 +69,29 @@ def _released_rows(old) -> dict[str, int]:
         recorded_by=user,
         created_at=now,
     )
+    slip = old.get_model("cage", "SerialCounter").objects.create(
+        cardroom=cardroom, kind="fill", last=1
+    )
+    settlement = _settled_hand(old, table, user, now)
     incident = old.get_model("patrons", "Incident").objects.create(
         cardroom=cardroom,
         kind="dispute",
         occurred_at=now,
         table=table,
+        hand=settlement.hand,
         summary="A dispute",
         reported_by=user,
         created_at=now,
     )
     incident.players.add(player)
-    slip = old.get_model("cage", "SerialCounter").objects.create(
-        cardroom=cardroom, kind="fill", last=1
+    bare = old.get_model("patrons", "Incident").objects.create(
+        cardroom=cardroom,
+        kind="other",
+        occurred_at=now,
+        summary="Nowhere in particular",
+        reported_by=user,
+        created_at=now,
     )
-    settlement = _settled_hand(old, table, user, now)
     fee = old.get_model("rake", "FeeEntry").objects.create(
         table=table,
         gaming_day=date(2026, 12, 1),
@@ -115,6 +124,7 @@ def _released_rows(old) -> dict[str, int]:
         "entry": entry.pk,
         "cash": cash.pk,
         "incident": incident.pk,
+        "bare": bare.pk,
         "counter": slip.pk,
         "hand": settlement.hand_id,
         "settlement": settlement.pk,
@@ -174,8 +184,8 @@ def test_a_released_database_keeps_every_row_and_link():
     from cage.models import SerialCounter
     from patrons.models import Cardroom, CashTransaction, Incident, Player
     from rake.models import FeeEntry
-    from tables.models import HouseBankEntry, Seating, StackEntry, Table
-    from wagers.models import BankBooking
+    from tables.models import HouseBankEntry, IncidentTable, Seating, StackEntry, Table
+    from wagers.models import BankBooking, IncidentHand
 
     with as_owner():
         rows = _released_rows(_migrate(RELEASED))
@@ -194,8 +204,16 @@ def test_a_released_database_keeps_every_row_and_link():
     assert (cash.at_table.table_id, cash.at_table.stack_entry_id) == (rows["table"], rows["entry"])
     assert StackEntry.objects.get(pk=rows["entry"]).cash == cash.at_table
     incident = Incident.objects.get(pk=rows["incident"])
-    assert (incident.cardroom, incident.table_id) == (cardroom, rows["table"])
+    assert incident.cardroom == cardroom
     assert list(incident.players.all()) == [player]
+    # Its table and hand: linked from tables and wagers now; an incident without is linked to
+    # neither.
+    assert (incident.at_table.table_id, incident.at_hand.hand_id) == (rows["table"], rows["hand"])
+    assert IncidentTable.objects.filter(table_id=rows["table"]).get().incident == incident
+    assert IncidentHand.objects.get().incident == incident
+    bare = Incident.objects.get(pk=rows["bare"])
+    assert not IncidentTable.objects.filter(incident=bare).exists()
+    assert not IncidentHand.objects.filter(incident=bare).exists()
     assert SerialCounter.objects.get(pk=rows["counter"]).cardroom == cardroom
     # The fee and the rack's entry keep their rows; wagers links them to what booked them.
     booking = FeeEntry.objects.get(pk=rows["fee"]).booking

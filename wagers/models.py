@@ -10,7 +10,7 @@ from django.db.models import Q
 from core.choices import enum_choices
 from core.money import ZERO, MoneyField
 from engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
-from patrons.models import Player
+from patrons.models import Incident, Player
 from rake.models import FeeEntry
 from tables.models import (
     HouseBankEntry,
@@ -181,6 +181,17 @@ class BankBooking(models.Model):
 
     def __str__(self) -> str:
         return f"bank entry {self.bank_entry_id} booked by {self.settlement}"
+
+
+class IncidentHand(models.Model):
+    """The hand an incident on the log is about: the link lives here, a layer above the log.
+    Never edited."""
+
+    incident = models.OneToOneField(Incident, on_delete=models.PROTECT, related_name="at_hand")
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="+")
+
+    def __str__(self) -> str:
+        return f"incident {self.incident_id} about {self.hand}"
 
 
 class SpotSettlement(models.Model):

@@ -31,6 +31,7 @@ from patrons.models import (
 from tables.models import GameStop, Table
 from tables.rotation import game_restart
 from wagers.models import Hand
+from wagers.services import incidents as incidents_at_tables
 
 from .patrons import COMPLIANCE, FLOOR_AND_COMPLIANCE
 
@@ -86,6 +87,13 @@ class IncidentEntryIn(StrictSerializer):
 
 
 class IncidentOut(serializers.ModelSerializer):
+    # Linked from the table and the hand (``tables.IncidentTable``, ``wagers.IncidentHand``).
+    table: serializers.PrimaryKeyRelatedField[Table] = serializers.PrimaryKeyRelatedField(
+        source="at_table.table", read_only=True, allow_null=True
+    )
+    hand: serializers.PrimaryKeyRelatedField[Hand] = serializers.PrimaryKeyRelatedField(
+        source="at_hand.hand", read_only=True, allow_null=True
+    )
     status = serializers.SerializerMethodField()
     entries = serializers.SerializerMethodField()
     reported_by_name = PersonNameField(source="reported_by")
@@ -192,18 +200,22 @@ class IncidentList(generics.ListAPIView, ServiceView):
     input_serializer = IncidentIn
 
     def get_queryset(self) -> QuerySet[Incident]:
-        return selectors.incidents()
+        return _incidents()
 
     @extend_schema(request=IncidentIn, responses={201: IncidentOut})
     @idempotent
     def post(self, request: Request) -> Response:
         data = self.parse(request)
         hand = data.pop("hand")
-        row = incidents.incident_report(**data, hand=_hand(hand), by=actor(request))
+        row = incidents_at_tables.incident_report(**data, hand=_hand(hand), by=actor(request))
         return Response(IncidentOut(row).data, status=201)
 
 
-def _hand(pk: int | None) -> Any:
+def _incidents() -> QuerySet[Incident]:
+    return selectors.incidents().select_related("at_table", "at_hand")  # linked from above
+
+
+def _hand(pk: int | None) -> Hand | None:
     if pk is None:
         return None
     return get_object_or_404(Hand.objects.select_related("table"), pk=pk)
@@ -214,7 +226,7 @@ class IncidentDetail(generics.RetrieveAPIView):
     read_roles = FLOOR_AND_COMPLIANCE
 
     def get_queryset(self) -> QuerySet[Incident]:
-        return selectors.incidents()
+        return _incidents()
 
 
 class IncidentEntryView(ServiceView):
@@ -227,7 +239,7 @@ class IncidentEntryView(ServiceView):
     def post(self, request: Request, pk: int) -> Response:
         incident = get_object_or_404(Incident, pk=pk)
         incidents.incident_follow_up(incident=incident, **self.parse(request), by=actor(request))
-        return Response(IncidentOut(selectors.incidents().get(pk=pk)).data, status=201)
+        return Response(IncidentOut(_incidents().get(pk=pk)).data, status=201)
 
 
 class GameStops(generics.ListAPIView, ServiceView):

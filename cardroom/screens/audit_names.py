@@ -30,7 +30,8 @@ def _rotation(record: Any) -> str:
 
 
 def _incident(incident: Any) -> str:
-    at = f"{incident.table}, " if incident.table_id else ""
+    link = getattr(incident, "at_table", None)  # the table's link: absent when at none
+    at = f"{link.table}, " if link is not None else ""
     return f"{at}incident #{incident.pk} ({_words(incident.kind)})"
 
 
@@ -105,7 +106,7 @@ RELATED: dict[str, list[str]] = {
     "cage.inventorycount": ["table"],
     "cage.slip": ["table"],
     "cage.dropcount": ["table"],
-    "patrons.incident": ["table"],
+    "patrons.incident": ["at_table__table"],
     "patrons.cashtransaction": ["player"],
     "patrons.currencytransactionreport": ["player"],
     "patrons.structuringflag": ["player"],

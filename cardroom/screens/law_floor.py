@@ -22,6 +22,7 @@ from patrons.models import Incident, Player
 from tables import selectors as table_selectors
 from tables.models import Table
 from tables.rotation import game_restart
+from wagers.services import incidents as incidents_at_tables
 
 from .base import SignedInRequest, call_service, role_required
 from .forms.law import BarForm, FollowUpForm, IdentityForm, IncidentForm, RestartForm
@@ -43,7 +44,7 @@ def _incidents_page(
     request: SignedInRequest, form: Any, bar: Any, follow: Any = None, *, status: int = 422
 ) -> HttpResponse:
     """The incident log; answered 422 when it comes back with a refused form."""
-    rows = selectors.incidents()[:100]
+    rows = selectors.incidents().select_related("at_table__table", "at_hand__hand")[:100]
     context = {
         "incidents": [(row, selectors.incident_status(row)) for row in rows],
         "form": form,
@@ -60,7 +61,7 @@ def incident_report(request: SignedInRequest) -> HttpResponse:
     if form.is_valid() and call_service(
         request,
         form,
-        lambda: incidents.incident_report(
+        lambda: incidents_at_tables.incident_report(
             cardroom=cardroom_first(),
             kind=form.cleaned_data["kind"],
             summary=form.cleaned_data["summary"],

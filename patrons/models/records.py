@@ -319,12 +319,8 @@ class Incident(models.Model):
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     occurred_at = models.DateTimeField()
-    table = models.ForeignKey(
-        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    hand = models.ForeignKey(
-        "wagers.Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
+    # Its table and hand are linked from there, layers up (``tables.models.IncidentTable``,
+    # ``wagers.models.IncidentHand``).
     players = models.ManyToManyField(Player, blank=True, related_name="+")
     summary = models.TextField()
     exclusion = models.ForeignKey(

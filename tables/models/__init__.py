@@ -14,6 +14,7 @@ from tables.staff_models import TwoPersonDecision as TwoPersonDecision
 
 from .seats import GameStop as GameStop
 from .seats import HouseBankEntry as HouseBankEntry
+from .seats import IncidentTable as IncidentTable
 from .seats import RotationRecord as RotationRecord
 from .seats import Seating as Seating
 from .seats import StackEntry as StackEntry

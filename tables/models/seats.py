@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import ZERO, MoneyField
-from patrons.models import CashTransaction, Player
+from patrons.models import CashTransaction, Incident, Player
 
 from .tables import Table, TableSession, Tender
 
@@ -114,6 +114,17 @@ class TableCash(models.Model):
 
     def __str__(self) -> str:
         return f"cash transaction {self.cash_transaction_id} at {self.table}"
+
+
+class IncidentTable(models.Model):
+    """The table an incident on the log happened at: the link lives here, a layer above the
+    log. Never edited."""
+
+    incident = models.OneToOneField(Incident, on_delete=models.PROTECT, related_name="at_table")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+
+    def __str__(self) -> str:
+        return f"incident {self.incident_id} at {self.table}"
 
 
 class HouseBankEntry(models.Model):

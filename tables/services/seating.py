@@ -12,12 +12,13 @@ from core.errors import Conflict, DomainError
 from core.money import ZERO, MoneyInput, money
 from core.permissions import require_role, require_supervisor
 from core.roles import TABLE_STAFF
-from patrons.exclusions import alerting, exclusion_screen, player_screen
+from patrons.exclusions import exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import Cardroom, Player
 
 from .. import selectors
 from ..models import Seating, StackEntry, Table, Tender
+from .incidents import alerting
 from .locks import require_seated, seating_lock_for_change, table_lock_open
 from .stacks import check_chips, stack_entry_add, tender_for
 

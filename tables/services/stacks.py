@@ -16,12 +16,13 @@ from core.errors import Conflict, DomainError
 from core.money import MONEY_LIMIT, MoneyInput, money, money_text
 from engine.table import Banking
 from patrons.cash import cash_transaction_record
-from patrons.exclusions import alerting, player_screen
+from patrons.exclusions import player_screen
 from patrons.models import CashTransaction, Player
 
 from .. import selectors
 from ..holds import hold_refusal
 from ..models import HouseBankEntry, Seating, StackEntry, Table, TableCash, Tender
+from .incidents import alerting
 from .locks import seating_lock_for_change
 
 

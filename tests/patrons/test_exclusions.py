@@ -76,7 +76,7 @@ def test_a_match_on_name_and_date_of_birth_refuses_the_seat(cardroom, house_a, d
         seat_player(table=house_a, seat=1, player=player, by=dealer)
     assert not Seating.objects.exists()
     alert = Incident.objects.get()
-    assert (alert.table, list(alert.players.all())) == (house_a, [player])
+    assert (alert.at_table.table, list(alert.players.all())) == (house_a, [player])
 
 
 def test_a_bar_after_the_player_sat_down_holds_the_seat_and_refuses_the_next_buy_in(

@@ -18,7 +18,7 @@ from cage.models import DayClose, DropCount, InventoryCount, ShiftClose
 from cardroom.screens.audit_names import OBJECT_NAMES, RELATED, fallback_name, named
 from compliance import services as compliance_services
 from core.errors import Conflict
-from patrons import cash, incidents, reviews
+from patrons import cash, reviews
 from patrons.identity import identity_record
 from patrons.models import Exclusion, Player, StructuringFlag
 from tables import catalogue
@@ -27,6 +27,7 @@ from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SelfApprovalChange
 from tests.api.conftest import IDENTITY
 from wagers import services as hand_services
+from wagers.services import incidents as incidents_at_tables
 
 from .support import parse
 
@@ -126,7 +127,7 @@ def test_no_object_on_the_log_is_left_as_its_model_and_id(
     identity_record(player=player, identity=IDENTITY, by=supervisor)
     cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
     review = reviews.review_open(player=player, note="Cash", by=auditor)
-    incident = incidents.incident_report(
+    incident = incidents_at_tables.incident_report(
         cardroom=world.cardroom,
         kind="dispute",
         summary="A payout",
@@ -235,5 +236,9 @@ def test_every_named_kind_is_a_model_with_the_relations_it_fetches():
     for label in OBJECT_NAMES:
         model = model_of(label)  # the label audit events give it (a moved model keeps its)
         for relation in RELATED.get(label, []):
-            assert model._meta.get_field(relation).is_relation, (label, relation)
+            related = model
+            for step in relation.split("__"):  # a link's far side: through the link
+                field = related._meta.get_field(step)
+                assert field.is_relation, (label, relation)
+                related = field.related_model
     assert set(RELATED) <= set(OBJECT_NAMES)

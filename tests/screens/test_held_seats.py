@@ -143,3 +143,4 @@ def test_the_floor_dashboard_and_the_incident_log_show_the_held_seat_and_why(
     log = parse(client.get(reverse("law-incidents")).content)
     alert = log.by_id("incidents").find("tr", class_="exclusion_match")
     assert "Emery, seated at Table 2 seat 4" in alert.text and "held" in alert.text
+    assert alert.find_all("td")[3].text == "Table 2"  # its table, linked from tables

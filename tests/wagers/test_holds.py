@@ -86,7 +86,7 @@ def test_a_bar_holds_the_seated_player_at_once_and_raises_an_incident(
     seating = held(seating)
     assert seating.exclusion_hold == entry and seating.held_at is not None
     alert = Incident.objects.get(kind="exclusion_match")
-    assert (alert.table, list(alert.players.all()), alert.exclusion) == (
+    assert (alert.at_table.table, list(alert.players.all()), alert.exclusion) == (
         house_table,
         [seating.player],
         entry,

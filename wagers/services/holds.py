@@ -36,7 +36,6 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from core.money import ZERO
 from patrons import selectors as patron_selectors
-from patrons.incidents import incident_report
 from patrons.keys import normal_text
 from patrons.models import Exclusion, Incident
 from patrons.refusals import exclusion_reason
@@ -46,6 +45,7 @@ from wagers import selectors
 from wagers.models import Hand, Spot
 
 from .booking import booked_now, move_stacks
+from .incidents import incident_report
 from .lifecycle import S, hand_transition
 
 

@@ -1,0 +1,60 @@
+"""Which table an incident on the log happened at: a link on tables' side (a layer above the
+log), copied from the column that held it, before patrons drops it (``run_before``).
+Append-only, as the log."""
+
+import django.db.models.deletion
+from django.db import migrations, models
+
+from core.db import AppendOnly
+
+
+def copy_links(apps, schema_editor):
+    """Every link, in one statement."""
+    link = apps.get_model("tables", "IncidentTable")._meta.db_table
+    incident = apps.get_model("patrons", "Incident")._meta.db_table
+    schema_editor.execute(
+        f"INSERT INTO {link} (incident_id, table_id) "
+        f"SELECT id, table_id FROM {incident} WHERE table_id IS NOT NULL"
+    )
+
+
+class Migration(migrations.Migration):
+    # patrons drops the column these links are copied from: after the copy.
+    run_before = [("patrons", "0005_incidents_linked_from_above")]
+
+    dependencies = [
+        ("patrons", "0004_cash_at_tables_linked_from_tables"),
+        ("tables", "0018_two_person_changes_one_model"),
+    ]
+
+    operations = [
+        migrations.CreateModel(
+            name="IncidentTable",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "incident",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="at_table",
+                        to="patrons.incident",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="tables.table",
+                    ),
+                ),
+            ],
+        ),
+        AppendOnly("incidenttable"),
+        migrations.RunPython(copy_links, migrations.RunPython.noop),
+    ]

@@ -10,6 +10,8 @@ from typing import Any
 
 from audit.chain import model_of
 from audit.models import AuditEvent
+from patrons.models import Incident, Player
+from tables.models import RotationRecord
 
 from .templatetags.cardroom import dollars, local, local_day
 
@@ -19,7 +21,7 @@ def _words(value: str) -> str:
     return str(value).replace("_", " ")
 
 
-def _rotation(record: Any) -> str:
+def _rotation(record: RotationRecord) -> str:
     """R16: the offer of the designated-player position that started a hand (the first hand
     of a session by the high-card draw), or that started none because nobody took it."""
     what = "high-card draw" if record.method == "draw" else "rotation"
@@ -29,13 +31,13 @@ def _rotation(record: Any) -> str:
     return f"{record.table}, {what} at {local(record.created_at, 'H:i')}: no designated player"
 
 
-def _incident(incident: Any) -> str:
+def _incident(incident: Incident) -> str:
     link = getattr(incident, "at_table", None)  # the table's link: absent when at none
     at = f"{link.table}, " if link is not None else ""
     return f"{at}incident #{incident.pk} ({_words(incident.kind)})"
 
 
-def _player(player: Any) -> str:
+def _player(player: Player | None) -> str:
     return f"player {player.name}" if player is not None else "no player"
 
 

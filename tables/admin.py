@@ -10,6 +10,7 @@ from patrons.models import Cardroom, Player
 from .models import (
     GameStop,
     HouseBankEntry,
+    IncidentTable,
     RotationRecord,
     Seating,
     Shift,
@@ -197,6 +198,13 @@ class HouseBankEntryAdmin(ReadOnlyAdmin):
 class TableCashAdmin(ReadOnlyAdmin):
     list_display = ["cash_transaction", "table", "stack_entry"]
     list_select_related = ["cash_transaction__player", "table", "stack_entry__seating__table"]
+    search_fields = ["table__name"]
+
+
+@admin.register(IncidentTable)
+class IncidentTableAdmin(ReadOnlyAdmin):
+    list_display = ["incident", "table"]
+    list_select_related = ["incident", "table"]
     search_fields = ["table__name"]
 
 

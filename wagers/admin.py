@@ -10,7 +10,16 @@ from django.http import HttpRequest
 from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from tables.selectors import viewer
 
-from .models import BankBooking, FeeBooking, Hand, Settlement, Spot, SpotSettlement, WagerSettlement
+from .models import (
+    BankBooking,
+    FeeBooking,
+    Hand,
+    IncidentHand,
+    Settlement,
+    Spot,
+    SpotSettlement,
+    WagerSettlement,
+)
 
 
 def cards_hidden(request: HttpRequest, hand: Hand | None) -> bool:
@@ -144,6 +153,13 @@ class WagerSettlementAdmin(ReadOnlyAdmin):
 class FeeBookingAdmin(ReadOnlyAdmin):
     list_display = ["fee", "hand", "settlement"]
     list_select_related = ["fee__table", "hand__table", "settlement__hand__table"]
+    search_fields = ["hand__table__name"]
+
+
+@admin.register(IncidentHand)
+class IncidentHandAdmin(ReadOnlyAdmin):
+    list_display = ["incident", "hand"]
+    list_select_related = ["incident", "hand__table"]
     search_fields = ["hand__table__name"]
 
 

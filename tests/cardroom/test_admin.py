@@ -35,12 +35,13 @@ from cage.models import (
     VarianceSignOff,
 )
 from compliance.models import Export, VerificationRun
-from patrons.models import CashTransaction
+from patrons.models import CashTransaction, Incident
 from rake.models import FeeEntry
 from tables import selectors, signatures, staff, two_person
 from tables.models import (
     GameStop,
     HouseBankEntry,
+    IncidentTable,
     RotationRecord,
     Seating,
     Signature,
@@ -66,6 +67,7 @@ from wagers.models import (
     BankBooking,
     FeeBooking,
     Hand,
+    IncidentHand,
     Settlement,
     Spot,
     SpotSettlement,
@@ -233,6 +235,16 @@ def one_of_each(supervisor, dealer, make_user):
         created_at=now,
     )
     BankBooking.objects.create(bank_entry=house, settlement=settlement)
+    incident = Incident.objects.create(
+        cardroom=cardroom,
+        kind=Incident.Kind.DISPUTE,
+        occurred_at=now,
+        summary="A disputed payout",
+        reported_by=supervisor,
+        created_at=now,
+    )
+    IncidentTable.objects.create(incident=incident, table=table)
+    IncidentHand.objects.create(incident=incident, hand=hand)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq

@@ -6,7 +6,6 @@ import hashlib
 from django.conf import settings
 from django.db import models
 
-from .actions import AuditAction
 from .chain import GENESIS_HASH
 
 
@@ -29,7 +28,9 @@ class AuditEvent(models.Model):
         db_index=False,
     )
     actor_name = models.CharField(max_length=150, blank=True)  # as it was at the time
-    action = models.CharField(max_length=64, choices=AuditAction.choices, db_index=True)
+    # The action's name (``audit.actions.AuditAction``). No ``choices`` on the column: Django
+    # never enforced them on save, and each new action made a migration repeating every name.
+    action = models.CharField(max_length=64, db_index=True)
     object_type = models.CharField(max_length=64, blank=True)
     object_id = models.CharField(max_length=64, blank=True)
     # The canonical JSON text exactly as hashed: sorted keys, money as strings.

@@ -23,6 +23,11 @@ def default_denominations() -> list[str]:
 DEFAULT_LARGEST_CAGE_AMOUNT = Decimal("1000000.00")
 
 
+#: A variance over this raises an incident; over the second, it is reported to the regulator.
+DEFAULT_VARIANCE_INCIDENT_THRESHOLD = Decimal("25.00")
+DEFAULT_VARIANCE_REGULATOR_THRESHOLD = Decimal("100.00")
+
+
 class Cardroom(models.Model):
     """A cardroom: its gaming day, its chips and the limits its cage works to."""
 
@@ -41,6 +46,14 @@ class Cardroom(models.Model):
     # The most a fill or credit slip, a rack count or a drop box's count may total: a count
     # that a finger added digits to is refused, not booked (a floor supervisor changes it).
     largest_cage_amount = MoneyField(default=DEFAULT_LARGEST_CAGE_AMOUNT)
+    # The cage's controls (cage): a fill or credit carried by a runner who signs for it; the
+    # count team's size (2, or 3 where the regulator asks); a rack, drop box or cage count
+    # whose variance is more than ``variance_incident_threshold`` raises an incident, more than
+    # ``variance_regulator_threshold`` puts it on the regulator's discrepancy list (NJ: $100).
+    runner_required = models.BooleanField(default=False)
+    count_team_size = models.PositiveSmallIntegerField(default=2)
+    variance_incident_threshold = MoneyField(default=DEFAULT_VARIANCE_INCIDENT_THRESHOLD)
+    variance_regulator_threshold = MoneyField(default=DEFAULT_VARIANCE_REGULATOR_THRESHOLD)
 
     class Meta:
         db_table = "tables_cardroom"  # made by ``tables``, where the model began

@@ -1,0 +1,25 @@
+"""The cage's records: table inventory counts, fill and credit slips, drop counts, shift and
+gaming-day closes. Every one is append-only in the database: a delivery, a void, a reprint or
+a variance's sign-off is a new row, never an update. Writes go through ``cage.services``.
+
+Chips are counted by denomination: ``{"25.00": 20, "100.00": 5}`` (the cardroom's chip
+denominations, as money strings, to the number of chips); cash by bill, the same way.
+"""
+
+from .closes import DayClose, ShiftClose
+from .counts import InventoryCount
+from .drop import DropCount, VarianceSignOff
+from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
+
+__all__ = [
+    "DayClose",
+    "DropCount",
+    "InventoryCount",
+    "SerialCounter",
+    "ShiftClose",
+    "Slip",
+    "SlipDelivery",
+    "SlipPrint",
+    "SlipVoid",
+    "VarianceSignOff",
+]

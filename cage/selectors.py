@@ -50,7 +50,9 @@ CASH_DENOMINATIONS = ("1.00", "2.00", "5.00", "10.00", "20.00", "50.00", "100.00
 
 
 def last_count(table: Table) -> InventoryCount | None:
-    return InventoryCount.objects.filter(table=table).order_by("-id").first()
+    """The table's latest count: of its latest counted session (a late closing count of an
+    earlier session is that session's last, never the current one's)."""
+    return InventoryCount.objects.filter(table=table).order_by("-session_id", "-id").first()
 
 
 def rack_by_the_books(table: Table) -> tuple[Decimal | None, int]:

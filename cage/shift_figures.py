@@ -22,6 +22,11 @@ from tables.models import HouseBankEntry, StackEntry, Table, TableSession, Tende
 
 from .models import DropCount, InventoryCount
 
+#: What a shift misses when a table closed without its closing count: the remedy with it.
+LATE_CLOSING_COUNT_MISSING = (
+    "closing count (the table was closed without it: two floor supervisors record a late "
+    "closing count)"
+)
 HUNDRED = Decimal(100)
 CENT = Decimal("0.01")
 
@@ -142,7 +147,9 @@ def _drop(figures: TableShiftFigures, table: Table, day: date, shift: str) -> No
 def _inventory(figures: TableShiftFigures, table: Table, day: date, shift: str) -> None:
     """The shift's segments: each count opening one (opening, or a shift change made in the
     shift) to the table's next count; the win once every segment is closed."""
-    counts = list(InventoryCount.objects.filter(table=table).order_by("id"))
+    counts = list(
+        InventoryCount.objects.filter(table=table).select_related("session").order_by("id")
+    )
     in_shift = [c for c in counts if (c.gaming_day, c.shift) == (day, shift)]
     figures.inventory_variance = money_sum(
         c.total - c.book_total for c in in_shift if c.book_total is not None
@@ -155,7 +162,11 @@ def _inventory(figures: TableShiftFigures, table: Table, day: date, shift: str) 
     figures.opening = money_sum(c.total for c in openers)
     closers = [_next(counts, c) for c in openers]
     if any(c is None for c in closers):
-        figures.missing.append("closing count")
+        unclosed = [o for o, c in zip(openers, closers, strict=True) if c is None]
+        if any(o.session.closed_at is not None for o in unclosed):
+            figures.missing.append(LATE_CLOSING_COUNT_MISSING)
+        else:
+            figures.missing.append("closing count")
         return
     figures.closing = money_sum(c.total for c in closers if c is not None)
     figures.win = figures.closing - figures.opening + figures.credits - figures.fills

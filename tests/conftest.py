@@ -234,11 +234,16 @@ def cardroom(administrator):
 
 @pytest.fixture
 def make_table(cardroom, supervisor, dealer):
-    """``make_table("T", banking="house", settings={...})``: a table, open with the dealer."""
+    """``make_table("T", banking="house", settings={...})``: a table, open with the dealer; a
+    house-banked one with its opening count (``tests.racks``) unless ``counted=False``."""
 
-    def make(name: str, *, banking: str = "designated_player", **kwargs):
+    def make(name: str, *, banking: str = "designated_player", counted: bool = True, **kwargs):
         table = table_create(cardroom=cardroom, name=name, banking=banking, by=supervisor, **kwargs)
         table_open(table=table, dealer=dealer, by=supervisor)
+        if banking == "house" and counted:
+            from tests.racks import rack_opening_count  # tests.racks imports this module
+
+            rack_opening_count(table)
         return table
 
     return make

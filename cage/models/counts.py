@@ -36,8 +36,12 @@ class InventoryCount(models.Model):
     counted_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     verified_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
-    # Why the count differs from the books, when it does (required then).
+    # Why the count differs from the books, when it does (required then); and, for a late
+    # count, why it is late (always required).
     note = models.TextField(blank=True)
+    # A closing count taken after its table was closed without one (old data, or a fault):
+    # two floor supervisors count and sign, so the shift it closes can close.
+    late = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "id"]

@@ -22,6 +22,7 @@ from .closes import gaming_day_close, shift_close
 from .common import count_parse
 from .counts import inventory_count_record
 from .drop import drop_count_record, drop_variance_sign_off
+from .late_counts import inventory_late_closing_count_record
 from .slips import slip_deliver, slip_print, slip_request, slip_void
 
 __all__ = [
@@ -35,4 +36,5 @@ __all__ = [
     "slip_print",
     "slip_request",
     "slip_void",
+    "inventory_late_closing_count_record",
 ]

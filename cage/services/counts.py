@@ -19,6 +19,7 @@ from core.permissions import require_supervisor
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 from tables.models import Table, TableSession
+from tables.services.racks import rack_counted
 from tables.services.sessions import table_close
 from tables.signatures import SignatureInput, Signed, signature_record, signature_verify, signing
 
@@ -84,9 +85,12 @@ def inventory_count_record(
         created_at=timezone.now(),
         note=note.strip(),
     )
+    rack_counted(
+        table=table, session=session, pieces=pieces, total=total, kind=kind, until=span.end
+    )
     signature_record(count, counter)
     signature_record(count, verifier)
-    _audit_count(count, counter, verifier, by)
+    audit_count(count, counter, verifier, by)
     if kind == InventoryCount.Kind.CLOSING:
         table_close(table=table, by=by)
     return count
@@ -127,7 +131,7 @@ def _count_signatures(
     return counter, verifier
 
 
-def _audit_count(count: InventoryCount, counter: Signed, verifier: Signed, by: User) -> None:
+def audit_count(count: InventoryCount, counter: Signed, verifier: Signed, by: User) -> None:
     audit_record(
         actor=by,
         action=AuditAction.INVENTORY_COUNTED,
@@ -144,6 +148,7 @@ def _audit_count(count: InventoryCount, counter: Signed, verifier: Signed, by: U
             "counted_by_name": person_name(counter.signer),
             "signed": signed_payload(counter, verifier),
             "note": count.note,
+            "late": count.late,
         },
     )
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -17,7 +16,6 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
-from core.money import money_text
 from core.people import person_name
 from core.permissions import require_role, require_supervisor, require_table_staff
 from core.roles import (
@@ -30,6 +28,7 @@ from core.roles import (
 from patrons.models import Cardroom
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Table, TableSession
+from tables.services.racks import rack_credit_check, rack_pieces_move
 from tables.services.stacks import house_bank_entry_add
 from tables.signatures import (
     SignatureInput,
@@ -39,7 +38,6 @@ from tables.signatures import (
     signing,
 )
 
-from .. import selectors
 from ..models import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
 from .common import (
     count_parse,
@@ -91,7 +89,7 @@ def slip_request(*, table: Table, kind: str, chips: Mapping[str, Any], by: User)
     if not total:
         raise DomainError(f"A {kind} is for some chips: every count is 0.", field="chips")
     if kind == Slip.Kind.CREDIT:
-        _check_rack_holds(table, total)
+        rack_credit_check(table=table, pieces=_named(pieces), field="chips")
     slip = Slip.objects.create(
         cardroom=table.cardroom,
         table=table,
@@ -121,14 +119,9 @@ def slip_request(*, table: Table, kind: str, chips: Mapping[str, Any], by: User)
     return slip
 
 
-def _check_rack_holds(table: Table, amount: Decimal) -> None:
-    book, _ = selectors.rack_by_the_books(table)
-    if book is not None and amount > book:
-        raise Conflict(
-            f"The rack holds ${money_text(book)} by the books: a credit of "
-            f"${money_text(amount)} would take more than it has.",
-            field="chips",
-        )
+def _named(pieces: Mapping[str, int]) -> dict[str, int]:
+    """The denominations a slip names (the others are 0)."""
+    return {denomination: number for denomination, number in pieces.items() if number}
 
 
 def _locked_slip(slip: Slip) -> tuple[Slip, Table]:
@@ -160,8 +153,7 @@ def slip_deliver(*, slip: Slip, signature: SignatureInput | None, by: User) -> S
     span = now_span(table.cardroom)
     require_open_period(table.cardroom, span.day, span.shift)
     fill = slip.kind == Slip.Kind.FILL
-    if not fill:
-        _check_rack_holds(table, slip.total)
+    rack_pieces_move(table=table, pieces=_named(slip.chips), sign=1 if fill else -1, field="chips")
     signed = _receiver_signature(slip, session, signature)
     entry = house_bank_entry_add(
         table=table,

@@ -174,6 +174,7 @@ urlpatterns = [
     path("slips/<int:pk>/deliver/", cage.SlipDeliver.as_view()),
     path("slips/<int:pk>/void/", cage.SlipVoid.as_view()),
     path("drop-counts/<int:pk>/sign-off/", cage.DropCountSignOff.as_view()),
+    path("sessions/<int:pk>/late-closing-count/", cage.SessionLateClosingCount.as_view()),
     path("exports/<int:pk>/retry/", compliance.ExportRetry.as_view()),
 ]
 

@@ -12,6 +12,7 @@ from tables.staff_models import StaffProfile as StaffProfile
 from tables.staff_models import TwoPersonChange as TwoPersonChange
 from tables.staff_models import TwoPersonDecision as TwoPersonDecision
 
+from .racks import Rack as Rack
 from .seats import GameStop as GameStop
 from .seats import HouseBankEntry as HouseBankEntry
 from .seats import IncidentTable as IncidentTable

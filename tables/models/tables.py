@@ -119,6 +119,11 @@ class TableSession(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A house-banked table's last rack count in this session (opening, shift change,
+    # closing) and the end of the shift it covers: kept here, on the row every hand and chip
+    # sale reads anyway, so that "no play before the count" costs no query.
+    rack_count_kind = models.CharField(max_length=12, blank=True)
+    rack_counted_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-opened_at"]

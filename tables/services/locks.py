@@ -1,4 +1,10 @@
-"""The first locks of a change at an open table: the table's row, or a seating's."""
+"""The first locks of a change at an open table: the table's row, or a seating's.
+
+Lock order, everywhere: the table → its hand → the seatings (ascending id) → the table's rack
+(``tables.Rack``, services/racks.py) → the audit chain (``audit_record``, last). A change
+takes the locks it needs in that order and never goes back up it, so two changes at one table
+wait for each other instead of deadlocking.
+"""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from .. import selectors
 from ..models import Seating, StackEntry, Table, Tender
 from .incidents import alerting
 from .locks import require_seated, seating_lock_for_change, table_lock_open
+from .racks import rack_require_counted
 from .stacks import check_chips, stack_entry_add, tender_for
 
 
@@ -108,12 +109,14 @@ def _seat_player(
     tender: str | None,
     by: User,
 ) -> Seating:
-    table, _ = table_lock_open(table, by=by, action="seat a player")
+    table, session = table_lock_open(table, by=by, action="seat a player")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= table.seat_count:
         raise DomainError(f"Seat must be a number from 1 to {table.seat_count}.", field="seat")
     amount = money(buy_in, field="buy_in")
     check_chips(table, amount, "buy_in")
     paid_with = tender_for(table, tender)
+    if amount and paid_with == Tender.CASH:
+        rack_require_counted(table, session, field="tender", action="sell chips for cash")
     if player.cardroom_id != table.cardroom_id:
         raise DomainError(f"{player} is not a player of {table.cardroom}.", field="player")
     if Seating.objects.filter(table=table, seat=seat, left_at=None).exists():
@@ -145,6 +148,7 @@ def _seat_player(
             reason=StackEntry.Reason.BUY_IN,
             tender=paid_with,
             by=by,
+            field="buy_in",
         )
     return seating
 

@@ -11,6 +11,7 @@ from audit.services import audit_record
 from core.errors import Conflict, PermissionDenied
 from core.permissions import require_role, require_supervisor
 from core.roles import DEALER, TABLE_STAFF
+from engine.table import Banking
 
 from .. import selectors
 from ..models import (
@@ -63,9 +64,18 @@ def table_dealer_change(*, table: Table, dealer: User, by: User) -> TableSession
 
 @transaction.atomic
 def table_close(*, table: Table, by: User) -> TableSession:
-    """Close the table: refused while a hand is in progress; seated players cash out."""
+    """Close the table: refused while a hand is in progress; seated players cash out. A
+    house-banked table closes only with its closing count, which calls this (Nevada MICS
+    table games; N.J.A.C. 13:69D-1.21): a table closed without one would leave its shift,
+    and so its gaming day, a closing count short."""
     require_supervisor(by, action="close a table")
     session = _open_session_locked(table)
+    if table.banking == Banking.HOUSE and session.rack_count_kind != "closing":
+        first = "" if session.rack_count_kind else "count the rack at opening, then "
+        raise Conflict(
+            f"{table} is house-banked: {first}take the closing count: it closes the table.",
+            field="table",
+        )
     if selectors.hand_in_progress(table):
         raise Conflict(f"{table} has a hand in progress: settle it or declare it dead first.")
     for seating in Seating.objects.select_for_update().filter(table=table, left_at__isnull=True):

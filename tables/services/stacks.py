@@ -24,6 +24,7 @@ from ..holds import hold_refusal
 from ..models import HouseBankEntry, Seating, StackEntry, Table, TableCash, Tender
 from .incidents import alerting
 from .locks import seating_lock_for_change
+from .racks import rack_require_counted, rack_value_move
 
 
 def stack_add(
@@ -45,6 +46,10 @@ def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: 
         raise DomainError("Add an amount above $0.00.", field="amount")
     check_chips(seating.table, value, "amount")
     paid_with = tender_for(seating.table, tender)
+    if paid_with == Tender.CASH:
+        session = selectors.open_session(seating.table)
+        assert session is not None  # seating_lock_for_change refuses a closed table
+        rack_require_counted(seating.table, session, field="tender", action="sell chips for cash")
     player_screen(action="buy chips", player=seating.player, table=seating.table, by=by)
     stack_entry_add(
         seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, tender=paid_with, by=by
@@ -104,13 +109,15 @@ def stack_entry_add(
     reason: StackEntry.Reason,
     tender: Tender | None = None,
     by: User,
+    field: str = "amount",
 ) -> StackEntry:
     """One ledger entry and the stack it moves, on the gaming day and shift it falls in. The
     caller holds the seating's row lock (in the project's lock order); the stack stays within
     its bounds (``stack_bounds_check``). Chips bought for cash at a house-banked table come
     out of its rack: a house bank entry in the same transaction; and the cash goes on the
     player's cash log (``patrons.cash``), which may refuse it (over $10,000.00 in the gaming
-    day without identity on file)."""
+    day without identity on file). A sale the rack cannot cover by the books is refused,
+    naming ``field``."""
     stack_bounds_check([(seating, amount)], field="amount")
     now = timezone.now()
     table = seating.table
@@ -131,6 +138,7 @@ def stack_entry_add(
     if tender:
         payload["tender"] = str(tender)
     if tender == Tender.CASH and amount > 0:
+        rack_value_move(table_id=table.pk, amount=-amount, field=field, what="a chip sale")
         bank = house_bank_entry_add(
             table=table,
             amount=-amount,

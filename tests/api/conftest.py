@@ -42,6 +42,7 @@ from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SettingChange
 from tests.conftest import signed
+from tests.racks import rack_opening_count
 from wagers import services as wagers
 from wagers.models import Hand
 
@@ -99,6 +100,8 @@ class World:
         table = table_create(cardroom=self.cardroom, name=name, banking=banking, by=self.supervisor)
         if open_it:
             table_open(table=table, dealer=self.dealer, by=self.supervisor)
+            if banking == "house":
+                rack_opening_count(table, by=self.supervisor)
         for number in seats:
             self.seat(table, number)
         return table

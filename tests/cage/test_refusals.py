@@ -239,8 +239,8 @@ def test_it_refuses_an_empty_slip_and_a_credit_beyond_the_rack(floor, supervisor
             table=floor["house"], kind="credit", chips={"500": 10}, by=supervisor
         ),
         Conflict,
-        "chips",
-        "The rack holds $4600.00 by the books",
+        "chips.500.00",
+        "The rack holds 0 × $500.00 by the books",
     )
 
 

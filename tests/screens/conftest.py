@@ -15,6 +15,7 @@ from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_open
 from tests.conftest import an_administrator
+from tests.racks import rack_opening_count
 from wagers import services as hand_services
 from wagers.models import Hand
 
@@ -59,6 +60,7 @@ def world(supervisor, dealer) -> World:
     house_table = table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
     for table in (dp_table, house_table):
         table_open(table=table, dealer=dealer, by=supervisor)
+    rack_opening_count(house_table, by=supervisor)
 
     def sit(table: Table, seat: int, name: str, buy_in: str) -> Seating:
         player = player_create(cardroom=cardroom, name=name, by=dealer)

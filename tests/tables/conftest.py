@@ -14,6 +14,7 @@ from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_open
 from tests.clock import Clock
 from tests.conftest import an_administrator
+from tests.racks import rack_opening_count
 
 from .support import T0
 
@@ -52,7 +53,11 @@ def session(dp_table, dealer, supervisor):
 
 @pytest.fixture
 def house_session(house_table, dealer, supervisor):
-    return table_open(table=house_table, dealer=dealer, by=supervisor)
+    """The house table, open with the dealer on duty, its rack counted at opening."""
+    session = table_open(table=house_table, dealer=dealer, by=supervisor)
+    rack_opening_count(house_table, by=supervisor)
+    session.refresh_from_db()
+    return session
 
 
 @pytest.fixture

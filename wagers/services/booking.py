@@ -26,6 +26,7 @@ from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
+from tables.services.racks import rack_value_move
 from tables.services.stacks import stack_bounds_check
 from wagers.models import (
     BankBooking,
@@ -221,6 +222,20 @@ def move_stacks(
         )
         for pk, amount in moves.items()
     )
+
+
+def rack_settle(hand: Hand, *entries: Settlement) -> None:
+    """The house's net in ``entries`` into (or out of) a house-banked table's rack by the
+    books, refused (field ``table``) when the payouts would take more than the rack holds.
+    Called once the stacks have moved: the rack's row is locked after the seatings (lock
+    order, tables/services/locks.py)."""
+    if hand.dp_seating_id is not None:
+        return
+    net = sum((entry.dealer_net for entry in entries), ZERO)
+    if net:
+        rack_value_move(
+            table_id=hand.table_id, amount=net, field="table", what="the house's payouts, net,"
+        )
 
 
 def _book_house_bank(

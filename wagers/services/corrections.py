@@ -28,7 +28,7 @@ from tables.models import StackEntry
 from wagers import selectors
 from wagers.models import Hand, Settlement, Spot
 
-from .booking import Booked, book, booked_now, move_stacks
+from .booking import Booked, book, booked_now, move_stacks, rack_settle
 from .lifecycle import S, locked_hand
 
 
@@ -87,6 +87,7 @@ def hand_correct(
         when=when,
     )
     _move_differences(undone, redone, staked_more, by, when)
+    rack_settle(hand, reversal, correction)
     changed_spots = [spot for spot in corrected_spots if spot.seat in changed]
     for spot in changed_spots:  # the play in force; the original is in entry 1's round
         spot.save(update_fields=["decision", "raise_amount"])

@@ -43,6 +43,7 @@ from tables.rotation import (
     rotation_window_check,
 )
 from tables.services.locks import table_lock_open
+from tables.services.racks import rack_require_counted
 from tables.services.stacks import stack_entry_add
 from wagers.models import Hand, Spot
 
@@ -139,6 +140,7 @@ def hand_start(
     stop: GameStop | None = None
     with transaction.atomic():
         table, session = table_lock_open(table, by=by, action="start a hand")
+        rack_require_counted(table, session, field="table", action="start a hand")
         if (stopped := table_selectors.game_stop_open(table)) is not None:
             raise game_stopped(stopped)
         # A hand starts only when none is in progress, and numbers grow: a hand in progress is

@@ -19,7 +19,7 @@ from wagers import selectors
 from wagers.models import Hand, Settlement
 
 from .batches import decisions_record_many
-from .booking import book, booked_now, move_stacks
+from .booking import book, booked_now, move_stacks, rack_settle
 from .lifecycle import S, engine_errors, hand_transition, locked_hand
 
 
@@ -90,6 +90,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         when=when,
     )
     move_stacks(moves, StackEntry.Reason.PAYOUT, by, when.span)
+    rack_settle(hand, settlement)
     audit_record(
         actor=by,
         action=AuditAction.HAND_MISDEAL if misdeal else AuditAction.HAND_SETTLED,

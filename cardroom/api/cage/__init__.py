@@ -18,6 +18,7 @@ from .closes import DayCloses, ShiftCloses, Statistics, StatisticsCsv
 from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShifts
 from .counts import TableInventory
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
+from .late_counts import SessionLateClosingCount
 from .slips import SlipDeliver, SlipDetail, SlipVoid, TableSlips
 
 __all__ = [
@@ -36,4 +37,5 @@ __all__ = [
     "TableDropCount",
     "TableInventory",
     "TableSlips",
+    "SessionLateClosingCount",
 ]

@@ -47,6 +47,7 @@ class InventoryCountOut(serializers.ModelSerializer):
             "verified_by",
             "verified_by_name",
             "note",
+            "late",
             "created_at",
         ]
 

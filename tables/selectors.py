@@ -24,6 +24,8 @@ from .models import (
     TableSession,
     TableSettings,
 )
+
+# The shift reads live in shift_selectors; named here too for the callers of selectors.
 from .shift_selectors import WHOLE_DAY as WHOLE_DAY
 from .shift_selectors import ShiftSpan as ShiftSpan
 from .shift_selectors import day_shifts as day_shifts

@@ -62,7 +62,11 @@ def _offset(at: time, day_start: time) -> int:
 def definition_in_force(cardroom: Cardroom, day: date) -> ShiftDefinition | None:
     """The newest definition with ``effective_from`` on or before ``day`` (of two on one day,
     the later made); None when the cardroom defined none by then."""
-    for definition in _DEFINITIONS_OF.all(cardroom.pk):  # newest first
+    return _in_force(_DEFINITIONS_OF.all(cardroom.pk), day)
+
+
+def _in_force(definitions: list[ShiftDefinition], day: date) -> ShiftDefinition | None:
+    for definition in definitions:  # newest first
         if definition.effective_from <= day:
             return definition
     return None
@@ -71,8 +75,11 @@ def definition_in_force(cardroom: Cardroom, day: date) -> ShiftDefinition | None
 def shift_starts(cardroom: Cardroom, day: date) -> list[tuple[str, time]]:
     """The cardroom's shifts on gaming ``day`` as ``(name, start)`` in the order of its gaming
     day; one ``day`` shift from the day start when none is in force."""
+    return _starts(cardroom, definition_in_force(cardroom, day))
+
+
+def _starts(cardroom: Cardroom, definition: ShiftDefinition | None) -> list[tuple[str, time]]:
     day_start = cardroom.gaming_day_starts_at
-    definition = definition_in_force(cardroom, day)
     if definition is None:
         return [(WHOLE_DAY, day_start)]
     starts = [(name, time.fromisoformat(start)) for name, start in definition.shifts]
@@ -101,13 +108,22 @@ def shift_bounds(cardroom: Cardroom, day: date, shift: str) -> tuple[datetime, d
 
 def shift_of(cardroom: Cardroom, at: datetime) -> ShiftSpan:
     """The gaming day and shift a moment falls in."""
-    day = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
-    spans = day_shifts(cardroom, day)
-    moment = at.astimezone(UTC)
-    for span in reversed(spans):
-        if moment >= span.start.astimezone(UTC):
-            return span
-    return spans[0]  # a shift start in a daylight-saving gap: the day's first shift
+    return shifts_of(cardroom, at)[0]
+
+
+def shifts_of(cardroom: Cardroom, *moments: datetime) -> list[ShiftSpan]:
+    """The gaming day and shift of each moment, with one read of the definitions (a booking
+    asks for now and for when its hand started)."""
+    definitions = _DEFINITIONS_OF.all(cardroom.pk)
+    found = []
+    for at in moments:
+        day = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
+        starts = _starts(cardroom, _in_force(definitions, day))
+        spans = shift_spans(cardroom.time_zone, cardroom.gaming_day_starts_at, starts, day)
+        moment = at.astimezone(UTC)
+        # Of a shift start in a daylight-saving gap: the day's first shift.
+        found.append(next((s for s in reversed(spans) if moment >= s.start), spans[0]))
+    return found
 
 
 @dataclass(frozen=True)
@@ -121,12 +137,13 @@ class ShiftSchedule:
 def shift_schedule(cardroom: Cardroom, day: date) -> ShiftSchedule:
     """What the shifts are on ``day`` and what is to come: of several definitions made for one
     later day, only the newest (the one in force then) is listed."""
+    definitions = _DEFINITIONS_OF.all(cardroom.pk)
     later: dict[date, ShiftDefinition] = {}
-    for definition in _DEFINITIONS_OF.all(cardroom.pk):  # newest first
+    for definition in definitions:  # newest first
         if definition.effective_from > day:
             later.setdefault(definition.effective_from, definition)
     return ShiftSchedule(
-        current=definition_in_force(cardroom, day),
+        current=_in_force(definitions, day),
         scheduled=[later[d] for d in sorted(later)],
     )
 

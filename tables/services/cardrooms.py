@@ -74,7 +74,9 @@ def cardroom_create(
 def cardroom_denominations_set(
     *, cardroom: Cardroom, denominations: Sequence[MoneyInput], by: User
 ) -> Cardroom:
-    """The chip denominations the cardroom's racks, fills and credits are counted in."""
+    """The chip denominations the cardroom's racks, fills and credits are counted in. The
+    API and screens change them through ``cage.services.cardroom_denominations_change``,
+    which first refuses to withdraw a denomination a rack or the cage still holds."""
     require_supervisor(by, action="set a cardroom's chip denominations")
     cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
     values = sorted({money(value, field="denominations") for value in denominations})

@@ -25,6 +25,7 @@ from engine.money import to_decimal
 from engine.results import SpotResult, WagerResult
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
+from tables import shift_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
 from tables.services.stacks import stack_bounds_check
@@ -64,11 +65,11 @@ def booked_now(
     entry), the day and shift it adjusts, when they are not the current ones. A hand settled
     after the shift it ``started`` in (perhaps closed since) is booked now too and names that
     shift as the one it adjusts: a closed day's figures never change."""
-    span = table_selectors.shift_of(table.cardroom, timezone.now())
     if adjusts is None and started is not None:
-        began = table_selectors.shift_of(table.cardroom, started)
+        span, began = shift_selectors.shifts_of(table.cardroom, timezone.now(), started)
         same = (began.day, began.shift) == (span.day, span.shift)
         return Booked(span, None if same else (began.day, began.shift))
+    span = table_selectors.shift_of(table.cardroom, timezone.now())
     if adjusts is None or adjusts.gaming_day is None:
         return Booked(span, None)
     if (adjusts.gaming_day, adjusts.shift) == (span.day, span.shift):

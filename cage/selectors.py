@@ -138,7 +138,8 @@ def shift_statistics(cardroom: Cardroom, day: date, shift: str) -> ShiftStatisti
 
 @dataclass
 class Adjustment:
-    """A correction booked on a later gaming day (or shift) to a hand of this one."""
+    """An entry booked on a later gaming day (or shift) for a hand of this one: a correction,
+    or the settlement of a hand that started here and settled after (its day perhaps closed)."""
 
     hand: int
     hand_number: int
@@ -179,8 +180,9 @@ def day_statistics(cardroom: Cardroom, day: date) -> DayStatistics:
 
 
 def adjustments_to(cardroom: Cardroom, day: date) -> list[Adjustment]:
-    """The corrections booked since to hands of ``day`` (entries naming it as the day they
-    adjust), one line per hand and booking: the day's own figures stay as they were."""
+    """The corrections and late settlements booked since to hands of ``day`` (entries naming
+    it as the day they adjust), one line per hand and booking: the day's own figures stay as
+    they were."""
     entries = (
         Settlement.objects.filter(hand__table__cardroom=cardroom, adjusts_day=day)
         .select_related("hand__table")

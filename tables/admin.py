@@ -13,7 +13,7 @@ from .models import (
     IncidentTable,
     RotationRecord,
     Seating,
-    Shift,
+    ShiftDefinition,
     Signature,
     StackEntry,
     StaffLineage,
@@ -208,10 +208,10 @@ class IncidentTableAdmin(ReadOnlyAdmin):
     search_fields = ["table__name"]
 
 
-@admin.register(Shift)
-class ShiftAdmin(ReadOnlyAdmin):
-    list_display = ["cardroom", "name", "starts_at"]
-    list_select_related = ["cardroom"]
+@admin.register(ShiftDefinition)
+class ShiftDefinitionAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "effective_from", "shifts", "defined_by", "defined_at"]
+    list_select_related = ["cardroom", "defined_by"]
 
 
 @admin.register(RotationRecord)

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
-from typing import NamedTuple
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from core import days
-from core.errors import DomainError
 from core.prepared import PreparedRead
 from core.roles import COMPLIANCE_AUDITOR, DEALER, FLOOR_SUPERVISOR, role_of
 from patrons.models import Cardroom
@@ -22,12 +19,20 @@ from .models import (
     GameStop,
     RotationRecord,
     Seating,
-    Shift,
     StackEntry,
     Table,
     TableSession,
     TableSettings,
 )
+
+# The shift reads live in shift_selectors; named here too for the callers of selectors.
+from .shift_selectors import WHOLE_DAY as WHOLE_DAY
+from .shift_selectors import ShiftSpan as ShiftSpan
+from .shift_selectors import day_shifts as day_shifts
+from .shift_selectors import shift_bounds as shift_bounds
+from .shift_selectors import shift_of as shift_of
+from .shift_selectors import shift_spans as shift_spans
+from .shift_selectors import shift_starts as shift_starts
 from .staff_models import SelfApprovalChange, SettingChange
 
 
@@ -39,85 +44,6 @@ def gaming_day(cardroom: Cardroom, at: datetime) -> date:
 def gaming_day_bounds(cardroom: Cardroom, day: date) -> tuple[datetime, datetime]:
     """The moments a gaming day starts and ends (the next day's start), as aware datetimes."""
     return days.day_bounds(cardroom.time_zone, cardroom.gaming_day_starts_at, day)
-
-
-# --- shifts: pure arithmetic on the cardroom's zone, day start and shift starts ---------------
-
-#: The one shift of a cardroom that defines none: the whole gaming day.
-WHOLE_DAY = "day"
-
-
-class ShiftSpan(NamedTuple):
-    """One shift of one gaming day, and the moments it starts and ends (aware datetimes)."""
-
-    day: date
-    shift: str
-    start: datetime
-    end: datetime
-
-
-def shift_spans(
-    zone: str, day_start: time, starts: Sequence[tuple[str, time]], day: date
-) -> list[ShiftSpan]:
-    """The shifts of gaming ``day``, in order, from the cardroom's zone, day-start hour and its
-    shifts' ``(name, start)``: each runs to the next one's start, the last to the next gaming
-    day's start. A shift whose wall-clock start is before the day start falls on the next
-    calendar date (a grave shift from 22:00 in a day that starts at 06:00 is of the same
-    gaming day; one from 02:00 is on the next date)."""
-    tz = ZoneInfo(zone)
-    ordered = sorted(starts or [(WHOLE_DAY, day_start)], key=lambda s: _offset(s[1], day_start))
-
-    def moment(at: time) -> datetime:
-        on = day if at >= day_start else day + timedelta(days=1)
-        return datetime.combine(on, at, tzinfo=tz)
-
-    next_day = datetime.combine(day + timedelta(days=1), day_start, tzinfo=tz)
-    bounds = [moment(at) for _, at in ordered] + [next_day]
-    return [ShiftSpan(day, name, bounds[i], bounds[i + 1]) for i, (name, _) in enumerate(ordered)]
-
-
-def _offset(at: time, day_start: time) -> int:
-    """Seconds from the day start to ``at`` on the gaming day's clock."""
-    seconds = (at.hour - day_start.hour) * 3600 + (at.minute - day_start.minute) * 60
-    return (seconds + at.second - day_start.second) % 86400
-
-
-def shift_starts(cardroom: Cardroom) -> list[tuple[str, time]]:
-    """The cardroom's shifts as ``(name, start)`` in the order of its gaming day; one ``day``
-    shift from the day start when it defines none."""
-    starts = [(s.name, s.starts_at) for s in _SHIFTS_OF.all(cardroom.pk)]
-    day_start = cardroom.gaming_day_starts_at
-    if not starts:
-        return [(WHOLE_DAY, day_start)]
-    return sorted(starts, key=lambda s: _offset(s[1], day_start))
-
-
-def day_shifts(cardroom: Cardroom, day: date) -> list[ShiftSpan]:
-    """Every shift of a gaming day, in order."""
-    return shift_spans(
-        cardroom.time_zone, cardroom.gaming_day_starts_at, shift_starts(cardroom), day
-    )
-
-
-def shift_bounds(cardroom: Cardroom, day: date, shift: str) -> tuple[datetime, datetime]:
-    """When ``shift`` of gaming ``day`` starts and ends; a DomainError for a shift the
-    cardroom does not have."""
-    for span in day_shifts(cardroom, day):
-        if span.shift == shift:
-            return span.start, span.end
-    names = ", ".join(name for name, _ in shift_starts(cardroom))
-    raise DomainError(f"{cardroom} has no shift {shift!r} (its shifts: {names}).", field="shift")
-
-
-def shift_of(cardroom: Cardroom, at: datetime) -> ShiftSpan:
-    """The gaming day and shift a moment falls in."""
-    day = gaming_day(cardroom, at)
-    spans = day_shifts(cardroom, day)
-    moment = at.astimezone(UTC)
-    for span in reversed(spans):
-        if moment >= span.start.astimezone(UTC):
-            return span
-    return spans[0]  # a shift start in a daylight-saving gap: the day's first shift
 
 
 def current_settings(table: Table) -> TableSettings:
@@ -133,7 +59,6 @@ def open_session(table: Table) -> TableSession | None:
 
 
 # The reads every hand makes, compiled once per process (core.prepared).
-_SHIFTS_OF = PreparedRead(lambda key: Shift.objects.filter(cardroom_id=key))
 _NEWEST_SETTINGS = PreparedRead(
     lambda key: TableSettings.objects.filter(table_id=key).order_by("-version")
 )

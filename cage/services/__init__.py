@@ -21,6 +21,7 @@ from __future__ import annotations
 from .closes import gaming_day_close, shift_close
 from .common import count_parse
 from .counts import inventory_count_record
+from .denominations import cardroom_denominations_change
 from .drop import drop_count_record, drop_variance_sign_off
 from .late_counts import inventory_late_closing_count_record
 from .slips import slip_deliver, slip_print, slip_request, slip_void
@@ -37,4 +38,5 @@ __all__ = [
     "slip_request",
     "slip_void",
     "inventory_late_closing_count_record",
+    "cardroom_denominations_change",
 ]

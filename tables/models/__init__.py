@@ -20,9 +20,9 @@ from .seats import RotationRecord as RotationRecord
 from .seats import Seating as Seating
 from .seats import StackEntry as StackEntry
 from .seats import TableCash as TableCash
+from .shifts import ShiftDefinition as ShiftDefinition
 from .tables import BANKING_CHOICES as BANKING_CHOICES
 from .tables import PaytableKind as PaytableKind
-from .tables import Shift as Shift
 from .tables import Table as Table
 from .tables import TableSession as TableSession
 from .tables import TableSettings as TableSettings

@@ -1,4 +1,4 @@
-"""A cardroom's tables: their shifts, versioned settings and sessions.
+"""A cardroom's tables: their versioned settings and sessions (shifts: ``shifts``).
 
 Settings versions are never edited: append-only in the database (``core.db.AppendOnly`` in
 the migrations).
@@ -27,27 +27,6 @@ class Tender(models.TextChoices):
 
     CASH = "cash"
     CHIPS = "chips"
-
-
-class Shift(models.Model):
-    """One shift of the cardroom's gaming day: it runs from its start (wall clock, in the
-    cardroom's zone) to the next shift's start. The first shift starts when the gaming day
-    does. A cardroom with no shifts has one, ``day``, the whole gaming day
-    (``tables.selectors.shift_starts``)."""
-
-    cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="shifts")
-    name = models.CharField(max_length=20)
-    starts_at = models.TimeField()
-
-    class Meta:
-        ordering = ["cardroom", "starts_at"]
-        constraints = [
-            models.UniqueConstraint(fields=["cardroom", "name"], name="shift_name_unique"),
-            models.UniqueConstraint(fields=["cardroom", "starts_at"], name="shift_start_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.cardroom}: {self.name} from {self.starts_at:%H:%M}"
 
 
 class Table(models.Model):

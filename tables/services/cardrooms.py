@@ -1,4 +1,5 @@
-"""Cardrooms: their creation, shifts, chip denominations and largest cage amount."""
+"""Cardrooms: their creation, chip denominations and largest cage amount (shifts:
+``shifts``)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from core.permissions import require_role, require_supervisor
 from core.roles import ADMINISTRATOR
 from patrons.models import Cardroom
 
-from .. import catalogue, selectors
-from ..models import Shift
+from .. import catalogue
+from .shifts import cardroom_shifts_set as cardroom_shifts_set
 
 
 @transaction.atomic
@@ -70,50 +71,12 @@ def cardroom_create(
 
 
 @transaction.atomic
-def cardroom_shifts_set(
-    *, cardroom: Cardroom, shifts: Sequence[tuple[str, time]], by: User
-) -> list[Shift]:
-    """The shifts of the cardroom's gaming day (e.g. day / swing / grave), each from its start
-    to the next one's; the first starts when the gaming day does. Records already made keep
-    the gaming day and shift they were booked in."""
-    require_supervisor(by, action="define a cardroom's shifts")
-    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
-    names = [name.strip() for name, _ in shifts]
-    starts = [start for _, start in shifts]
-    if not shifts:
-        raise DomainError("Define at least one shift.", field="shifts")
-    if any(not name or len(name) > 20 for name in names):
-        raise DomainError("Every shift needs a name of 1 to 20 characters.", field="shifts")
-    if len(set(names)) < len(names) or len(set(starts)) < len(starts):
-        raise DomainError("Two shifts share a name or a start.", field="shifts")
-    day_start = cardroom.gaming_day_starts_at
-    if day_start not in starts:
-        raise DomainError(
-            f"The first shift starts when the gaming day does, at {day_start:%H:%M}.",
-            field="shifts",
-        )
-    Shift.objects.filter(cardroom=cardroom).delete()
-    made = Shift.objects.bulk_create(
-        Shift(cardroom=cardroom, name=name, starts_at=start)
-        for name, start in zip(names, starts, strict=True)
-    )
-    audit_record(
-        actor=by,
-        action=AuditAction.CARDROOM_SHIFTS_SET,
-        target=cardroom,
-        payload={
-            "shifts": [[name, f"{start:%H:%M}"] for name, start in zip(names, starts, strict=True)]
-        },
-    )
-    order = [name for name, _ in selectors.shift_starts(cardroom)]
-    return sorted(made, key=lambda shift: order.index(shift.name))
-
-
-@transaction.atomic
 def cardroom_denominations_set(
     *, cardroom: Cardroom, denominations: Sequence[MoneyInput], by: User
 ) -> Cardroom:
-    """The chip denominations the cardroom's racks, fills and credits are counted in."""
+    """The chip denominations the cardroom's racks, fills and credits are counted in. The
+    API and screens change them through ``cage.services.cardroom_denominations_change``,
+    which first refuses to withdraw a denomination a rack or the cage still holds."""
     require_supervisor(by, action="set a cardroom's chip denominations")
     cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
     values = sorted({money(value, field="denominations") for value in denominations})

@@ -10,6 +10,7 @@ rerun ``manage.py settle_round`` on an entry and compare.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -24,6 +25,7 @@ from engine.money import to_decimal
 from engine.results import SpotResult, WagerResult
 from rake.models import FeeEntry
 from tables import selectors as table_selectors
+from tables import shift_selectors
 from tables.models import HouseBankEntry, Seating, StackEntry, Table
 from tables.selectors import ShiftSpan
 from tables.services.racks import rack_value_move
@@ -57,9 +59,17 @@ class Booked(NamedTuple):
         return self.adjusts[1] if self.adjusts else ""
 
 
-def booked_now(table: Table, adjusts: Settlement | None = None) -> Booked:
+def booked_now(
+    table: Table, adjusts: Settlement | None = None, *, started: datetime | None = None
+) -> Booked:
     """The gaming day and shift of now at ``table``; with ``adjusts`` (the hand's original
-    entry), the day and shift it adjusts, when they are not the current ones."""
+    entry), the day and shift it adjusts, when they are not the current ones. A hand settled
+    after the shift it ``started`` in (perhaps closed since) is booked now too and names that
+    shift as the one it adjusts: a closed day's figures never change."""
+    if adjusts is None and started is not None:
+        span, began = shift_selectors.shifts_of(table.cardroom, timezone.now(), started)
+        same = (began.day, began.shift) == (span.day, span.shift)
+        return Booked(span, None if same else (began.day, began.shift))
     span = table_selectors.shift_of(table.cardroom, timezone.now())
     if adjusts is None or adjusts.gaming_day is None:
         return Booked(span, None)

@@ -78,7 +78,7 @@ def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
         settled = settle(round_from_json(round_))
     hand.settled_at = timezone.now()
     hand.save(update_fields=["status", "misdeal", "settled_at"])
-    when = booked_now(hand.table)
+    when = booked_now(hand.table, started=hand.started_at)
     settlement, moves = book(
         hand,
         spots,

@@ -6,6 +6,7 @@ Chips are counted by denomination: ``{"25.00": 20, "100.00": 5}`` (the cardroom'
 denominations, as money strings, to the number of chips); cash by bill, the same way.
 """
 
+from .cashier import CageCount, CageEntry, CageShift, ChipIssue
 from .closes import DayClose, ShiftClose
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
@@ -22,4 +23,8 @@ __all__ = [
     "SlipPrint",
     "SlipVoid",
     "VarianceSignOff",
+    "CageCount",
+    "CageEntry",
+    "CageShift",
+    "ChipIssue",
 ]

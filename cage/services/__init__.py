@@ -18,6 +18,9 @@ person who authenticated.
 
 from __future__ import annotations
 
+from .cage_ledger import cage_cash_move, cage_entry_add, chip_issue_record
+from .cashier import CountGiven, cage_close, cage_handover, cage_open
+from .cashier_sales import cage_chips_redeem, cage_chips_sell
 from .closes import gaming_day_close, shift_close
 from .common import count_parse
 from .counts import inventory_count_record
@@ -35,4 +38,13 @@ __all__ = [
     "slip_print",
     "slip_request",
     "slip_void",
+    "CountGiven",
+    "cage_cash_move",
+    "cage_chips_redeem",
+    "cage_chips_sell",
+    "cage_close",
+    "cage_entry_add",
+    "cage_handover",
+    "cage_open",
+    "chip_issue_record",
 ]

@@ -1,7 +1,8 @@
 """The cashier's screen (/cashier/), as a cashier uses it: open the cage with a witness who
-signs on this device, issue the chips into it, sell chips to a player, see the refusal of a sale the cage cannot
-cover at the top of its form, read the chips in circulation (and its CSV). Each form's fields
-have ids of their own. Floor supervisors and compliance read it; only the cashier records."""
+signs on this device, issue the chips into it, sell chips to a player, see the refusal of a
+sale the cage cannot cover at the top of its form, read the chips in circulation (and its
+CSV). Each form's fields have ids of their own. Floor supervisors and compliance read it; only
+the cashier records."""
 
 from __future__ import annotations
 

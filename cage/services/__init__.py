@@ -1,5 +1,7 @@
 """Writes for the cage: table inventory counts, fills and credits, drop counts and their
-variances, shift close and gaming-day close — one module per area.
+variances, shift close and gaming-day close, and the cage as a department (``cashier``: the
+cashier's counts; ``cage_ledger``: every cage transaction, chips issued; ``cashier_sales``:
+players' cash at the cage) — one module per area.
 
 Every service is one transaction that locks (the cardroom's serial counter, the table, then
 the audit chain, which ``audit_record`` locks last) and records its audit event. A closed

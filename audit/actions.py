@@ -97,6 +97,12 @@ class AuditAction(models.TextChoices):
     DROP_VARIANCE_SIGNED_OFF = "cage.drop_variance_signed_off"
     SHIFT_CLOSED = "cage.shift_closed"
     GAMING_DAY_CLOSED = "cage.gaming_day_closed"
+    # The cage as a department (cage.services.cashier, cage_ledger, cashier_sales).
+    CAGE_OPENED = "cage.opened"
+    CAGE_HANDED_OVER = "cage.handed_over"
+    CAGE_CLOSED = "cage.closed"
+    CAGE_ENTRY_RECORDED = "cage.entry_recorded"
+    CHIPS_ISSUED = "cage.chips_issued"
     # Compliance.
     EXPORT_REQUESTED = "export.requested"
     # Players under the law (patrons): identity, cash reporting, exclusions, reviews.

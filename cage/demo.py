@@ -11,6 +11,9 @@ Demo Cardroom (Los Angeles; gaming day from 06:00; shifts day 06:00, swing 14:00
 - designated-player table ($1 fee per spot and DP): two hands in the day shift ($6 of fees;
   the count team finds $5: a $1 variance, explained and signed off), one in swing ($3,
   counted exactly); it closes at 16:00.
+- the cage (``cage.demo_cage``): the cashier opens it at 06:30 with a $20,000 float, the
+  cardroom's chips are issued into it, Harper Lane buys $3,500 and $7,000 in chips there (the
+  MTL, then a CTR), and the cashier closes it at 21:30; today the cashier opens it again.
 - every shift closed by the floor supervisor; the day closed by compliance.
 
 Every second person signs as staff do, with their own password (``demo_signature``): the dealer
@@ -34,7 +37,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from patrons import cash, exclusions, incidents
+from patrons import exclusions, incidents
 from patrons.identity import IdentityInput
 from patrons.models import Cardroom, Player
 from tables import selectors as table_selectors
@@ -56,6 +59,7 @@ from wagers import services as hand_services
 from wagers.services import incidents as incidents_at_tables
 
 from . import selectors, services
+from .demo_cage import demo_cage_close, demo_cage_open, demo_cage_sell
 
 DEMO_SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
 DEALER_QUALIFIES = "Ks 9s 4s 2c 7h 8c 3c"
@@ -100,6 +104,9 @@ def load_demo() -> list[DemoUser]:
     users = load_demo_users()
     load_demo_day()
     _open_house_table_counted()
+    cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first()
+    if cardroom is not None:
+        demo_cage_open(cardroom, _people(), first=False)
     load_demo_tables()
     return users
 
@@ -146,7 +153,7 @@ def load_demo_day() -> bool:
 
 
 def _people() -> dict[str, User]:
-    names = ("floor", "dealer", "compliance", "count", "count2", "admin")
+    names = ("floor", "dealer", "compliance", "count", "count2", "cashier", "admin")
     return {u.username: u for u in User.objects.filter(username__in=names)}
 
 
@@ -157,6 +164,7 @@ def _play(clock: _Clock) -> None:
         name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=people["admin"]
     )
     cardroom_shifts_set(cardroom=cardroom, shifts=DEMO_SHIFTS, by=floor)
+    demo_cage_open(cardroom, people, first=True)
     tables = {
         banking: table_create(cardroom=cardroom, name=name, banking=banking, by=floor)
         for name, banking, _ in DEMO_TABLES
@@ -198,6 +206,8 @@ def _play(clock: _Clock) -> None:
         by=floor,
     )
     _law(cardroom, house, clock, people)
+    clock.at("21:30")
+    demo_cage_close(cardroom, people)
     _counts_and_closes(cardroom, house, dp, clock, people)
 
 
@@ -219,9 +229,9 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
         ),
         by=floor,
     )
-    cash.cage_cash(player=harper, direction="in", amount="3500", by=floor)
+    demo_cage_sell(harper, Decimal("3500"), people["cashier"])
     clock.at("11:00")
-    cash.cage_cash(player=harper, direction="in", amount="7000", by=floor)
+    demo_cage_sell(harper, Decimal("7000"), people["cashier"])
     clock.at("11:15")
     barred = exclusions.ExclusionInput(
         kind="barred",

@@ -9,6 +9,7 @@ from .api.urls import schema_urlpatterns
 from .screens.urls import (
     account_patterns,
     cage_patterns,
+    cashier_patterns,
     compliance_patterns,
     count_patterns,
     dealer_patterns,
@@ -37,6 +38,7 @@ urlpatterns = [
     path("compliance/", include(compliance_patterns)),
     path("cage/", include(cage_patterns)),
     path("count/", include(count_patterns)),
+    path("cashier/", include(cashier_patterns)),
     path("api/v1/", include("cardroom.api.urls")),
     path("api/", include(schema_urlpatterns)),
 ]

@@ -29,7 +29,7 @@ from core import days
 from core.errors import Conflict, DomainError
 from core.money import ZERO, money, money_text
 from core.permissions import require_role
-from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core.roles import CASHIER, COMPLIANCE_AUDITOR
 
 from . import selectors
 from .exclusions import alerting, player_screen
@@ -170,14 +170,18 @@ def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User)
 
 def cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
     """At the cage: chips bought with cash (``in``; the player is screened like a buy-in) or
-    chips redeemed for cash (``out``). A floor supervisor records it."""
+    chips redeemed for cash (``out``), on the cash log. The cashier records it, at the cage
+    (the cage's own books move in ``cage.services``, which calls ``cage_cash_record``)."""
     with alerting(by):
-        return _cage_cash(player=player, direction=direction, amount=amount, by=by)
+        return cage_cash_record(player=player, direction=direction, amount=amount, by=by)
 
 
 @transaction.atomic
-def _cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
-    require_role(by, FLOOR_SUPERVISOR, action="record cash at the cage")
+def cage_cash_record(
+    *, player: Player, direction: str, amount: object, by: User
+) -> CashTransaction:
+    """``cage_cash`` inside the caller's transaction (the caller screens with ``alerting``)."""
+    require_role(by, CASHIER, action="record cash at the cage")
     if direction not in Direction.values:
         raise DomainError(
             "The direction is 'in' (chips bought) or 'out' (chips redeemed).", field="direction"

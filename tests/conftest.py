@@ -16,7 +16,14 @@ from django.utils import timezone
 from hypothesis import settings
 
 from core.errors import DomainError
-from core.roles import ADMINISTRATOR, COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
+from core.roles import (
+    ADMINISTRATOR,
+    CASHIER,
+    COMPLIANCE_AUDITOR,
+    COUNT_TEAM,
+    DEALER,
+    FLOOR_SUPERVISOR,
+)
 from patrons.identity import IdentityInput, identity_record
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
@@ -210,6 +217,30 @@ def counter(make_user):
 def second_counter(make_user):
     """The count team's second member, who signs a drop count beside ``counter``."""
     return make_user("counter2", role=COUNT_TEAM, first_name="Jo", last_name="Fox")
+
+
+def a_cashier() -> User:
+    """The cage's cashier (made on first use): records players' cash at the cage and the
+    cage's transactions."""
+    user, created = User.objects.get_or_create(
+        username="cashier", defaults={"first_name": "Cy", "last_name": "Moss"}
+    )
+    if created:
+        user.set_password(PASSWORD)
+        user.save()
+        user.groups.add(Group.objects.get_or_create(name=CASHIER)[0])
+    return user
+
+
+@pytest.fixture
+def cashier(db):
+    return a_cashier()
+
+
+@pytest.fixture
+def second_cashier(make_user):
+    """The next shift's cashier, who takes the cage over from ``cashier``."""
+    return make_user("cashier2", role=CASHIER, first_name="Bea", last_name="Hart")
 
 
 @pytest.fixture

@@ -1,5 +1,7 @@
 """Writes for the cage: table inventory counts, fills and credits, drop counts and their
-variances, shift close and gaming-day close — one module per area.
+variances, shift close and gaming-day close, and the cage as a department (``cashier``: the
+cashier's counts; ``cage_ledger``: every cage transaction, chips issued; ``cashier_sales``:
+players' cash at the cage) — one module per area.
 
 Every service is one transaction that locks (the cardroom's serial counter, the table, then
 the audit chain, which ``audit_record`` locks last) and records its audit event. A closed
@@ -18,6 +20,9 @@ person who authenticated.
 
 from __future__ import annotations
 
+from .cage_ledger import cage_cash_move, cage_entry_add, chip_issue_record
+from .cashier import CountGiven, cage_close, cage_handover, cage_open
+from .cashier_sales import cage_chips_redeem, cage_chips_sell
 from .closes import gaming_day_close, shift_close
 from .common import count_parse
 from .counts import inventory_count_record
@@ -39,4 +44,13 @@ __all__ = [
     "slip_void",
     "inventory_late_closing_count_record",
     "cardroom_denominations_change",
+    "CountGiven",
+    "cage_cash_move",
+    "cage_chips_redeem",
+    "cage_chips_sell",
+    "cage_close",
+    "cage_entry_add",
+    "cage_handover",
+    "cage_open",
+    "chip_issue_record",
 ]

@@ -1,7 +1,7 @@
-"""REST API for players under the law: identity (masked; compliance's audited "show"), cash
-at the cage, the cash log, MTL and CTRs (JSON and CSV), structuring flags and the cash policy
-(reviews, incidents and stopped games: ``cardroom.api.patron_reviews``; the exclusion lists:
-``cardroom.api.exclusions``).
+"""REST API for players under the law: identity (masked; compliance's audited "show"), the
+cash log (players' cash at the cage is the cashier's: ``cardroom.api.cage.cashier``), MTL and
+CTRs (JSON and CSV), structuring flags and the cash policy (reviews, incidents and stopped
+games: ``cardroom.api.patron_reviews``; the exclusion lists: ``cardroom.api.exclusions``).
 
 One masking rule (``patrons.masking.masked_id``) serves every answer: no body here carries a
 whole ID number but the reveal's, which writes its audit event first.
@@ -106,11 +106,6 @@ class RevealIn(StrictSerializer):
 class RevealOut(serializers.Serializer):
     player = serializers.IntegerField()
     id_number = serializers.CharField()
-
-
-class CageCashIn(StrictSerializer):
-    direction = serializers.ChoiceField(choices=CashTransaction.Direction.choices)
-    amount = MoneyField()
 
 
 class CashTransactionOut(serializers.ModelSerializer):
@@ -244,23 +239,6 @@ class PlayerIdentityReveal(ServiceView):
         player = get_object_or_404(Player, pk=pk)
         number = identity_reveal(player=player, by=actor(request), **self.parse(request))
         return Response(RevealOut({"player": player.pk, "id_number": number}).data)
-
-
-class CageCash(ServiceView):
-    """Chips bought with cash (``in``) or redeemed for cash (``out``) at the cage."""
-
-    moves_money = True
-    read_roles = ()
-    write_roles = (FLOOR_SUPERVISOR,)
-    input_serializer = CageCashIn
-
-    @extend_schema(request=CageCashIn, responses={201: CashTransactionOut})
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
-        row = cash.cage_cash(
-            player=get_object_or_404(Player, pk=pk), **self.parse(request), by=actor(request)
-        )
-        return Response(CashTransactionOut(row).data, status=201)
 
 
 class CashLog(generics.ListAPIView):

@@ -75,6 +75,9 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
         f"close of the {closed.shift} shift, {local_day(closed.gaming_day)}"
     ),
     "cage.dayclose": lambda closed: f"close of gaming day {local_day(closed.gaming_day)}",
+    "cage.cagecount": lambda count: f"cage {count.kind} count, {local_day(count.gaming_day)}",
+    "cage.cageentry": lambda entry: f"cage entry #{entry.pk} ({_words(entry.kind)})",
+    "cage.chipissue": lambda issue: f"chip {issue.direction} #{issue.pk} {dollars(issue.total)}",
     # compliance and players under the law (an excluded person's name stays off the log,
     # as it stays off the event's payload)
     "compliance.export": lambda export: f"export #{export.pk} ({_words(export.kind)})",

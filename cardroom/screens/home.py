@@ -4,7 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR, role_of
+from core.roles import CASHIER, COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR, role_of
 
 # Where each role starts.
 _START = {
@@ -12,6 +12,7 @@ _START = {
     DEALER: "dealer-home",
     COMPLIANCE_AUDITOR: "compliance-audit",
     COUNT_TEAM: "count-home",
+    CASHIER: "cashier-home",
 }
 
 

@@ -6,6 +6,7 @@ from . import (
     account,
     cage,
     cage_count,
+    cashier,
     compliance,
     dealer,
     dealer_slips,
@@ -86,6 +87,12 @@ cage_patterns = [
     path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
     path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
     path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+]
+
+cashier_patterns = [
+    path("", cashier.cashier_home, name="cashier-home"),
+    path("actions/<slug:action>/", cashier.cashier_action, name="cashier-action"),
+    path("circulation.csv", cashier.circulation_csv, name="cashier-circulation-csv"),
 ]
 
 count_patterns = [

@@ -69,6 +69,11 @@ IDENTITY = IdentityInput(
 STATES = ("open", "wagering", "dealt", "ready", "settled")
 
 
+#: The world's cage at opening: $4,600 in chips, $10,000 in cash.
+CAGE_CHIPS = {"1": 100, "5": 100, "25": 80, "100": 20}
+CAGE_CASH = {"100": 100}
+
+
 class World:
     """Lazily built objects, by name. ``world["dp_table"]`` is an id, for URLs and bodies."""
 
@@ -292,13 +297,24 @@ class World:
         return player
 
     @cached_property
+    def open_cage(self):
+        """The cage, opened by the cashier with its count, the floor supervisor witnessing."""
+        return cage.cage_open(
+            cardroom=self.cardroom,
+            count=cage.CountGiven(chips=CAGE_CHIPS, cash=CAGE_CASH),
+            signature=signed(self.cashier),
+            witness=signed(self.supervisor),
+            by=self.cashier,
+        )
+
+    @cached_property
     def ctr(self):
         """The CTR of $10,000.01 in cash bought at the cage (over the federal line)."""
         cash.cage_cash(
             player=self.identified_player,
             direction="in",
             amount=Decimal("10000.01"),
-            by=self.supervisor,
+            by=self.cashier,
         )
         return CurrencyTransactionReport.objects.get(player=self.identified_player)
 

@@ -18,7 +18,10 @@ The policy, as the table below spells it out:
   shifts, denominations, the cage limit), not hands, players, the tables' stacks, rotation,
   rack counts, slips or stopped games, the audit log, reports or exports;
 - count team: enters drop counts and reads the drop boxes it counts, nothing else
-  (``COUNT_TEAM``: every other row is a 403 for it).
+  (``COUNT_TEAM``: every other row is a 403 for it);
+- cashier: the cage — its counts, transactions, players' cash at the cage, chips issued,
+  the chips in circulation — and nothing of the tables (``CASHIER``); a floor supervisor
+  reads the cage but records nothing there.
 
 Every request sends a valid body, so that a status shows the permission, not validation. Each
 row runs in a savepoint rolled back after it, so that every row meets the same world
@@ -38,7 +41,15 @@ from cardroom.api.permissions import RolePermission
 from cardroom.api.staff import AccountSetUp
 from tests.conftest import PASSWORD
 
-from .conftest import CORRECTED_DEALER_CARDS, DEALER_CARDS, LOSER_CARDS, WINNER_CARDS, World
+from .conftest import (
+    CAGE_CASH,
+    CAGE_CHIPS,
+    CORRECTED_DEALER_CARDS,
+    DEALER_CARDS,
+    LOSER_CARDS,
+    WINNER_CARDS,
+    World,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -304,6 +315,26 @@ MATRIX = [
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/statistics/csv/{DAY}", 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/statistics/csv/",     401, 405, 405, 405, 405, 405),
+    # The cage as a department: the cashier holding it records (CASHIER below); floor
+    # supervisors and compliance read.
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/",               401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/",               401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/counts/",        401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/counts/",        401, 403, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/counts/",        401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/entries/",       401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/entries/",       401, 403, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/entries/",       401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/player-cash/",   401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/player-cash/",   401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 403, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/circulation/{DAY}", 401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/circulation/",   401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/circulation/csv/{DAY}",
+               401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/circulation/csv/", 401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/tables/{{house_table}}/inventory/",          401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/tables/{{house_table}}/inventory/",          401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/tables/{{house_table}}/inventory/",          401, 405, 405, 405, 405, 405),
@@ -331,8 +362,6 @@ MATRIX = [
                401, 403, 403, 403, 200, 403),
     ("GET",    f"{V}/players/{{identified_player}}/identity/reveal/",
                401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/players/{{identified_player}}/cage-cash/",   401, 201, 403, 403, 403, 403),
-    ("GET",    f"{V}/players/{{identified_player}}/cage-cash/",   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/players/{{new_player}}/reviews/",            401, 403, 403, 403, 201, 403),
     ("GET",    f"{V}/players/{{identified_player}}/reviews/",     401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cash-log/",           401, 403, 403, 403, 200, 403),
@@ -393,14 +422,25 @@ COUNT_TEAM = {
     ("POST", f"{V}/auth/setup/"): 422,
     ("POST", f"{V}/auth/pin/"): 204,
 }
-#: The cashier: the cage's role, with nothing of the tables to read or change yet; who it is
-#: and its own PIN.
+#: The cashier: the cage — it opens, hands over and closes it, records its transactions,
+#: players' cash at the cage and chips issued, and reads its books and the chips in
+#: circulation; it runs no hand, changes no table, approves nothing. Who it is, its own PIN.
 CASHIER = {
     ("POST", f"{V}/auth/token/"): 201,
     ("POST", f"{V}/auth/token/revoke/"): 204,
     ("GET", f"{V}/auth/me/"): 200,
     ("POST", f"{V}/auth/setup/"): 422,
     ("POST", f"{V}/auth/pin/"): 204,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/"): 200,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/counts/"): 200,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/counts/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/entries/"): 200,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/entries/"): 201,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/player-cash/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/"): 200,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/circulation/{DAY}"): 200,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/circulation/csv/{DAY}"): 200,
 }
 
 
@@ -577,10 +617,33 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "id_expires": "2032-02-03",
         },
         f"{V}/players/{{identified_player}}/identity/reveal/": lambda: {"reason": "CTR filing"},
-        f"{V}/players/{{identified_player}}/cage-cash/": lambda: {
-            "direction": "in",
-            "amount": "100",
-        },
+        # The cage's writes meet the cage open, held by the world's cashier.
+        f"{V}/cardrooms/{{cardroom}}/cage/counts/": lambda: (
+            w.open_cage
+            and {
+                "kind": "closing",
+                "chips": CAGE_CHIPS,
+                "cash": CAGE_CASH,
+                "signature": {"secret": PASSWORD},
+                "other": {"username": w.supervisor.username, "secret": PASSWORD},
+            }
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/entries/": lambda: (
+            w.open_cage and {"kind": "cash_from_vault", "cash": "500", "reference": "Vault 7"}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/player-cash/": lambda: (
+            w.open_cage
+            and {"player": w["identified_player"], "direction": "in", "chips": {"25": 4}}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/": lambda: (
+            w.open_cage
+            and {
+                "direction": "issue",
+                "chips": {"500": 10},
+                "reason": "New chips",
+                "witness": {"username": w.supervisor.username, "secret": PASSWORD},
+            }
+        ),
         f"{V}/players/{{new_player}}/reviews/": lambda: {"note": "Cash just under"},
         f"{V}/cardrooms/{{cardroom}}/cash-policy/": lambda: {
             "log_threshold": "3000",

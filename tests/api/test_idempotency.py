@@ -251,13 +251,16 @@ MONEY_MOVING = {
     "api/v1/hands/<int:pk>/cancel/",
     "api/v1/hands/<int:pk>/settle/",
     "api/v1/hands/<int:pk>/corrections/",
-    "api/v1/players/<int:pk>/cage-cash/",
     "api/v1/tables/<int:pk>/inventory/",
     "api/v1/tables/<int:pk>/slips/",
     "api/v1/slips/<int:pk>/deliver/",
     "api/v1/slips/<int:pk>/void/",
     "api/v1/tables/<int:pk>/drop-counts/",
     "api/v1/drop-counts/<int:pk>/sign-off/",
+    "api/v1/cardrooms/<int:pk>/cage/counts/",
+    "api/v1/cardrooms/<int:pk>/cage/entries/",
+    "api/v1/cardrooms/<int:pk>/cage/player-cash/",
+    "api/v1/cardrooms/<int:pk>/cage/chip-issues/",
 }
 
 

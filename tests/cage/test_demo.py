@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from audit.models import AuditEvent
-from cage import selectors
+from cage import cashier_books, selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, Exclusion, Incident
 from tables.models import HouseBankEntry, Signature
@@ -60,11 +60,22 @@ def test_the_demo_has_a_closed_day_that_reconciles():
         ("cage.dropcount", "approver", "floor"),
         ("cage.shiftclose", "closer", "floor"),
         ("cage.dayclose", "closer", "compliance"),
+        # The cage: opened by the cashier (the floor witnessing), chips issued, closed.
+        ("cage.cagecount", "incoming", "cashier"),
+        ("cage.cagecount", "outgoing", "floor"),
+        ("cage.cagecount", "outgoing", "cashier"),
+        ("cage.cagecount", "incoming", "floor"),
+        ("cage.chipissue", "witness", "floor"),
     }
     assert Signature.objects.filter(record_type="cage.dropcount").count() == 4  # 3 boxes, 1 off
     # Today the house table opened with its rack counted as the books say, before buy-ins.
     today = InventoryCount.objects.filter(table=house.table, session__closed_at=None).get()
     assert today.total == today.book_total == D("4395.00")
+    # Today the cashier holds the cage, opened with the count its books hold.
+    cage = cashier_books.open_cage_shift(cardroom)
+    assert cage is not None and cage.cashier.username == "cashier"
+    assert cage.opening_count.variance == D("0.00")
+    assert cashier_books.cage_books(cardroom).cash == D("20000.00") + 3500 + 7000
 
 
 def test_running_load_demo_again_plays_nothing_again():

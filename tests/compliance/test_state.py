@@ -75,6 +75,7 @@ def world(
     identify,
     make_player,
     clock,
+    cashier,
 ):
     """A cardroom with self-approval switched on, hands settled (one corrected), exclusions of
     its own and of a state list (one ended), a CTR filed, and a dealer made by the staff
@@ -106,8 +107,8 @@ def world(
     )
     rich = make_player("Rich Player")
     identify(rich)
-    cage_cash(player=rich, direction="in", amount="10000.00", by=supervisor)
-    cage_cash(player=rich, direction="in", amount="2500.00", by=supervisor)
+    cage_cash(player=rich, direction="in", amount="10000.00", by=cashier)
+    cage_cash(player=rich, direction="in", amount="2500.00", by=cashier)
     ctr_file(report=CurrencyTransactionReport.objects.get(), reference="BSA-1", by=auditor)
     staff.staff_create(
         username="dana", first_name="Dana", last_name="Ruiz", role=DEALER, by=supervisor

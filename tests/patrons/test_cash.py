@@ -33,17 +33,17 @@ def identify(player, supervisor):
     ("amount", "logged"), [("2999.99", False), ("3000.00", True), ("3000.01", True)]
 )
 def test_the_mtl_takes_each_cash_transaction_at_or_over_the_log_threshold(
-    player, supervisor, amount, logged
+    player, supervisor, amount, logged, cashier
 ):
-    row = cage_cash(player=player, direction="in", amount=amount, by=supervisor)
+    row = cage_cash(player=player, direction="in", amount=amount, by=cashier)
     assert row.logged is logged
     assert row.amount == D(amount)
 
 
 def test_a_cardrooms_own_log_threshold_applies_from_the_next_transaction(
-    cardroom, player, supervisor, auditor
+    cardroom, player, supervisor, auditor, cashier
 ):
-    first = cage_cash(player=player, direction="in", amount="2500.00", by=supervisor)
+    first = cage_cash(player=player, direction="in", amount="2500.00", by=cashier)
     cash_policy_set(
         cardroom=cardroom,
         log_threshold="2500.00",
@@ -51,21 +51,23 @@ def test_a_cardrooms_own_log_threshold_applies_from_the_next_transaction(
         structuring_band="0.80",
         by=auditor,
     )
-    second = cage_cash(player=player, direction="in", amount="2500.00", by=supervisor)
+    second = cage_cash(player=player, direction="in", amount="2500.00", by=cashier)
     assert (first.logged, second.logged) == (False, True)
 
 
-def test_the_ctr_line_is_more_than_10000_one_cent_under_at_and_over(player, supervisor, refusal):
-    cage_cash(player=player, direction="in", amount="9999.99", by=supervisor)  # under
-    at = cage_cash(player=player, direction="in", amount="0.01", by=supervisor)
+def test_the_ctr_line_is_more_than_10000_one_cent_under_at_and_over(
+    cashier, player, supervisor, refusal
+):
+    cage_cash(player=player, direction="in", amount="9999.99", by=cashier)  # under
+    at = cage_cash(player=player, direction="in", amount="0.01", by=cashier)
     assert at.day_total == D("10000.00")  # at the line: no report, no identity needed
     assert not CurrencyTransactionReport.objects.exists()
     with refusal(DomainError, field="player", says="identity") as refused:
-        cage_cash(player=player, direction="in", amount="0.01", by=supervisor)  # over
+        cage_cash(player=player, direction="in", amount="0.01", by=cashier)  # over
     assert refused.value.code == "identity_required"
     assert "$10000.01" in refused.value.message
     identify(player, supervisor)
-    over = cage_cash(player=player, direction="in", amount="0.01", by=supervisor)
+    over = cage_cash(player=player, direction="in", amount="0.01", by=cashier)
     report = CurrencyTransactionReport.objects.get()
     assert (report.cash_in, report.cash_out, report.status) == (D("10000.01"), D(0), "to_file")
     assert set(report.transactions.all()) == set(CashTransaction.objects.all())
@@ -73,16 +75,16 @@ def test_the_ctr_line_is_more_than_10000_one_cent_under_at_and_over(player, supe
     assert AuditEvent.objects.filter(action="cash.ctr_created").count() == 1
 
 
-def test_cash_out_is_summed_apart_from_cash_in(player, supervisor, refusal):
-    cage_cash(player=player, direction="in", amount="9000.00", by=supervisor)
-    cage_cash(player=player, direction="out", amount="9000.00", by=supervisor)
-    cage_cash(player=player, direction="out", amount="1000.00", by=supervisor)  # out: 10000
+def test_cash_out_is_summed_apart_from_cash_in(cashier, player, supervisor, refusal):
+    cage_cash(player=player, direction="in", amount="9000.00", by=cashier)
+    cage_cash(player=player, direction="out", amount="9000.00", by=cashier)
+    cage_cash(player=player, direction="out", amount="1000.00", by=cashier)  # out: 10000
     with refusal(DomainError, field="player", says="cash out today would be $10000.01"):
-        cage_cash(player=player, direction="out", amount="0.01", by=supervisor)
+        cage_cash(player=player, direction="out", amount="0.01", by=cashier)
 
 
 def test_buy_ins_add_up_across_two_tables_and_the_cage(
-    player, house_a, house_b, dealer, supervisor, refusal
+    player, house_a, house_b, dealer, supervisor, refusal, cashier
 ):
     first = seat_player(
         table=house_a, seat=1, player=player, buy_in="6000", tender="cash", by=dealer
@@ -91,7 +93,7 @@ def test_buy_ins_add_up_across_two_tables_and_the_cage(
     second = seat_player(
         table=house_b, seat=2, player=player, buy_in="3000", tender="cash", by=dealer
     )
-    cage_cash(player=player, direction="in", amount="1000.00", by=supervisor)  # 10000.00
+    cage_cash(player=player, direction="in", amount="1000.00", by=cashier)  # 10000.00
     stack_add(seating=second, amount="500", tender="chips", by=dealer)  # chips
     with refusal(DomainError, field="player", says="identity"):
         stack_add(seating=second, amount="1", tender="cash", by=dealer)
@@ -125,24 +127,24 @@ def test_the_gaming_day_ends_at_six_in_new_york_and_the_sum_starts_again(
     assert not CurrencyTransactionReport.objects.exists()
 
 
-def test_several_transactions_just_under_a_line_flag_structuring(player, supervisor):
+def test_several_transactions_just_under_a_line_flag_structuring(cashier, player, supervisor):
     for amount in ("2400.00", "2999.99"):
-        cage_cash(player=player, direction="in", amount=amount, by=supervisor)
-    cage_cash(player=player, direction="in", amount="2399.99", by=supervisor)  # below the band
+        cage_cash(player=player, direction="in", amount=amount, by=cashier)
+    cage_cash(player=player, direction="in", amount="2399.99", by=cashier)  # below the band
     assert not StructuringFlag.objects.exists()
-    cage_cash(player=player, direction="out", amount="2500.00", by=supervisor)
+    cage_cash(player=player, direction="out", amount="2500.00", by=cashier)
     flag = StructuringFlag.objects.get()
     assert len(flag.transactions) == 3
     assert "$2999.99" in flag.detail
-    cage_cash(player=player, direction="out", amount="2500.00", by=supervisor)
+    cage_cash(player=player, direction="out", amount="2500.00", by=cashier)
     assert StructuringFlag.objects.count() == 1  # once a day
 
 
 def test_the_ctr_file_carries_the_whole_id_and_its_making_is_audited(
-    cardroom, player, supervisor, auditor, clock
+    cardroom, player, supervisor, auditor, clock, cashier
 ):
     identify(player, supervisor)
-    cage_cash(player=player, direction="in", amount="10000.01", by=supervisor)
+    cage_cash(player=player, direction="in", amount="10000.01", by=cashier)
     day = local(2026, 4, 2, 20, 0).date()
     text = ctr_csv(cardroom=cardroom, start=day, end=day, by=auditor)
     assert "D1234567" in text and "10000.01" in text
@@ -151,7 +153,7 @@ def test_the_ctr_file_carries_the_whole_id_and_its_making_is_audited(
     mtl = mtl_csv(cardroom=cardroom, start=day, end=day, by=auditor)
     assert "10000.01" in mtl and "D1234567" not in mtl and "4567" in mtl
     # Who recorded the cash, by name, the username beside it.
-    assert mtl.splitlines()[1].endswith(",Fran Ortiz,supervisor")
+    assert mtl.splitlines()[1].endswith(",Cy Moss,cashier")
 
 
 def test_only_compliance_exports_cash_reports(cardroom, supervisor, refusal):
@@ -161,10 +163,10 @@ def test_only_compliance_exports_cash_reports(cardroom, supervisor, refusal):
 
 
 def test_a_player_named_like_a_formula_reaches_the_mtl_as_text(
-    cardroom, dealer, supervisor, auditor, clock
+    cardroom, dealer, supervisor, auditor, clock, cashier
 ):
     player = player_create(cardroom=cardroom, name='=HYPERLINK("http://evil")', by=dealer)
-    cage_cash(player=player, direction="in", amount="3000.00", by=supervisor)
+    cage_cash(player=player, direction="in", amount="3000.00", by=cashier)
     day = local(2026, 4, 2, 20, 0).date()
 
     rows = list(csv.reader(io.StringIO(mtl_csv(cardroom=cardroom, start=day, end=day, by=auditor))))

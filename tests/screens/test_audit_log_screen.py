@@ -26,6 +26,7 @@ from tables.models import GameStop, RotationRecord, Table
 from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SelfApprovalChange
 from tests.api.conftest import IDENTITY
+from tests.conftest import a_cashier
 from wagers import services as hand_services
 from wagers.services import incidents as incidents_at_tables
 
@@ -125,7 +126,7 @@ def test_no_object_on_the_log_is_left_as_its_model_and_id(
     )
     player = world.seats[1].player
     identity_record(player=player, identity=IDENTITY, by=supervisor)
-    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
+    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=a_cashier())
     review = reviews.review_open(player=player, note="Cash", by=auditor)
     incident = incidents_at_tables.incident_report(
         cardroom=world.cardroom,

@@ -14,6 +14,7 @@ from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import CurrencyTransactionReport, IncidentEntry, ReviewNote
 from tests.api.conftest import IDENTITY
+from tests.conftest import a_cashier
 
 from .support import last_seq, parse
 
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def ctr(world, supervisor):
     player = world.seats[1].player
     identity_record(player=player, identity=IDENTITY, by=supervisor)
-    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
+    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=a_cashier())
     return CurrencyTransactionReport.objects.get(player=player)
 
 

@@ -21,6 +21,7 @@ from patrons.identity import identity_record
 from patrons.models import CurrencyTransactionReport
 from tables.services.sessions import table_close
 from tests.api.conftest import IDENTITY
+from tests.conftest import a_cashier
 
 from .support import last_seq, parse
 
@@ -125,7 +126,7 @@ def _law_objects(world, supervisor, auditor) -> dict[str, int]:
     incident."""
     player = world.seats[1].player
     identity_record(player=player, identity=IDENTITY, by=supervisor)
-    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
+    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=a_cashier())
     return {
         "ctr": CurrencyTransactionReport.objects.get(player=player).pk,
         "review": reviews.review_open(player=player, note="Cash", by=auditor).pk,

@@ -5,7 +5,8 @@ credits, drop boxes and their counts, shift and gaming-day close, the table-game
 Who: floor supervisors verify counts, request and void slips, sign off variances and close
 shifts; the dealer on duty (or another supervisor) signs a slip's delivery; the count team
 enters drop counts and reads the drop boxes it counts (blind: no expected figure), nothing
-else; compliance reads everything and closes the gaming day.
+else; compliance reads everything and closes the gaming day. The cashier holding the cage
+records its counts and transactions and players' cash at the cage (``cashier``).
 
 Every second person of a control signs in the request that needs them: ``{"username",
 "secret"}`` (their password or signing PIN), never an id picked from a list; the person
@@ -14,6 +15,15 @@ signed in signs as themselves with ``{"secret"}``. Answers name each person by i
 
 from __future__ import annotations
 
+from .cashier import (
+    CageCounts,
+    CageEntries,
+    CagePlayerCash,
+    CageState,
+    ChipIssues,
+    Circulation,
+    CirculationCsv,
+)
 from .closes import DayCloses, ShiftCloses, Statistics, StatisticsCsv
 from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShifts
 from .counts import TableInventory
@@ -38,4 +48,11 @@ __all__ = [
     "TableInventory",
     "TableSlips",
     "SessionLateClosingCount",
+    "CageCounts",
+    "CageEntries",
+    "CagePlayerCash",
+    "CageState",
+    "ChipIssues",
+    "Circulation",
+    "CirculationCsv",
 ]

@@ -9,6 +9,7 @@ denominations, as money strings, to the number of chips); cash by bill, the same
 from .closes import DayClose, ShiftClose
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
+from .slip_steps import SlipOriginal, SlipStep
 from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
 
 __all__ = [
@@ -22,4 +23,6 @@ __all__ = [
     "SlipPrint",
     "SlipVoid",
     "VarianceSignOff",
+    "SlipStep",
+    "SlipOriginal",
 ]

@@ -9,11 +9,11 @@ before its shift is over). Records are append-only: a delivery, a void, a reprin
 is a new row.
 
 Every second person of a control signs by authenticating at that moment (design.md 8): the
-dealer who counts a rack, the second counter of a drop box, the person who signs for a fill or
-a credit, a void's witness; the supervisor who verifies a count, signs off a variance or
-closes a shift, and compliance closing the day, sign with their own password or PIN too. Each
-signature is kept on its record (``tables.Signature``), the record's own columns naming the
-person who authenticated.
+dealer who counts a rack, the second counter of a drop box, each person of a fill's or a
+credit's chain (cashier, runner, dealer, floor supervisor), a void's witness; the supervisor
+who verifies a count, signs off a variance or closes a shift, and compliance closing the day,
+sign with their own password or PIN too. Each signature is kept on its record
+(``tables.Signature``), the record's own columns naming the person who authenticated.
 """
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ from .closes import gaming_day_close, shift_close
 from .common import count_parse
 from .counts import inventory_count_record
 from .drop import drop_count_record, drop_variance_sign_off
-from .slips import slip_deliver, slip_print, slip_request, slip_void
+from .slip_chain import (
+    slip_cage_receive,
+    slip_carry,
+    slip_dealer_sign,
+    slip_prepare,
+    slip_supervisor_sign,
+)
+from .slip_originals import slip_original_found
+from .slips import slip_print, slip_request, slip_void
 
 __all__ = [
     "count_parse",
@@ -31,8 +39,13 @@ __all__ = [
     "gaming_day_close",
     "inventory_count_record",
     "shift_close",
-    "slip_deliver",
     "slip_print",
     "slip_request",
     "slip_void",
+    "slip_prepare",
+    "slip_carry",
+    "slip_dealer_sign",
+    "slip_supervisor_sign",
+    "slip_cage_receive",
+    "slip_original_found",
 ]

@@ -6,6 +6,7 @@ from . import (
     account,
     cage,
     cage_count,
+    cage_slips,
     compliance,
     dealer,
     dealer_slips,
@@ -86,6 +87,8 @@ cage_patterns = [
     path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
     path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
     path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+    path("slips/", cage_slips.cage_slips, name="cage-slips"),
+    path("slips/<slug:action>/", cage_slips.cage_slip_action, name="cage-slip-action"),
 ]
 
 count_patterns = [

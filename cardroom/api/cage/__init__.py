@@ -3,9 +3,10 @@ credits, drop boxes and their counts, shift and gaming-day close, the table-game
 (JSON and CSV) — one module per area. Views only parse, call one service and answer.
 
 Who: floor supervisors verify counts, request and void slips, sign off variances and close
-shifts; the dealer on duty (or another supervisor) signs a slip's delivery; the count team
-enters drop counts and reads the drop boxes it counts (blind: no expected figure), nothing
-else; compliance reads everything and closes the gaming day.
+shifts; a slip's chain is signed by the cashier, the runner, the dealer on duty and a floor
+supervisor, each as themselves; the count team enters drop counts and reads the drop boxes it
+counts (blind: no expected figure), nothing else; compliance reads everything and closes the
+gaming day.
 
 Every second person of a control signs in the request that needs them: ``{"username",
 "secret"}`` (their password or signing PIN), never an id picked from a list; the person
@@ -18,7 +19,14 @@ from .closes import DayCloses, ShiftCloses, Statistics, StatisticsCsv
 from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShifts
 from .counts import TableInventory
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
-from .slips import SlipDeliver, SlipDetail, SlipVoid, TableSlips
+from .slip_steps import (
+    SlipCageReceive,
+    SlipCarry,
+    SlipDealerSign,
+    SlipPrepare,
+    SlipSupervisorSign,
+)
+from .slips import SlipDetail, SlipVoid, TableSlips
 
 __all__ = [
     "CardroomCageLimit",
@@ -28,7 +36,6 @@ __all__ = [
     "DropBoxes",
     "DropCountSignOff",
     "ShiftCloses",
-    "SlipDeliver",
     "SlipDetail",
     "SlipVoid",
     "Statistics",
@@ -36,4 +43,9 @@ __all__ = [
     "TableDropCount",
     "TableInventory",
     "TableSlips",
+    "SlipPrepare",
+    "SlipCarry",
+    "SlipDealerSign",
+    "SlipSupervisorSign",
+    "SlipCageReceive",
 ]

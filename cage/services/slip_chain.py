@@ -154,8 +154,7 @@ def slip_carry(*, slip: Slip, signature: SignatureInput | None, by: User) -> Sli
     require_role(by, *RUNNERS, action="hand chips to a runner")
     slip, _, done = _open(slip, SlipStep.Name.CARRIED)
     signed = _verify(signature, SlipStep.Name.CARRIED, done, roles=RUNNERS)
-    row = _record(slip, SlipStep.Name.CARRIED, signed, by)
-    return row
+    return _record(slip, SlipStep.Name.CARRIED, signed, by)
 
 
 @signing

@@ -165,6 +165,7 @@ urlpatterns = [
     path("cardrooms/<int:pk>/drop-boxes/", cage.DropBoxes.as_view()),
     path("cardrooms/<int:pk>/shift-closes/", cage.ShiftCloses.as_view()),
     path("cardrooms/<int:pk>/day-closes/", cage.DayCloses.as_view()),
+    path("cardrooms/<int:pk>/slips/", cage.CardroomSlipsAwaiting.as_view()),
     path("cardrooms/<int:pk>/statistics/", cage.Statistics.as_view()),
     path("cardrooms/<int:pk>/statistics/csv/", cage.StatisticsCsv.as_view()),
     path("tables/<int:pk>/inventory/", cage.TableInventory.as_view()),

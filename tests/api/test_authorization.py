@@ -315,6 +315,8 @@ MATRIX = [
     # a slip's chain: the cashier prepares (cashier only: CASHIER below), the dealer on duty
     # counts and signs, a floor supervisor signs; a runner only where the cardroom sets one
     # (409: the world's sets none), the cage receives a credit (409: the world's slip is a fill)
+    ("GET", f"{V}/cardrooms/{{cardroom}}/slips/?awaiting=prepared", 401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/slips/",              401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/prepare/",                    401, 403, 403, 403, 403, 403),
     ("GET",    f"{V}/slips/{{slip}}/prepare/",                    401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/carry/",                      401, 409, 403, 403, 403, 403),
@@ -408,6 +410,7 @@ COUNT_TEAM = {
 #: cage's steps of a slip (a fill prepared; no runner set; a fill is not received at the cage);
 #: who it is and its own PIN.
 CASHIER = {
+    ("GET", f"{V}/cardrooms/{{cardroom}}/slips/?awaiting=prepared"): 200,
     ("POST", f"{V}/slips/{{slip}}/prepare/"): 200,
     ("POST", f"{V}/slips/{{slip}}/carry/"): 409,
     ("POST", f"{V}/slips/{{slip}}/cage-receive/"): 409,

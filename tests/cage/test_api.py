@@ -162,3 +162,27 @@ def test_a_bad_period_is_refused_naming_the_field(cardroom, supervisor, query, f
     response = token_client(supervisor).get(f"{V}/cardrooms/{cardroom.pk}/statistics/{query}")
     assert response.status_code == 422
     assert response.json()["error"]["field"] == field
+
+
+def test_the_cashier_lists_the_slips_awaiting_the_cage_and_prepares_one(
+    floor, supervisor, cashier, dealer
+):
+    cage = token_client(cashier)
+    room = floor["house"].cardroom
+    fill = token_client(supervisor).post(
+        f"{V}/tables/{floor['house'].pk}/slips/", {"kind": "fill", "chips": {"5": 2}}, format="json"
+    )
+    listed = cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=prepared")
+    assert [(s["number"], s["next_step"]) for s in listed.json()] == [("F-000001", "prepared")]
+    assert cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=dealer").json() == []
+    unknown = cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=delivered")
+    assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "awaiting"
+    signed = cage.post(
+        f"{V}/slips/{fill.json()['id']}/prepare/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    )
+    assert signed.json()["steps"][0]["person_name"] == "Cy Moss"
+    assert cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=prepared").json() == []
+    # The dealer's list is the table's, not the cardroom's.
+    assert token_client(dealer).get(f"{V}/cardrooms/{room.pk}/slips/").status_code == 403

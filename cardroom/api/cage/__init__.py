@@ -20,6 +20,7 @@ from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShi
 from .counts import TableInventory
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
 from .slip_steps import (
+    CardroomSlipsAwaiting,
     SlipCageReceive,
     SlipCarry,
     SlipDealerSign,
@@ -48,4 +49,5 @@ __all__ = [
     "SlipDealerSign",
     "SlipSupervisorSign",
     "SlipCageReceive",
+    "CardroomSlipsAwaiting",
 ]

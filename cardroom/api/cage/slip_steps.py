@@ -1,6 +1,7 @@
 """A fill's or credit's signature chain, one endpoint per step: each person signs as
 themselves in the request that signs (``{"secret"}``), the runner on the device in use
-(``{"username", "secret"}``). The answer is the slip as it is now, with its steps."""
+(``{"username", "secret"}``). The answer is the slip as it is now, with its steps. The
+cardroom's slips awaiting a step (``?awaiting=prepared``): the cashier's list to work from."""
 
 from __future__ import annotations
 
@@ -8,17 +9,20 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cage import selectors, services
-from cage.models import Slip
+from cage.models import Slip, SlipStep
+from cage.slip_selectors import slips_awaiting
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
-from core.roles import CASHIER, FLOOR_SUPERVISOR, TABLE_STAFF
+from core.errors import DomainError
+from core.roles import CASHIER, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, TABLE_STAFF
+from patrons.models import Cardroom
 
 from .slips import SlipOut
 
@@ -87,3 +91,32 @@ class SlipCageReceive(_SlipStepView):
 
     write_roles = (CASHIER,)
     service = services.slip_cage_receive
+
+
+AWAITING = OpenApiParameter(
+    "awaiting",
+    str,
+    enum=SlipStep.Name.values,
+    description="The step the slips wait for (left out: every slip neither delivered nor void).",
+)
+
+
+class CardroomSlipsAwaiting(ServiceView):
+    """The cardroom's slips still waiting for a step, oldest first: the cashier's fills to
+    prepare and credits to receive, the runner's, the floor's."""
+
+    read_roles = (CASHIER, FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
+
+    @extend_schema(parameters=[AWAITING], responses=SlipOut(many=True))
+    def get(self, request: Request, pk: int) -> Response:
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        step = request.query_params.get("awaiting")
+        if step is not None and step not in SlipStep.Name.values:
+            steps = ", ".join(SlipStep.Name.values)
+            raise DomainError(f"'{step}' is no step of a slip ({steps}).", field="awaiting")
+        waiting = (
+            slips_awaiting(step, cardroom=cardroom)
+            if step
+            else list(selectors.slips(cardroom=cardroom, waiting=True).order_by("id"))
+        )
+        return Response(SlipOut(waiting, many=True).data)

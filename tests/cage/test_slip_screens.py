@@ -38,6 +38,10 @@ def test_the_cashier_prepares_a_fill_hands_it_to_the_runner_and_receives_a_credi
     assert wrong.status_code == 422 and "password or PIN is wrong" in wrong.text
     assert not SlipStep.objects.exists()
     assert client.post(action("prepare"), {"slip": fill.pk, "secret": PASSWORD}).status_code == 302
+    printed = client.post(reverse("cage-slip-print", args=[fill.pk]))
+    assert printed.status_code == 200 and "REPRINT" not in printed.text
+    assert "Prepared by the cashier" in printed.text and "Cy Moss (cashier)" in printed.text
+    assert "Original: into House's drop box. Duplicate: kept at the cage." in printed.text
     page = parse(client.get(reverse("cage-slips")).content)
     assert page.by_id(f"carry-{fill.pk}")  # now waiting for the runner
     mine = client.post(

@@ -93,6 +93,8 @@ class AuditAction(models.TextChoices):
     SLIP_DELIVERED = "cage.slip_delivered"
     SLIP_VOIDED = "cage.slip_voided"
     SLIP_PRINTED = "cage.slip_printed"
+    SLIP_STEP_SIGNED = "cage.slip_step_signed"
+    SLIP_ORIGINAL_FOUND = "cage.slip_original_found"
     DROP_COUNTED = "cage.drop_counted"
     DROP_VARIANCE_SIGNED_OFF = "cage.drop_variance_signed_off"
     SHIFT_CLOSED = "cage.shift_closed"

@@ -12,7 +12,9 @@ from .models import (
     ShiftClose,
     Slip,
     SlipDelivery,
+    SlipOriginal,
     SlipPrint,
+    SlipStep,
     SlipVoid,
     VarianceSignOff,
 )
@@ -49,5 +51,12 @@ class DayCloseAdmin(ReadOnlyAdmin):
     list_display = ["cardroom", "gaming_day", "closed_by", "closed_at"]
 
 
-for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, VarianceSignOff):
+@admin.register(SlipStep)
+class SlipStepAdmin(ReadOnlyAdmin):
+    list_display = ["slip", "step", "person", "at"]
+    list_filter = ["step"]
+    list_select_related = ["slip", "person"]
+
+
+for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, SlipOriginal, VarianceSignOff):
     admin.site.register(model, ReadOnlyAdmin)

@@ -294,8 +294,13 @@ def slips(
     """Slips, newest first; ``waiting``: only those neither delivered nor void (their chips are
     on their way and need a signature)."""
     rows = Slip.objects.select_related(
-        "table", "requested_by", "delivery__delivered_by", "void__voided_by", "void__witness"
-    )
+        "cardroom",
+        "table",
+        "requested_by",
+        "delivery__delivered_by",
+        "void__voided_by",
+        "void__witness",
+    ).prefetch_related("steps__person")
     if waiting:
         rows = rows.filter(delivery__isnull=True, void__isnull=True)
     if table is not None:

@@ -11,6 +11,7 @@ from .cashier import CageCount, CageEntry, CageShift, ChipIssue
 from .closes import DayClose, ShiftClose
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
+from .slip_steps import SlipOriginal, SlipStep
 from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
 
 __all__ = [
@@ -28,4 +29,6 @@ __all__ = [
     "CageEntry",
     "CageShift",
     "ChipIssue",
+    "SlipStep",
+    "SlipOriginal",
 ]

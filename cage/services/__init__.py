@@ -11,11 +11,11 @@ before its shift is over). Records are append-only: a delivery, a void, a reprin
 is a new row.
 
 Every second person of a control signs by authenticating at that moment (design.md 8): the
-dealer who counts a rack, the second counter of a drop box, the person who signs for a fill or
-a credit, a void's witness; the supervisor who verifies a count, signs off a variance or
-closes a shift, and compliance closing the day, sign with their own password or PIN too. Each
-signature is kept on its record (``tables.Signature``), the record's own columns naming the
-person who authenticated.
+dealer who counts a rack, the second counter of a drop box, each person of a fill's or a
+credit's chain (cashier, runner, dealer, floor supervisor), a void's witness; the supervisor
+who verifies a count, signs off a variance or closes a shift, and compliance closing the day,
+sign with their own password or PIN too. Each signature is kept on its record
+(``tables.Signature``), the record's own columns naming the person who authenticated.
 """
 
 from __future__ import annotations
@@ -29,7 +29,15 @@ from .counts import inventory_count_record
 from .denominations import cardroom_denominations_change
 from .drop import drop_count_record, drop_variance_sign_off
 from .late_counts import inventory_late_closing_count_record
-from .slips import slip_deliver, slip_print, slip_request, slip_void
+from .slip_chain import (
+    slip_cage_receive,
+    slip_carry,
+    slip_dealer_sign,
+    slip_prepare,
+    slip_supervisor_sign,
+)
+from .slip_originals import slip_original_found
+from .slips import slip_print, slip_request, slip_void
 
 __all__ = [
     "count_parse",
@@ -38,7 +46,6 @@ __all__ = [
     "gaming_day_close",
     "inventory_count_record",
     "shift_close",
-    "slip_deliver",
     "slip_print",
     "slip_request",
     "slip_void",
@@ -53,4 +60,10 @@ __all__ = [
     "cage_handover",
     "cage_open",
     "chip_issue_record",
+    "slip_prepare",
+    "slip_carry",
+    "slip_dealer_sign",
+    "slip_supervisor_sign",
+    "slip_cage_receive",
+    "slip_original_found",
 ]

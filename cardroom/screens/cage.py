@@ -1,8 +1,9 @@
 """The cage screens.
 
 - Floor supervisors: a house-banked table's rack (opening, shift-change and closing counts,
-  two signatures), its fill and credit slips (request, sign for, void, print), and the shift
-  overview: every table's figures, the drop counts and their variances to sign off, shift close.
+  two signatures), its fill and credit slips (request, the floor's signature, void, print),
+  and the shift overview: every table's figures, the drop counts and their variances to sign
+  off, shift close.
   Every second person signs on the supervisor's device by typing their username and password
   or PIN; the supervisor signs with their own. No list of names to pick from.
 - Compliance: the same overview (statistics per shift, day and month, CSV), and the day close.
@@ -25,10 +26,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cage import reports, selectors, services
-from cage.models import DropCount, Slip
+from cage.models import DropCount, Slip, SlipStep
+from cage.slip_selectors import slip_next_step
 from cardroom.signing import own_signature, signature
 from core.inputs import month_of
 from core.roles import (
+    CASHIER,
     COMPLIANCE_AUDITOR,
     FLOOR_SUPERVISOR,
     role_of,
@@ -41,11 +44,11 @@ from tables.signatures import signatures_of
 from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.cage import (
     DayCloseForm,
-    DeliverForm,
     InventoryCountForm,
     ShiftCloseForm,
     SignOffForm,
     SlipForm,
+    SlipSignForm,
     VoidForm,
 )
 
@@ -55,6 +58,8 @@ SIGNED_WITH: dict[str, str] = {Signature.Method.PASSWORD: "password", Signature.
 #: A service's refused signature of the person signed in, next to their password or PIN.
 SIGNED = {"signature": "secret"}
 overseers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
+#: Who prints a slip: the cashier who prepares it, the floor, compliance.
+printers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR, CASHIER)
 
 
 def cardroom_first() -> Cardroom:
@@ -92,11 +97,15 @@ def table_cage(
         "session": table_selectors.open_session(table),
         "book": book,
         "counts": selectors.inventory_counts(table)[:20],
-        "slips": selectors.slips(table)[:30],
+        "slips": [
+            (slip, waits, SlipStep.Name(waits).label if waits else "")
+            for slip in selectors.slips(table)[:30]
+            for waits in (slip_next_step(slip, list(slip.steps.all())),)
+        ],
         "count_form": forms.get("count") or InventoryCountForm(denominations=chips),
         "slip_form": forms.get("slip") or SlipForm(denominations=chips),
         "void_form": forms.get("void"),
-        "deliver_form": forms.get("deliver"),
+        "deliver_form": forms.get("sign"),
     }
     return render(request, "cage/table.html", context, status=422 if forms else 200)
 
@@ -108,7 +117,7 @@ table_actions: Actions[Callable[[SignedInRequest, Table], HttpResponseBase]] = A
 @require_POST
 @supervisor_only
 def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
-    """count, slip, deliver, void."""
+    """count, slip, sign, void."""
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     return table_actions.handler(action)(request, table)
 
@@ -167,20 +176,21 @@ def _slip_void(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _back(request, table, ok, {"void": form})
 
 
-@table_actions("deliver")
-def _slip_deliver(request: SignedInRequest, table: Table) -> HttpResponseBase:
-    form = DeliverForm(request.POST)
+@table_actions("sign")
+def _slip_sign(request: SignedInRequest, table: Table) -> HttpResponseBase:
+    """The floor supervisor signed in signs the slip as themselves (the dealer has signed)."""
+    form = SlipSignForm(request.POST)
     ok = form.is_valid() and call_service(
         request,
         form,
-        lambda: services.slip_deliver(
+        lambda: services.slip_supervisor_sign(
             slip=_slip(form, table),
-            signature=signature(request, form.cleaned_data["signer"], form.cleaned_data["secret"]),
+            signature=own_signature(request, form.cleaned_data["secret"]),
             by=request.user,
         ),
-        fields=DeliverForm.SERVICE_FIELDS,
+        fields=SlipSignForm.SERVICE_FIELDS,
     )
-    return _back(request, table, ok, {"deliver": form})
+    return _back(request, table, ok, {"sign": form})
 
 
 def _chips(table: Table) -> dict[str, Any]:
@@ -198,15 +208,24 @@ def _slip(form: Any, table: Table) -> Slip:
 
 
 @require_POST
-@overseers
+@printers
 def slip_print(request: SignedInRequest, pk: int) -> HttpResponseBase:
     """The printable slip (a print stylesheet); every printing after the first says REPRINT."""
     slip = get_object_or_404(selectors.slips(), pk=pk)
     printed = services.slip_print(slip=slip, by=request.user)
     pieces = [(d, n, Decimal(d) * n) for d, n in slip.chips.items()]
-    # A slip takes one signature: its delivery's or its void's witness's.
-    signed_with = next((SIGNED_WITH[s.method] for s in signatures_of(slip)), "")
-    context = {"slip": slip, "printed": printed, "pieces": pieces, "signed_with": signed_with}
+    # Each signature of the slip (its chain's steps, a void's witness), with how it was given.
+    signatures = signatures_of(slip)
+    signed_with = {s.pk: SIGNED_WITH[s.method] for s in signatures}
+    steps = [(step, signed_with.get(step.signature_id, "")) for step in slip.steps.all()]
+    witness_with = next((SIGNED_WITH[s.method] for s in signatures if s.capacity == "witness"), "")
+    context = {
+        "slip": slip,
+        "printed": printed,
+        "pieces": pieces,
+        "steps": steps,
+        "signed_with": witness_with,
+    }
     return render(request, "cage/slip_print.html", context)
 
 

@@ -1,7 +1,9 @@
-"""The fills and credits waiting for a table, on the dealer screen (design.md 8): the dealer on
-duty sees each slip's number, chips by denomination and total, counts the chips, then signs
-with their own password or PIN; the rack moves (``cage.services.slip_deliver``). The panel
-refreshes itself, so a fill requested at the cage appears without a reload."""
+"""The fills and credits waiting for the dealer at a table, on the dealer screen (design.md 8):
+the dealer on duty sees each slip's number, chips by denomination and total, counts the chips,
+then signs as themselves with their own password or PIN (``cage.services.slip_dealer_sign``);
+a floor supervisor signs next. A fill appears once the cashier has prepared it (and the runner
+carried it); a credit as soon as the floor requests it. The panel refreshes itself, so a fill
+prepared at the cage appears without a reload."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from audit.services import audit_refusal
-from cage import selectors, services
-from cage.models import Slip
+from cage import services
+from cage.models import Slip, SlipStep
+from cage.slip_selectors import slips_awaiting
 from cardroom.signing import own_signature
 from core.money import money_text
 from core.roles import TABLE_STAFF
@@ -34,7 +37,7 @@ def slips_context(
     them), a refused signature's form in place, the slip just signed."""
     waiting: list[Slip] = []
     if table.banking == Banking.HOUSE and table_selectors.open_session(table) is not None:
-        waiting = list(selectors.slips(table, waiting=True).order_by("id"))
+        waiting = slips_awaiting(SlipStep.Name.DEALER, table=table)
     return {
         "slips_panel": True,
         "table": table,
@@ -77,7 +80,7 @@ def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
     done = form.is_valid() and call_service(
         request,
         form,
-        lambda: services.slip_deliver(
+        lambda: services.slip_dealer_sign(
             slip=waiting,
             signature=own_signature(request, form.cleaned_data["secret"]),
             by=request.user,
@@ -95,5 +98,12 @@ def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
 
 
 def signed_words(slip: Slip) -> str:
-    where = "went into the rack" if slip.kind == Slip.Kind.FILL else "left the rack for the cage"
-    return f"{slip.get_kind_display()} {slip.number} signed: ${money_text(slip.total)} {where}."
+    then = (
+        "go into the rack"
+        if slip.kind == Slip.Kind.FILL
+        else "leave the rack once the cage receives them"
+    )
+    return (
+        f"{slip.get_kind_display()} {slip.number} counted and signed: a floor supervisor signs "
+        f"next, then the chips (${money_text(slip.total)}) {then}."
+    )

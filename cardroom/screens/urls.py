@@ -7,6 +7,7 @@ from . import (
     cage,
     cage_count,
     cashier,
+    cage_slips,
     compliance,
     dealer,
     dealer_slips,
@@ -87,6 +88,8 @@ cage_patterns = [
     path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
     path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
     path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+    path("slips/", cage_slips.cage_slips, name="cage-slips"),
+    path("slips/<slug:action>/", cage_slips.cage_slip_action, name="cage-slip-action"),
 ]
 
 cashier_patterns = [

@@ -381,11 +381,30 @@ class World:
 
     @cached_property
     def slip(self):
-        """A fill of $500 to the house table, requested by the second supervisor: the
-        supervisor or the dealer on duty may sign for it."""
+        """A fill of $500 to the house table, requested by the second supervisor: the cashier
+        prepares it."""
         return cage.slip_request(
             table=self.house_table, kind="fill", chips={"100": 5}, by=self.second_supervisor
         )
+
+    @cached_property
+    def prepared_slip(self):
+        """A fill of $100 to the house table, prepared by the cashier: the dealer signs next."""
+        slip = cage.slip_request(
+            table=self.house_table, kind="fill", chips={"100": 1}, by=self.second_supervisor
+        )
+        cage.slip_prepare(slip=slip, signature=signed(self.cashier), by=self.cashier)
+        return slip
+
+    @cached_property
+    def counted_slip(self):
+        """A fill of $25 prepared and counted by the dealer: a floor supervisor signs next."""
+        slip = cage.slip_request(
+            table=self.house_table, kind="fill", chips={"25": 1}, by=self.second_supervisor
+        )
+        cage.slip_prepare(slip=slip, signature=signed(self.cashier), by=self.cashier)
+        cage.slip_dealer_sign(slip=slip, signature=signed(self.dealer), by=self.dealer)
+        return slip
 
     @cached_property
     def drop_count(self):

@@ -292,7 +292,7 @@ MATRIX = [
     ("GET",    f"{V}/reports/hold/tables/{{dp_table}}/",          401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/reports/hold/tables/{{dp_table}}/",          401, 405, 405, 405, 405, 405),
     # the cage: supervisors configure shifts and chips, verify counts, request and
-    # void slips, sign off variances, close shifts; the dealer on duty signs a delivery;
+    # void slips, sign off variances, close shifts; the dealer on duty signs a slip;
     # compliance reads and closes the day; the count team counts (see COUNT_TEAM below)
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/shifts/",             401, 200, 403, 403, 403, 403),
@@ -343,8 +343,21 @@ MATRIX = [
     ("DELETE", f"{V}/tables/{{house_table}}/slips/",              401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/slips/{{slip}}/",                            401, 200, 200, 403, 200, 403),
     ("POST",   f"{V}/slips/{{slip}}/",                            401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/slips/{{slip}}/deliver/",                    401, 200, 200, 403, 403, 403),
-    ("GET",    f"{V}/slips/{{slip}}/deliver/",                    401, 405, 405, 405, 405, 405),
+    # a slip's chain: the cashier prepares (cashier only: CASHIER below), the dealer on duty
+    # counts and signs, a floor supervisor signs; a runner only where the cardroom sets one
+    # (409: the world's sets none), the cage receives a credit (409: the world's slip is a fill)
+    ("GET", f"{V}/cardrooms/{{cardroom}}/slips/?awaiting=prepared", 401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/slips/",              401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{slip}}/prepare/",                    401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{slip}}/prepare/",                    401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{slip}}/carry/",                      401, 409, 403, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{slip}}/carry/",                      401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{prepared_slip}}/dealer-sign/",       401, 200, 200, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{prepared_slip}}/dealer-sign/",       401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{counted_slip}}/supervisor-sign/",    401, 200, 403, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{counted_slip}}/supervisor-sign/",    401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/slips/{{slip}}/cage-receive/",               401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/slips/{{slip}}/cage-receive/",               401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/slips/{{slip}}/void/",                       401, 200, 403, 403, 403, 403),
     ("GET",    f"{V}/slips/{{slip}}/void/",                       401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/tables/{{dp_table}}/drop-counts/",           401, 403, 403, 403, 403, 403),
@@ -425,7 +438,13 @@ COUNT_TEAM = {
 #: The cashier: the cage — it opens, hands over and closes it, records its transactions,
 #: players' cash at the cage and chips issued, and reads its books and the chips in
 #: circulation; it runs no hand, changes no table, approves nothing. Who it is, its own PIN.
+#: The cage's steps of a slip too (a fill prepared; no runner set; a fill is not received at
+#: the cage).
 CASHIER = {
+    ("GET", f"{V}/cardrooms/{{cardroom}}/slips/?awaiting=prepared"): 200,
+    ("POST", f"{V}/slips/{{slip}}/prepare/"): 200,
+    ("POST", f"{V}/slips/{{slip}}/carry/"): 409,
+    ("POST", f"{V}/slips/{{slip}}/cage-receive/"): 409,
     ("POST", f"{V}/auth/token/"): 201,
     ("POST", f"{V}/auth/token/revoke/"): 204,
     ("GET", f"{V}/auth/me/"): 200,
@@ -594,7 +613,16 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "signature": {"secret": PASSWORD},
         },
         f"{V}/tables/{{house_table}}/slips/": lambda: {"kind": "fill", "chips": {"100": 5}},
-        f"{V}/slips/{{slip}}/deliver/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/slips/{{slip}}/prepare/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/slips/{{slip}}/carry/": lambda: {
+            "signature": {"username": w.second_supervisor.username, "secret": PASSWORD}
+        },
+        # The dealer on duty signs, on their own device or the floor's.
+        f"{V}/slips/{{prepared_slip}}/dealer-sign/": lambda: {
+            "signature": {"username": w.dealer.username, "secret": PASSWORD}
+        },
+        f"{V}/slips/{{counted_slip}}/supervisor-sign/": lambda: {"signature": {"secret": PASSWORD}},
+        f"{V}/slips/{{slip}}/cage-receive/": lambda: {"signature": {"secret": PASSWORD}},
         f"{V}/slips/{{slip}}/void/": lambda: {
             "reason": "Wrong table",
             "witness": {"username": w.dealer.username, "secret": PASSWORD},

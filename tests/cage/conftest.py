@@ -1,6 +1,7 @@
 """Fixtures for the cage: a cardroom in New York with three shifts (day 06:00, swing 14:00,
-grave 22:00), a clock set by wall-clock time, the people who sign, and a floor with its racks
-counted (the count team is tests/conftest.py's ``counter`` and ``second_counter``)."""
+grave 22:00), a clock set by wall-clock time, the people who sign (a cashier among them), and
+a floor with its racks counted (the count team is tests/conftest.py's ``counter`` and
+``second_counter``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 
 from cage import services
+from core.roles import CASHIER
 from tables.services.cardrooms import cardroom_shifts_set
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open
@@ -48,9 +50,33 @@ def cardroom(supervisor, clock, cardroom):
 
 
 @pytest.fixture
-def people(supervisor, second_supervisor, dealer, other_dealer, auditor, counter, second_counter):
+def cashier(make_user):
+    """The cashier at the cage: prepares fills, receives credits."""
+    return make_user("cashier", role=CASHIER, first_name="Cy", last_name="Moss")
+
+
+@pytest.fixture
+def second_cashier(make_user):
+    """Another cashier: a runner between the cage and the tables."""
+    return make_user("cashier2", role=CASHIER, first_name="Bo", last_name="Hart")
+
+
+@pytest.fixture
+def people(
+    supervisor,
+    second_supervisor,
+    dealer,
+    other_dealer,
+    auditor,
+    counter,
+    second_counter,
+    cashier,
+    second_cashier,
+):
     """Everyone who may be asked to sign, by persona name."""
     return {
+        "cashier": cashier,
+        "second_cashier": second_cashier,
         "supervisor": supervisor,
         "second_supervisor": second_supervisor,
         "dealer": dealer,

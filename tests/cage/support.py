@@ -63,6 +63,26 @@ def play(
     return hand
 
 
+def sign_through(slip: Slip, people: dict[str, User], *, runner: User | None = None) -> Slip:
+    """Every step of the slip's chain, each person signing as themselves: the cashier, the
+    runner (when given), the dealer on duty, the floor supervisor; the chips move at the end."""
+    cashier, dealer, supervisor = people["cashier"], people["dealer"], people["supervisor"]
+    carry = (
+        (lambda: cage_services.slip_carry(slip=slip, signature=signed(runner), by=cashier))
+        if runner is not None
+        else (lambda: None)
+    )
+    if slip.kind == Slip.Kind.FILL:
+        cage_services.slip_prepare(slip=slip, signature=signed(cashier), by=cashier)
+        carry()
+    cage_services.slip_dealer_sign(slip=slip, signature=signed(dealer), by=dealer)
+    cage_services.slip_supervisor_sign(slip=slip, signature=signed(supervisor), by=supervisor)
+    if slip.kind == Slip.Kind.CREDIT:
+        carry()
+        cage_services.slip_cage_receive(slip=slip, signature=signed(cashier), by=cashier)
+    return slip
+
+
 class Floor:
     """The floor of ``conftest.floor`` and its people, moved through the day by the cage's
     services, each second person signing with the right password."""
@@ -78,9 +98,27 @@ class Floor:
             table=self.house, kind="fill", chips={"100": 5}, by=self.supervisor
         )
 
-    def deliver(self, entry: SignatureInput | None) -> Any:
+    def prepare_fill(self) -> None:
+        """A fill requested and prepared at the cage: it waits for the dealer."""
+        self.request_fill()
         assert self.fill is not None
-        return cage_services.slip_deliver(slip=self.fill, signature=entry, by=self.supervisor)
+        cashier = self.p["cashier"]
+        cage_services.slip_prepare(slip=self.fill, signature=signed(cashier), by=cashier)
+
+    def dealer_sign(self, entry: SignatureInput | None) -> Any:
+        """The dealer counts the fill and signs on the supervisor's device."""
+        assert self.fill is not None
+        return cage_services.slip_dealer_sign(slip=self.fill, signature=entry, by=self.supervisor)
+
+    def dealer_signed(self) -> None:
+        self.prepare_fill()
+        self.dealer_sign(signed(self.dealer))
+
+    def supervisor_sign(self, entry: SignatureInput | None) -> Any:
+        assert self.fill is not None
+        return cage_services.slip_supervisor_sign(
+            slip=self.fill, signature=entry, by=self.supervisor
+        )
 
     def void(self, entry: SignatureInput | None) -> Any:
         assert self.fill is not None
@@ -137,6 +175,9 @@ class Floor:
 
     def house_box(self) -> DropCount:
         return DropCount.objects.get(table=self.house)
+
+    def dp_box(self) -> DropCount:
+        return DropCount.objects.get(table=self.dp)
 
     def sign_off(self, entry: SignatureInput | None) -> Any:
         return cage_services.drop_variance_sign_off(

@@ -1,7 +1,7 @@
 """The cage through the API: a day shift at a house-banked table run with tokens (the floor
-supervisor, the dealer, two counters), every second person signing in the request with their
-password, its statistics as JSON and CSV, and refusals in the one error shape naming the
-field."""
+supervisor, the dealer, the cashier, two counters), every second person signing in the
+request with their password, its statistics as JSON and CSV, and refusals in the one error
+shape naming the field."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ V = "/api/v1"
 
 
 def test_a_shift_is_run_and_reported_through_the_api(
-    cardroom, clock, supervisor, second_supervisor, dealer, counter, second_counter
+    cardroom, clock, supervisor, second_supervisor, dealer, counter, second_counter, cashier
 ):
-    floor, dealer_api = token_client(supervisor), token_client(dealer)
+    floor, dealer_api, cage = token_client(supervisor), token_client(dealer), token_client(cashier)
     counting = token_client(counter)
     clock.at("07:00")
     table = table_create(cardroom=cardroom, name="House", banking="house", by=supervisor)
@@ -61,15 +61,26 @@ def test_a_shift_is_run_and_reported_through_the_api(
     )
     assert fill.json()["number"] == "F-000001" and fill.json()["status"] == "requested"
     assert fill.json()["requested_by_name"] == "Fran Ortiz"
-    delivered = dealer_api.post(
-        f"{V}/slips/{fill.json()['id']}/deliver/",
-        {"signature": {"secret": PASSWORD}},  # the dealer signed in signs as themselves
-        format="json",
-    )
+    assert fill.json()["next_step"] == "prepared"
+    own = {"signature": {"secret": PASSWORD}}  # each person signed in signs as themselves
+    slip = f"{V}/slips/{fill.json()['id']}"
+    early = dealer_api.post(f"{slip}/dealer-sign/", own, format="json")
+    assert early.status_code == 409 and early.json()["error"]["field"] == "slip"
+    assert "not prepared by the cashier yet" in early.json()["error"]["message"]
+    prepared = cage.post(f"{slip}/prepare/", own, format="json")
+    assert (prepared.status_code, prepared.json()["next_step"]) == (200, "dealer")
+    counted = dealer_api.post(f"{slip}/dealer-sign/", own, format="json")
+    assert (counted.json()["status"], counted.json()["next_step"]) == ("requested", "supervisor")
+    delivered = floor.post(f"{slip}/supervisor-sign/", own, format="json")
     assert delivered.json()["status"] == "delivered"
-    assert (delivered.json()["delivered_by"], delivered.json()["delivered_by_name"]) == (
-        dealer.pk,
-        "Dee Lee",
+    assert [(s["step"], s["person_name"]) for s in delivered.json()["steps"]] == [
+        ("prepared", "Cy Moss"),
+        ("dealer", "Dee Lee"),
+        ("supervisor", "Fran Ortiz"),
+    ]
+    assert (delivered.json()["delivered_by"], delivered.json()["next_step"]) == (
+        supervisor.pk,
+        None,
     )
     # rack by the books: 1000 − 200 (sold to Pat) + 100 (the fill) = 900
     closing = floor.post(
@@ -151,3 +162,27 @@ def test_a_bad_period_is_refused_naming_the_field(cardroom, supervisor, query, f
     response = token_client(supervisor).get(f"{V}/cardrooms/{cardroom.pk}/statistics/{query}")
     assert response.status_code == 422
     assert response.json()["error"]["field"] == field
+
+
+def test_the_cashier_lists_the_slips_awaiting_the_cage_and_prepares_one(
+    floor, supervisor, cashier, dealer
+):
+    cage = token_client(cashier)
+    room = floor["house"].cardroom
+    fill = token_client(supervisor).post(
+        f"{V}/tables/{floor['house'].pk}/slips/", {"kind": "fill", "chips": {"5": 2}}, format="json"
+    )
+    listed = cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=prepared")
+    assert [(s["number"], s["next_step"]) for s in listed.json()] == [("F-000001", "prepared")]
+    assert cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=dealer").json() == []
+    unknown = cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=delivered")
+    assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "awaiting"
+    signed = cage.post(
+        f"{V}/slips/{fill.json()['id']}/prepare/",
+        {"signature": {"secret": PASSWORD}},
+        format="json",
+    )
+    assert signed.json()["steps"][0]["person_name"] == "Cy Moss"
+    assert cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=prepared").json() == []
+    # The dealer's list is the table's, not the cardroom's.
+    assert token_client(dealer).get(f"{V}/cardrooms/{room.pk}/slips/").status_code == 403

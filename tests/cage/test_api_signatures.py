@@ -18,8 +18,8 @@ from tests.conftest import PASSWORD, signed
 
 from ..api.conftest import token_client
 from .conftest import RACK
-from .support import DAY, Floor
-from .test_signatures import cage_rows
+from .support import DAY, Floor, sign_through
+from .test_signatures import cage_rows, runner_required
 
 pytestmark = pytest.mark.django_db
 
@@ -102,18 +102,53 @@ def endpoints(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Endpoint
             on_record=p["counter"],
             outsider=dealer,
         ),
-        "delivery": Endpoint(
-            actor=supervisor,  # the cage's screen or device: the dealer signs on it
-            prepare=f.request_fill,
-            url=fill_url("deliver"),
+        "slip dealer": Endpoint(
+            actor=supervisor,  # the floor's device at the table: the dealer signs on it
+            prepare=f.prepare_fill,
+            url=fill_url("dealer-sign"),
             body=lambda entry: {"signature": entry},
             field="signature",
             signer=dealer,
-            answer=lambda a: (a["delivered_by"], a["delivered_by_name"]),
+            answer=step_signer("dealer"),
             close=lambda: f.void(signed(dealer)),
             closed=(409, "slip"),
-            on_record=supervisor,
+            on_record=p["cashier"],  # who prepared the fill
             outsider=p["auditor"],
+        ),
+        "slip runner": Endpoint(
+            actor=p["cashier"],  # the cage's device: the runner signs on it
+            prepare=lambda: (runner_required(f.cardroom), f.prepare_fill()),
+            url=fill_url("carry"),
+            body=lambda entry: {"signature": entry},
+            field="signature",
+            signer=p["second_cashier"],
+            answer=step_signer("carried"),
+            close=lambda: f.void(signed(dealer)),
+            closed=(409, "slip"),
+            on_record=p["cashier"],
+            outsider=dealer,
+        ),
+        "slip cashier": Endpoint(
+            actor=p["cashier"],
+            prepare=f.request_fill,
+            url=fill_url("prepare"),
+            body=lambda entry: {"signature": entry},
+            field="signature",
+            signer=p["cashier"],
+            answer=step_signer("prepared"),
+            close=lambda: f.void(signed(dealer)),
+            closed=(409, "slip"),
+        ),
+        "slip supervisor": Endpoint(
+            actor=supervisor,
+            prepare=f.dealer_signed,
+            url=fill_url("supervisor-sign"),
+            body=lambda entry: {"signature": entry},
+            field="signature",
+            signer=supervisor,
+            answer=step_signer("supervisor"),
+            close=lambda: f.supervisor_sign(signed(supervisor)),
+            closed=(409, "slip"),
         ),
         "witness": Endpoint(
             actor=supervisor,
@@ -123,7 +158,7 @@ def endpoints(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Endpoint
             field="witness",
             signer=dealer,
             answer=lambda a: (a["witness"], a["witness_name"]),
-            close=lambda: f.deliver(signed(dealer)),
+            close=lambda: sign_through(f.fill, p),
             closed=(409, "slip"),
             on_record=supervisor,
             outsider=p["counter"],
@@ -166,12 +201,24 @@ def endpoints(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Endpoint
     }
 
 
+def step_signer(step: str) -> Callable[[dict], tuple[int, str]]:
+    """Who signed ``step`` of the slip, by id and name, from the slip's answer."""
+    return lambda a: next((s["person"], s["person_name"]) for s in a["steps"] if s["step"] == step)
+
+
 def _entry(user: User, secret: str = PASSWORD) -> dict:
     return {"username": user.get_username(), "secret": secret}
 
 
-SECOND_PERSON = ("rack counter", "second counter", "delivery", "witness")
-OWN = ("rack verifier", "variance sign-off", "shift close", "day close")
+SECOND_PERSON = ("rack counter", "second counter", "slip dealer", "slip runner", "witness")
+OWN = (
+    "rack verifier",
+    "slip cashier",
+    "slip supervisor",
+    "variance sign-off",
+    "shift close",
+    "day close",
+)
 
 
 def _ready(name: str, floor: dict, clock: Any, people: dict) -> Endpoint:

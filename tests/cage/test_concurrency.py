@@ -1,7 +1,8 @@
 """Two fills requested at the same moment on real concurrent PostgreSQL connections both land,
 with distinct serial numbers: the cardroom's serial counter is locked, never read and bumped
 by two at once. Among the first slips of a cardroom too, when the counter row does not exist
-yet and both requests would make it."""
+yet and both requests would make it. Two signatures of a slip's last step at once move the
+rack once."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import os
 import pytest
 
 from cage import services
-from cage.models import SerialCounter, Slip, SlipPrint
+from cage.models import SerialCounter, Slip, SlipPrint, SlipStep
+from core.errors import Conflict
+from tables.models import HouseBankEntry
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open
+from tests.conftest import signed
 
 from ..tables.test_concurrency import at_once
 
@@ -67,3 +71,32 @@ def test_two_printings_of_a_slip_at_once_make_one_original_and_one_reprint(
         )
         assert all(isinstance(a, SlipPrint) for a in answers), answers
         assert sorted(a.reprint for a in answers) == [False, True]
+
+
+def test_two_floor_supervisors_signing_one_fill_at_once_move_the_rack_once(
+    cardroom, supervisor, second_supervisor, dealer, cashier
+):
+    """The last step races: both read "waits for the floor"; the table's row is the lock, so
+    the second sees the slip delivered and is refused — the rack moves once."""
+    table = table_create(cardroom=cardroom, name="House 1", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
+    for attempt in range(3):
+        fill = services.slip_request(
+            table=table, kind="fill", chips={"100": 1 + attempt}, by=supervisor
+        )
+        services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+        services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
+        answers = at_once(
+            *(
+                lambda who=who, fill=fill: services.slip_supervisor_sign(
+                    slip=fill, signature=signed(who), by=who
+                )
+                for who in (supervisor, second_supervisor)
+            )
+        )
+        signed_steps = [a for a in answers if isinstance(a, SlipStep)]
+        refusals = [a for a in answers if isinstance(a, Conflict)]
+        assert (len(signed_steps), len(refusals)) == (1, 1), answers
+        assert refusals[0].field == "slip" and "delivered already" in refusals[0].message
+        moved = HouseBankEntry.objects.filter(reference=fill.number)
+        assert list(moved.values_list("amount", flat=True)) == [100 * (1 + attempt)]

@@ -32,6 +32,7 @@ from tests.conftest import an_administrator, signed
 from wagers import services as hand_services
 
 from ..wagers.support import SEVEN_HANDS, draw_won_by, total
+from .support import sign_through
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +123,7 @@ def play_hand(data, table: Table, dealer) -> None:
 
 
 def step(data, name: str, house: Table, dp: Table, people) -> None:
-    supervisor, second, dealer = people
+    supervisor, second, dealer, cashier = people
     table = data.draw(st.sampled_from([house, dp]), label="table")
     seated = list(Seating.objects.filter(table=table, left_at=None).order_by("seat"))
     amount = data.draw(st.sampled_from(["20", "100", "250"]), label="amount")
@@ -146,7 +147,7 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
         if name == "credit" and rack is not None and rack < 25 * chips["25"]:
             return
         slip = services.slip_request(table=house, kind=name, chips=chips, by=supervisor)
-        services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer)
+        sign_through(slip, {"cashier": cashier, "dealer": dealer, "supervisor": supervisor})
 
 
 @settings(
@@ -157,7 +158,7 @@ def step(data, name: str, house: Table, dp: Table, people) -> None:
 )
 @given(data=st.data())
 def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
-    data, supervisor, second_supervisor, dealer
+    data, supervisor, second_supervisor, dealer, cashier
 ):
     room = cardroom_create(name=f"Room {next(ROOMS)}", by=an_administrator())
     house = table_create(cardroom=room, name="House", banking="house", by=supervisor)
@@ -174,7 +175,7 @@ def test_chips_are_neither_created_nor_lost_and_the_win_is_the_houses_result(
     ).total
     for number in (1, 2, 4):
         player_seat_new(table=dp, seat=number, name="D", buy_in="500", by=dealer)
-    people = (supervisor, second_supervisor, dealer)
+    people = (supervisor, second_supervisor, dealer, cashier)
     for name in data.draw(st.lists(STEPS, min_size=3, max_size=12), label="steps"):
         step(data, name, house, dp, people)
         assert_conserved(house, dp, opening)

@@ -46,7 +46,8 @@ def test_the_demo_has_a_closed_day_that_reconciles():
     assert ShiftClose.objects.filter(gaming_day=closed.gaming_day).count() == 3
     assert closed.closed_by.username == "compliance"
     assert sorted(s.number for s in Slip.objects.all()) == ["C-000001", "F-000001", "F-000002"]
-    # Every second person signed as themselves (demo_signature): who, in which capacity.
+    # Every second person signed as themselves (demo_signature): who, in which capacity; each
+    # slip's chain by the cashier, the dealer and the floor.
     signed = {
         (s.record_type, s.capacity, s.signer.username)
         for s in Signature.objects.select_related("signer").filter(record_type__startswith="cage.")
@@ -54,7 +55,10 @@ def test_the_demo_has_a_closed_day_that_reconciles():
     assert signed == {
         ("cage.inventorycount", "counter", "dealer"),
         ("cage.inventorycount", "verifier", "floor"),
+        ("cage.slip", "prepared", "cashier"),
         ("cage.slip", "dealer", "dealer"),
+        ("cage.slip", "supervisor", "floor"),
+        ("cage.slip", "cage_received", "cashier"),
         ("cage.slip", "witness", "dealer"),
         ("cage.dropcount", "second_counter", "count2"),
         ("cage.dropcount", "approver", "floor"),

@@ -21,6 +21,8 @@ from cage.models import (
     ShiftClose,
     Slip,
     SlipDelivery,
+    SlipOriginal,
+    SlipStep,
     SlipVoid,
     VarianceSignOff,
 )
@@ -47,8 +49,10 @@ def written() -> tuple[Any, ...]:
             for model in (
                 InventoryCount,
                 Slip,
+                SlipStep,
                 SlipDelivery,
                 SlipVoid,
+                SlipOriginal,
                 DropCount,
                 VarianceSignOff,
                 ShiftClose,
@@ -253,40 +257,7 @@ def test_only_a_floor_supervisor_requests_a_slip(floor, dealer):
     )
 
 
-def test_a_delivery_is_another_persons_signature_and_happens_once(
-    floor, supervisor, second_supervisor, dealer, other_dealer
-):
-    slip = services.slip_request(table=floor["house"], kind="fill", chips={"100": 5}, by=supervisor)
-    refused(
-        lambda: services.slip_deliver(slip=slip, signature=signed(supervisor), by=supervisor),
-        DomainError,
-        "signature",
-        "on this record already: another person signs",
-    )
-    refused(
-        lambda: services.slip_deliver(slip=slip, signature=signed(other_dealer), by=other_dealer),
-        PermissionDenied,
-        None,
-        "Only the dealer on duty",
-    )
-    services.slip_deliver(slip=slip, signature=signed(second_supervisor), by=second_supervisor)
-    refused(
-        lambda: services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer),
-        Conflict,
-        "slip",
-        "F-000001 is delivered already",
-    )
-    refused(
-        lambda: services.slip_void(
-            slip=slip, reason="Oops", witness=signed(dealer), by=second_supervisor
-        ),
-        Conflict,
-        "slip",
-        "delivered already",
-    )
-
-
-def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dealer):
+def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dealer, cashier):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor)
     refused(
         lambda: services.slip_void(slip=slip, reason="  ", witness=signed(dealer), by=supervisor),
@@ -304,7 +275,7 @@ def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dea
     )
     services.slip_void(slip=slip, reason="Wrong table", witness=signed(dealer), by=supervisor)
     refused(
-        lambda: services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer),
+        lambda: services.slip_prepare(slip=slip, signature=signed(cashier), by=cashier),
         Conflict,
         "slip",
         "F-000001 is void",
@@ -319,10 +290,10 @@ def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dea
     )
 
 
-def test_a_slip_is_never_delivered_to_a_table_closed_since(
-    floor, supervisor, second_supervisor, dealer
-):
+def test_a_slip_is_never_delivered_to_a_table_closed_since(floor, supervisor, dealer, cashier):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor)
+    services.slip_prepare(slip=slip, signature=signed(cashier), by=cashier)
+    services.slip_dealer_sign(slip=slip, signature=signed(dealer), by=dealer)
     services.inventory_count_record(
         table=floor["house"],
         kind="closing",
@@ -332,8 +303,8 @@ def test_a_slip_is_never_delivered_to_a_table_closed_since(
         by=supervisor,
     )
     refused(
-        lambda: services.slip_deliver(
-            slip=slip, signature=signed(second_supervisor), by=second_supervisor
+        lambda: services.slip_supervisor_sign(
+            slip=slip, signature=signed(supervisor), by=supervisor
         ),
         Conflict,
         "slip",

@@ -1,5 +1,6 @@
 """The cage through its screens, as the people would use them: the floor supervisor counts a
-rack with the dealer, requests, signs for, voids and prints slips; the count team counts the
+rack with the dealer, requests slips, signs them after the cashier and the dealer, voids and
+prints them; the cashier prepares fills and receives credits; the count team counts the
 boxes (blind); the supervisor signs off a variance and closes the shifts; compliance closes the
 day. Every second person signs on the device in use with their username and password, the
 person signed in with their own password; nobody is picked from a list. Every figure is
@@ -13,9 +14,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
+from cage import services
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
 from tables.services.seating import player_seat_new
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, signed
 
 from ..screens.support import parse
 
@@ -34,7 +36,7 @@ SIGNED_COUNT = {"counted_by": "dealer", "counted_by_secret": PASSWORD, "secret":
 
 
 def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
-    client, house, supervisor, dealer, second_supervisor
+    client, house, supervisor, dealer, second_supervisor, cashier
 ):
     client.force_login(supervisor)
     action = lambda name: reverse("cage-table-action", args=[house.pk, name])  # noqa: E731
@@ -53,20 +55,18 @@ def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     assert again.status_code == 422
     assert "opening count is recorded already" in again.text
     assert InventoryCount.objects.count() == 1
-    # A fill, signed for by another person; a second one voided with a witness who signs.
+    # A fill: the floor signs only once the cashier has prepared it and the dealer counted it.
     assert client.post(action("slip"), {"kind": "fill", **chips(c100=5)}).status_code == 302
     fill = Slip.objects.get()
-    mine = client.post(
-        action("deliver"), {"slip": fill.pk, "signer": "supervisor", "secret": PASSWORD}
-    )
-    assert mine.status_code == 422 and "another person signs" in mine.text
-    wrong = client.post(
-        action("deliver"), {"slip": fill.pk, "signer": "supervisor2", "secret": "not it"}
-    )
+    early = client.post(action("sign"), {"slip": fill.pk, "secret": PASSWORD})
+    assert early.status_code == 422 and "is not prepared by the cashier yet" in early.text
+    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
+    page = parse(client.get(reverse("cage-table", args=[house.pk])).content)
+    assert "waits to be signed by the floor supervisor" in page.find("table", id="slips").text
+    wrong = client.post(action("sign"), {"slip": fill.pk, "secret": "not it"})
     assert wrong.status_code == 422 and "password or PIN is wrong" in wrong.text
-    signed_for = client.post(
-        action("deliver"), {"slip": fill.pk, "signer": "supervisor2", "secret": PASSWORD}
-    )
+    signed_for = client.post(action("sign"), {"slip": fill.pk, "secret": PASSWORD})
     assert signed_for.status_code == 302
     client.post(action("slip"), {"kind": "credit", **chips(c25=2)})
     credit = Slip.objects.get(kind="credit")
@@ -77,7 +77,10 @@ def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     assert void.status_code == 302
     response = client.get(reverse("cage-table", args=[house.pk]))
     slips = parse(response.content).find("table", id="slips").text
-    assert "F-000001" in slips and "delivered, signed by Gus Park" in slips
+    assert "F-000001" in slips and "delivered" in slips
+    assert "prepared by the cashier: Cy Moss" in slips
+    assert "counted and signed by the dealer: Dee Lee" in slips
+    assert "signed by the floor supervisor: Fran Ortiz" in slips
     assert "C-000001" in slips and "void" in slips and "witness Dee Lee" in slips
     counts = parse(response.content).find("table", id="counts").text
     assert "Dee Lee" in counts and "Fran Ortiz" in counts
@@ -88,7 +91,9 @@ def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     second = client.post(reverse("cage-slip-print", args=[fill.pk]))
     assert "REPRINT" not in first.text and "@media print" in first.text
     assert "FILL SLIP F-000001" in first.text and "$500.00" in first.text
-    assert "signed for by Gus Park (supervisor2) with their password" in first.text
+    assert "Fran Ortiz (supervisor), with their password" in first.text
+    assert "Cy Moss (cashier), with their password" in first.text
+    assert "Duplicate: kept at the cage" in first.text
     assert "Requested by Fran Ortiz (supervisor)" in first.text
     assert "REPRINT" in second.text
     assert list(SlipPrint.objects.values_list("reprint", flat=True)) == [False, True]

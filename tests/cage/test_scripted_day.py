@@ -12,12 +12,14 @@ House-banked table (no fee, R12):
   07:05  Pat buys in $500 cash (chips out of the rack), Quinn $300 in chips from the cage
   hand 1 Pat antes 10 and raises 10 with a winner; Quinn antes 10 and folds. The dealer
          qualifies: Pat +10 +10 = +20; Quinn −10; the house −20 + 10 = −$10
-  09:00  fill F-000001: 5×$100 = $500, delivered (the dealer signs)
+  09:00  fill F-000001: 5×$100 = $500, prepared by the cashier, counted and signed by the
+         dealer, signed by the floor supervisor: into the rack
   09:30  fill F-000002: 10×$5 = $50, voided (wrong table) with a witness
   10:00  Pat adds $200 cash
   hand 2 Pat antes 25 and raises 25 with a loser: −50; Quinn antes 5 and folds: −5; the
          house +$55
-  12:00  credit C-000001: 20×$25 = $500, delivered
+  12:00  credit C-000001: 20×$25 = $500, signed by the dealer and the floor, received by the
+         cashier; the originals of both found in the house's drop box by the count
   13:30  closing count; the table closes (everyone cashes out)
   rack by the books: 4600 − 500 (sold) − 200 (sold) − 10 + 55 + 500 − 500 = $3,945
   closing count: 20×$100 + 60×$25 + 80×$5 + 45×$1 = 2000 + 1500 + 400 + 45 = $3,945
@@ -45,6 +47,7 @@ import pytest
 
 from cage import selectors, services, shift_figures
 from cage.models import DayClose, InventoryCount, Slip
+from cage.slip_selectors import slips_unmatched
 from rake.models import FeeEntry
 from tables.models import HouseBankEntry, StackEntry
 from tables.services.configuration import table_create
@@ -57,7 +60,7 @@ from wagers.models import Settlement
 
 from ..audit.support import raw
 from ..runtime_role import assert_append_only
-from .support import DEALER_DOES_NOT_QUALIFY, LOSER, WINNER, play, seating
+from .support import DEALER_DOES_NOT_QUALIFY, LOSER, WINNER, play, seating, sign_through
 
 pytestmark = pytest.mark.django_db
 
@@ -102,8 +105,10 @@ def day(
     auditor,
     counter,
     second_counter,
+    cashier,
 ):
     """The scripted gaming day, up to (not including) the shift closes."""
+    people = {"cashier": cashier, "dealer": dealer, "supervisor": supervisor}
     house = table_create(cardroom=cardroom, name="House table", banking="house", by=supervisor)
     dp = table_create(
         cardroom=cardroom, name="DP table", banking="designated_player", by=supervisor
@@ -130,7 +135,7 @@ def day(
     dp_hand(dp, dealer, draw_cards=draw(1, (1, 2, 4)))
     clock.at("09:00")
     fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=supervisor)
-    services.slip_deliver(slip=fill, signature=signed(dealer), by=dealer)
+    sign_through(fill, people)
     clock.at("09:30")
     wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=supervisor)
     services.slip_void(
@@ -142,7 +147,7 @@ def day(
     dp_hand(dp, dealer)
     clock.at("12:00")
     credit = services.slip_request(table=house, kind="credit", chips={"25": 20}, by=supervisor)
-    services.slip_deliver(slip=credit, signature=signed(dealer), by=dealer)
+    sign_through(credit, people)
     clock.at("13:30")
     closing = services.inventory_count_record(
         table=house,
@@ -260,6 +265,13 @@ def close_the_day(day, clock, supervisor, counter, second_counter, auditor) -> D
             second_counter=signed(second_counter),
             by=counter,
         )
+    house_box = selectors.drop_boxes(day["house"].cardroom, DAY, "day")[1][1]
+    assert house_box is not None and house_box.table == day["house"]
+    cardroom = day["house"].cardroom
+    assert slips_unmatched(cardroom, DAY, "day") == [day["fill"], day["credit"]]
+    for slip in (day["fill"], day["credit"]):
+        services.slip_original_found(slip=slip, drop_count=house_box)
+    assert slips_unmatched(cardroom, DAY, "day") == []
     short = selectors.drop_boxes(day["house"].cardroom, DAY, "day")[0][1]
     assert short is not None and short.table == day["dp"] and short.variance == D("-1.00")
     services.drop_variance_sign_off(
@@ -392,6 +404,8 @@ CAGE_TABLES = (
     "cage_slipdelivery",
     "cage_slipvoid",
     "cage_slipprint",
+    "cage_slipstep",
+    "cage_sliporiginal",
     "cage_dropcount",
     "cage_variancesignoff",
     "cage_shiftclose",

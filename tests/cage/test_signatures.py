@@ -32,7 +32,7 @@ from tables.models import Signature, StaffProfile
 from tables.signatures import SignatureInput, SignatureRefused, pin_set
 from tests.conftest import PASSWORD, signed
 
-from .support import DAY, Floor
+from .support import DAY, Floor, sign_through
 
 pytestmark = pytest.mark.django_db
 
@@ -57,8 +57,21 @@ class Kind:
     outsider: User | None = None  # a second person's kinds: someone without the role
 
 
-SECOND_PERSON = ("rack counter", "second counter", "delivery", "witness")
-OWN = ("rack verifier", "variance sign-off", "shift close", "day close")
+SECOND_PERSON = ("rack counter", "second counter", "slip dealer", "slip runner", "witness")
+OWN = (
+    "rack verifier",
+    "slip cashier",
+    "slip supervisor",
+    "variance sign-off",
+    "shift close",
+    "day close",
+)
+
+
+def runner_required(cardroom: Any) -> None:
+    """The cardroom sets a runner (a cardroom setting no service of the cage writes)."""
+    type(cardroom).objects.filter(pk=cardroom.pk).update(runner_required=True)
+    cardroom.refresh_from_db()
 
 
 def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
@@ -100,20 +113,59 @@ def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
             on_record=p["counter"],
             outsider=dealer,
         ),
-        "delivery": Kind(
+        "slip dealer": Kind(
             field="signature",
             capacity="dealer",
             signer=dealer,
-            prepare=f.request_fill,
-            call=f.deliver,
-            record=lambda delivery: delivery.slip,
-            named=lambda delivery: delivery.delivered_by,
+            prepare=f.prepare_fill,
+            call=f.dealer_sign,
+            record=lambda step: step.slip,
+            named=lambda step: step.person,
             close=lambda: services.slip_void(
                 slip=f.fill, reason="Wrong table", witness=signed(dealer), by=supervisor
             ),
             closed=(Conflict, "slip", "F-000001 is void"),
-            on_record=supervisor,  # who requested the slip
+            on_record=p["cashier"],  # who prepared the fill
             outsider=p["auditor"],
+        ),
+        "slip runner": Kind(
+            field="signature",
+            capacity="carried",
+            signer=p["second_cashier"],
+            prepare=lambda: (runner_required(f.cardroom), f.prepare_fill()),
+            call=lambda entry: services.slip_carry(slip=f.fill, signature=entry, by=p["cashier"]),
+            record=lambda step: step.slip,
+            named=lambda step: step.person,
+            close=lambda: services.slip_void(
+                slip=f.fill, reason="Wrong table", witness=signed(dealer), by=supervisor
+            ),
+            closed=(Conflict, "slip", "F-000001 is void"),
+            on_record=p["cashier"],  # who prepared the fill
+            outsider=dealer,
+        ),
+        "slip cashier": Kind(
+            field="signature",
+            capacity="prepared",
+            signer=p["cashier"],
+            prepare=f.request_fill,
+            call=lambda entry: services.slip_prepare(slip=f.fill, signature=entry, by=p["cashier"]),
+            record=lambda step: step.slip,
+            named=lambda step: step.person,
+            close=lambda: services.slip_void(
+                slip=f.fill, reason="Wrong table", witness=signed(dealer), by=supervisor
+            ),
+            closed=(Conflict, "slip", "F-000001 is void"),
+        ),
+        "slip supervisor": Kind(
+            field="signature",
+            capacity="supervisor",
+            signer=supervisor,
+            prepare=f.dealer_signed,
+            call=f.supervisor_sign,
+            record=lambda step: step.slip,
+            named=lambda step: step.person,
+            close=lambda: f.supervisor_sign(signed(supervisor)),
+            closed=(Conflict, "slip", "F-000001 is delivered already"),
         ),
         "witness": Kind(
             field="witness",
@@ -123,7 +175,7 @@ def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
             call=f.void,
             record=lambda voided: voided.slip,
             named=lambda voided: voided.witness,
-            close=lambda: services.slip_deliver(slip=f.fill, signature=signed(dealer), by=dealer),
+            close=lambda: sign_through(f.fill, p),
             closed=(Conflict, "slip", "F-000001 is delivered already"),
             on_record=supervisor,  # who voids it
             outsider=p["counter"],
@@ -192,7 +244,16 @@ def as_(user: User, secret: str = PASSWORD) -> SignatureInput:
 
 
 # The cage's records, and the signatures on them: a refusal adds none.
-CAGE = ("InventoryCount", "Slip", "SlipDelivery", "SlipVoid", "DropCount", "VarianceSignOff")
+CAGE = (
+    "InventoryCount",
+    "Slip",
+    "SlipStep",
+    "SlipDelivery",
+    "SlipVoid",
+    "SlipOriginal",
+    "DropCount",
+    "VarianceSignOff",
+)
 CLOSES = ("ShiftClose", "DayClose")
 
 
@@ -324,27 +385,40 @@ def test_the_person_signed_in_signs_as_themselves_not_as_another(own_kind, peopl
 # --- a fill signed for at the table ---------------------------------------------------------------
 
 
-def test_only_the_dealer_on_duty_or_a_floor_supervisor_signs_for_the_chips(
-    floor, supervisor, second_supervisor, other_dealer, refused_cleanly
-):
-    fill = services.slip_request(table=floor["house"], kind="fill", chips={"25": 4}, by=supervisor)
-    with refused_cleanly(DomainError, field="signature", says="Rae Ng is not the dealer on duty"):
-        services.slip_deliver(slip=fill, signature=as_(other_dealer), by=supervisor)
-    delivery = services.slip_deliver(slip=fill, signature=as_(second_supervisor), by=supervisor)
-    assert delivery.delivered_by == second_supervisor
-    assert (
-        Signature.objects.get(record_id=fill.pk, record_type="cage.slip").capacity == "supervisor"
+def prepared_fill(floor: dict, people: dict[str, User]) -> Any:
+    fill = services.slip_request(
+        table=floor["house"], kind="fill", chips={"25": 4}, by=people["supervisor"]
     )
+    cashier = people["cashier"]
+    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    return fill
 
 
-def test_a_dealer_signs_for_a_fill_with_their_pin(floor, supervisor, dealer):
+def test_only_the_dealer_on_duty_counts_and_signs_a_fill(floor, people, refused_cleanly):
+    fill = prepared_fill(floor, people)
+    supervisor = people["supervisor"]
+    with refused_cleanly(DomainError, field="signature", says="Rae Ng is not the dealer on duty"):
+        services.slip_dealer_sign(slip=fill, signature=as_(people["other_dealer"]), by=supervisor)
+    with refused_cleanly(DomainError, field="signature", says="is not a dealer: cannot sign"):
+        services.slip_dealer_sign(
+            slip=fill, signature=as_(people["second_supervisor"]), by=supervisor
+        )
+    step = services.slip_dealer_sign(slip=fill, signature=as_(people["dealer"]), by=supervisor)
+    assert (step.step, step.person) == ("dealer", people["dealer"])
+    assert step.signature.capacity == "dealer"
+
+
+def test_a_dealer_signs_for_a_fill_with_their_pin(floor, people):
+    supervisor, dealer = people["supervisor"], people["dealer"]
     pin_set(user=dealer, password=PASSWORD, pin="4816", by=dealer)
-    fill = services.slip_request(table=floor["house"], kind="fill", chips={"25": 4}, by=supervisor)
-    delivery = services.slip_deliver(slip=fill, signature=as_(dealer, "4816"), by=dealer)
-    assert delivery.delivered_by == dealer
-    signature = Signature.objects.get(record_type="cage.slip", record_id=fill.pk)
+    fill = prepared_fill(floor, people)
+    step = services.slip_dealer_sign(slip=fill, signature=as_(dealer, "4816"), by=dealer)
+    signature = Signature.objects.get(record_type="cage.slip", record_id=fill.pk, signer=dealer)
     assert (signature.signer, signature.method, signature.capacity) == (dealer, "pin", "dealer")
-    assert delivery.bank_entry.amount == 100  # the rack moved by the fill
+    assert step.signature == signature
+    services.slip_supervisor_sign(slip=fill, signature=signed(supervisor), by=supervisor)
+    fill.refresh_from_db()
+    assert fill.delivery.bank_entry.amount == 100  # the rack moved once the floor signed
 
 
 def test_every_close_keeps_the_signature_of_who_closed(floor, clock, people):

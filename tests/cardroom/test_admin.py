@@ -30,7 +30,9 @@ from cage.models import (
     ShiftClose,
     Slip,
     SlipDelivery,
+    SlipOriginal,
     SlipPrint,
+    SlipStep,
     SlipVoid,
     VarianceSignOff,
 )
@@ -100,6 +102,8 @@ APPEND_ONLY = [
     SlipDelivery,
     SlipVoid,
     SlipPrint,
+    SlipStep,
+    SlipOriginal,
     DropCount,
     VarianceSignOff,
     ShiftClose,
@@ -250,6 +254,7 @@ def one_of_each(supervisor, dealer, make_user):
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
     )
     _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now)
+    _slip_chain_rows(dealer, now)
     SinkWrite.objects.create(checkpoint=checkpoint, written=False, error="disk full", at=now)
     problem = CheckpointProblem.objects.create(fingerprint="0" * 64, text="forged", found_at=now)
     CheckpointProblemAcknowledgement.objects.create(
@@ -287,6 +292,22 @@ def _staff_rows(supervisor, approver) -> None:
     )  # fmt: skip
     two_person.change_approve(change=change, signature=signed(approver), by=approver)
     signatures.pin_set(user=approver, password=PASSWORD, pin="4816", by=approver)
+
+
+def _slip_chain_rows(dealer, now) -> None:
+    """A step of the delivered slip's chain (its signature beside it) and its original found
+    by the drop count, as rows."""
+    slip = Slip.objects.filter(delivery__isnull=False).get()
+    signature = Signature.objects.create(
+        signer=dealer,
+        capacity="dealer",
+        record_type="cage.slip",
+        record_id=slip.pk,
+        method=Signature.Method.PASSWORD,
+        signed_at=now,
+    )
+    SlipStep.objects.create(slip=slip, step="dealer", person=dealer, signature=signature, at=now)
+    SlipOriginal.objects.create(slip=slip, drop_count=DropCount.objects.get(), found_at=now)
 
 
 def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:

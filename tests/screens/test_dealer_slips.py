@@ -1,7 +1,8 @@
 """The dealer screen's fills and credits: the dealer on duty sees what is on its way to their
-table — the slip's number, chips by denomination, total — counts the chips, then signs with
-their own PIN or password; the rack moves. The sign-for button asks first and says what it
-will do. Nobody else's screen shows or signs them."""
+table once the cashier has prepared it — the slip's number, chips by denomination, total —
+counts the chips, then signs as themselves with their own PIN or password; a floor supervisor
+signs next, and then the rack moves. The button asks first and says what it will do. Nobody
+else's screen shows or signs them."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from cage import services as cage_services
-from cage.models import Slip, SlipDelivery
-from tables.models import HouseBankEntry, Signature
+from cage.models import Slip, SlipDelivery, SlipStep
+from core.roles import CASHIER
+from tables.models import HouseBankEntry
 from tables.signatures import pin_set
 from tests.conftest import PASSWORD, signed
 
@@ -26,11 +28,23 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def fill(world, supervisor) -> Slip:
-    """$600 on its way to the house-banked table: five $100 chips and four $25."""
+def cashier(make_user):
+    return make_user("cashier", role=CASHIER, first_name="Cy", last_name="Moss")
+
+
+@pytest.fixture
+def requested(world, supervisor) -> Slip:
+    """$600 asked for the house-banked table: five $100 chips and four $25."""
     return cage_services.slip_request(
         table=world.house_table, kind="fill", chips={"100": 5, "25": 4}, by=supervisor
     )
+
+
+@pytest.fixture
+def fill(requested, cashier) -> Slip:
+    """The fill prepared at the cage: on its way to the table."""
+    cage_services.slip_prepare(slip=requested, signature=signed(cashier), by=cashier)
+    return requested
 
 
 def sign_url(slip: Slip) -> str:
@@ -55,11 +69,11 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
         "Total  $600.00",
     ]
     assert "Requested by Fran Ortiz" in waiting.text
-    assert "Count the chips, then sign." in waiting.text
+    assert "Count the chips, then sign as yourself." in waiting.text
     button = waiting.find("button", type="submit")
-    assert button.text == "Sign for F-000001"
+    assert button.text == "Count and sign F-000001"
     assert button.attrs["data-confirm"] == (
-        "Sign for fill F-000001: $600.00 in chips (4×$25.00, 5×$100.00) go into this table's "
+        "Sign for fill F-000001: $600.00 in chips (4×$25.00, 5×$100.00) come to this table's "
         "rack. Sign only once you have counted them."
     )
     # A wrong PIN: refused next to the PIN, the chips do not move.
@@ -67,22 +81,27 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
     assert wrong.status_code == 200  # htmx swaps the panel in place, its refusal in it
     error = parse(wrong.content).by_id(f"slip-error-{fill.pk}")
     assert error.text == "That username, password or PIN is wrong."
-    assert not SlipDelivery.objects.exists()
-    assert not HouseBankEntry.objects.filter(reference="F-000001").exists()
-    # The PIN: signed, the rack moves by the fill, the slip leaves the panel.
-    signed = client.post(sign_url(fill), {"secret": PIN}, **HTMX)
-    assert signed.status_code == 200
-    panel = parse(signed.content).by_id("slips")
-    assert panel.by_id("slip-signed").text == "Fill F-000001 signed: $600.00 went into the rack."
+    assert not SlipStep.objects.filter(step="dealer").exists()
+    # The PIN: signed; the slip leaves the panel, the floor signs next.
+    answer = client.post(sign_url(fill), {"secret": PIN}, **HTMX)
+    assert answer.status_code == 200
+    panel = parse(answer.content).by_id("slips")
+    assert panel.by_id("slip-signed").text == (
+        "Fill F-000001 counted and signed: a floor supervisor signs next, then the chips "
+        "($600.00) go into the rack."
+    )
     assert panel.find_all("div", class_="slip-waiting") == []
-    delivery = SlipDelivery.objects.get(slip=fill)
-    assert delivery.delivered_by == dealer
-    assert delivery.bank_entry.amount == Decimal("600.00")
-    signature = Signature.objects.get(record_type="cage.slip", record_id=fill.pk)
+    step = SlipStep.objects.get(slip=fill, step="dealer")
+    assert step.person == dealer
+    signature = step.signature
     assert (signature.signer, signature.capacity, signature.method) == (dealer, "dealer", "pin")
     assert signature.session.startswith("session:")
-    event = AuditEvent.objects.filter(action="cage.slip_delivered").get()
-    assert (event.actor, '"delivered_by_name":"Dee Lee"' in event.payload) == (dealer, True)
+    event = AuditEvent.objects.filter(action="cage.slip_step_signed").latest("seq")
+    assert (event.actor, '"person_name":"Dee Lee"' in event.payload) == (dealer, True)
+    # Not in the rack until the floor signs; then it is.
+    assert not HouseBankEntry.objects.filter(reference="F-000001").exists()
+    cage_services.slip_supervisor_sign(slip=fill, signature=signed(supervisor), by=supervisor)
+    assert SlipDelivery.objects.get(slip=fill).bank_entry.amount == Decimal("600.00")
     again = client.get(reverse("dealer-table", args=[world.house_table.pk]))
     assert parse(again.content).by_id("slips").find_all("div", class_="slip-waiting") == []
 
@@ -94,8 +113,8 @@ def test_without_htmx_the_signature_returns_to_the_table_and_says_so(client, wor
     assert "password or PIN is wrong" in refused.text
     response = client.post(sign_url(fill), {"secret": PASSWORD}, follow=True)
     assert response.redirect_chain == [(reverse("dealer-table", args=[world.house_table.pk]), 302)]
-    assert "Fill F-000001 signed: $600.00 went into the rack." in response.text
-    assert SlipDelivery.objects.get(slip=fill).delivered_by == dealer
+    assert "Fill F-000001 counted and signed: a floor supervisor signs next" in response.text
+    assert SlipStep.objects.get(slip=fill, step="dealer").person == dealer
 
 
 def test_a_credit_says_its_chips_leave_the_rack(client, world, dealer, supervisor):
@@ -109,21 +128,31 @@ def test_a_credit_says_its_chips_leave_the_rack(client, world, dealer, superviso
     assert "leave this table's rack for the cage" in waiting.find("button").attrs["data-confirm"]
 
 
-def test_the_supervisor_who_asked_for_the_fill_cannot_sign_for_it_there(
-    client, world, supervisor, fill
-):
+def test_a_floor_supervisor_does_not_sign_the_dealers_step_there(client, world, supervisor, fill):
     client.force_login(supervisor)
     response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
     error = parse(response.content).by_id(f"slip-error-{fill.pk}")
-    assert "is on this record already: another person signs" in error.text
-    assert not SlipDelivery.objects.exists()
+    assert "Fran Ortiz is not a dealer: cannot sign." in error.text
+    assert not SlipStep.objects.filter(step="dealer").exists()
+
+
+def test_a_fill_not_yet_prepared_is_not_on_the_panel_and_is_not_signed(
+    client, world, dealer, requested
+):
+    client.force_login(dealer)
+    panel = parse(client.get(reverse("dealer-slips", args=[world.house_table.pk])).content)
+    assert panel.by_id("slips").find_all("div", class_="slip-waiting") == []
+    response = client.post(sign_url(requested), {"secret": PASSWORD}, **HTMX)
+    refused = parse(response.content).by_id("slip-refused")
+    assert "Fill F-000001 is not prepared by the cashier yet" in refused.text
+    assert not SlipStep.objects.exists()
 
 
 def test_another_dealer_neither_sees_nor_signs_the_tables_slips(client, world, other_dealer, fill):
     client.force_login(other_dealer)
     assert client.get(reverse("dealer-slips", args=[world.house_table.pk])).status_code == 403
     assert client.post(sign_url(fill), {"secret": PASSWORD}).status_code == 403
-    assert not SlipDelivery.objects.exists()
+    assert not SlipStep.objects.filter(step="dealer").exists()
 
 
 def test_the_panel_refreshes_itself_and_a_designated_player_table_has_none(
@@ -151,4 +180,4 @@ def test_a_slip_voided_meanwhile_is_not_signed_and_the_panel_says_why(
     panel = parse(response.content).by_id("slips")
     assert panel.by_id("slip-refused").text == "F-000001: Fill F-000001 is void."
     assert panel.find_all("div", class_="slip-waiting") == []
-    assert not SlipDelivery.objects.exists()
+    assert not SlipStep.objects.filter(step="dealer").exists()

@@ -68,6 +68,9 @@ SCREENS = [
     ("cage-table", {"pk": "house_table"}, "get", None, FLOOR, 200),
     ("cage-table-action", {"pk": "house_table", "action": "slip"}, "post", {}, FLOOR, 422),
     ("cage-slip-print", {"pk": "fill_slip"}, "post", {}, COMPLIANCE, 200),
+    # the cage's fills and credits: the cashier's (not an actor here) and the floor's
+    ("cage-slips", {}, "get", None, FLOOR, 200),
+    ("cage-slip-action", {"action": "prepare"}, "post", {}, FLOOR, 422),
     ("count-home", {}, "get", None, COUNT, 200),
     ("count-record", {}, "post", {}, COUNT, 422),
     # the catalogue of approved paytables

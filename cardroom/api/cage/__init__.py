@@ -3,10 +3,11 @@ credits, drop boxes and their counts, shift and gaming-day close, the table-game
 (JSON and CSV) — one module per area. Views only parse, call one service and answer.
 
 Who: floor supervisors verify counts, request and void slips, sign off variances and close
-shifts; the dealer on duty (or another supervisor) signs a slip's delivery; the count team
-enters drop counts and reads the drop boxes it counts (blind: no expected figure), nothing
-else; compliance reads everything and closes the gaming day. The cashier holding the cage
-records its counts and transactions and players' cash at the cage (``cashier``).
+shifts; a slip's chain is signed by the cashier, the runner, the dealer on duty and a floor
+supervisor, each as themselves; the count team enters drop counts and reads the drop boxes it
+counts (blind: no expected figure), nothing else; compliance reads everything and closes the
+gaming day. The cashier holding the cage records its counts and transactions and players' cash
+at the cage (``cashier``).
 
 Every second person of a control signs in the request that needs them: ``{"username",
 "secret"}`` (their password or signing PIN), never an id picked from a list; the person
@@ -29,7 +30,15 @@ from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShi
 from .counts import TableInventory
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
 from .late_counts import SessionLateClosingCount
-from .slips import SlipDeliver, SlipDetail, SlipVoid, TableSlips
+from .slip_steps import (
+    CardroomSlipsAwaiting,
+    SlipCageReceive,
+    SlipCarry,
+    SlipDealerSign,
+    SlipPrepare,
+    SlipSupervisorSign,
+)
+from .slips import SlipDetail, SlipVoid, TableSlips
 
 __all__ = [
     "CardroomCageLimit",
@@ -39,7 +48,6 @@ __all__ = [
     "DropBoxes",
     "DropCountSignOff",
     "ShiftCloses",
-    "SlipDeliver",
     "SlipDetail",
     "SlipVoid",
     "Statistics",
@@ -55,4 +63,10 @@ __all__ = [
     "ChipIssues",
     "Circulation",
     "CirculationCsv",
+    "SlipPrepare",
+    "SlipCarry",
+    "SlipDealerSign",
+    "SlipSupervisorSign",
+    "SlipCageReceive",
+    "CardroomSlipsAwaiting",
 ]

@@ -1,5 +1,5 @@
-"""Fills and credits: requested by a floor supervisor, signed for by the dealer on duty (or
-another floor supervisor) as the chips arrive, or voided with a witness who signs."""
+"""Fills and credits: requested by a floor supervisor, signed step by step (``slip_steps``), or
+voided with a witness who signs."""
 
 from __future__ import annotations
 
@@ -11,16 +11,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cage import selectors, services
-from cage.models import Slip
+from cage.models import Slip, SlipStep
+from cage.slip_selectors import slip_next_step
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, PersonNameField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
-from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
-from core.roles import PLAY_READERS, TABLE_STAFF
+from cardroom.api.signing import SecondSignatureIn, signature_input
+from core.roles import PLAY_READERS
 from tables.models import Table
 
 from .common import SUPERVISOR, pieces, require_sees_cage_records
+
+
+class SlipStepOut(serializers.ModelSerializer):
+    person_name = PersonNameField(source="person")
+
+    class Meta:
+        model = SlipStep
+        fields = ["step", "person", "person_name", "at"]
 
 
 class SlipOut(serializers.ModelSerializer):
@@ -35,6 +44,8 @@ class SlipOut(serializers.ModelSerializer):
     witness = serializers.SerializerMethodField()
     witness_name = PersonNameField(source="void.witness", allow_null=True)
     void_reason = serializers.SerializerMethodField()
+    steps = SlipStepOut(many=True, read_only=True)
+    next_step = serializers.SerializerMethodField()
 
     class Meta:
         model = Slip
@@ -59,7 +70,15 @@ class SlipOut(serializers.ModelSerializer):
             "witness",
             "witness_name",
             "void_reason",
+            "steps",
+            "next_step",
         ]
+
+    def get_next_step(self, slip: Slip) -> str | None:
+        """The step the slip waits for (None once delivered or void)."""
+        if slip_status(slip) != "requested":
+            return None
+        return slip_next_step(slip, list(slip.steps.all()))
 
     def get_status(self, slip: Slip) -> str:
         return slip_status(slip)
@@ -125,32 +144,6 @@ class SlipDetail(generics.RetrieveAPIView):
         slip: Slip = super().get_object()
         require_sees_cage_records(self.request, slip.table_id)
         return slip
-
-
-class DeliverIn(StrictSerializer):
-    signature = SignatureIn(
-        help_text="Whoever signs for the chips: the dealer on duty or a floor supervisor who "
-        "did not request the slip (without a username: the person signed in)."
-    )
-
-
-class SlipDeliver(ServiceView):
-    """The second signature: the chips reached the table (fill) or the cage (credit), counted
-    and signed for by the dealer on duty or another floor supervisor."""
-
-    moves_money = True
-    write_roles = TABLE_STAFF
-    input_serializer = DeliverIn
-
-    @extend_schema(request=DeliverIn, responses=SlipOut)
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
-        data = self.parse(request)
-        slip = get_object_or_404(Slip, pk=pk)
-        services.slip_deliver(
-            slip=slip, signature=signature_input(request, data["signature"]), by=actor(request)
-        )
-        return Response(SlipOut(selectors.slips().get(pk=pk)).data)
 
 
 class VoidIn(StrictSerializer):

@@ -88,15 +88,24 @@ class VoidForm(AsciiDigitsForm):
     witness_secret = SECRET_FIELD("The witness's password or PIN", required=True)
 
 
-class DeliverForm(AsciiDigitsForm):
-    """Whoever signs for the chips, on this device: the dealer at the table, or a floor
-    supervisor who did not request the slip."""
+class SlipSignForm(AsciiDigitsForm):
+    """The person signed in signs a step of a slip's chain with their own password or PIN."""
 
     slip = forms.IntegerField(widget=forms.HiddenInput)
-    signer = SIGNER_FIELD("Signed for by: username")
-    secret = SECRET_FIELD("Their password or PIN", required=True)
+    secret = SECRET_FIELD("Your password or PIN", required=True)
 
-    SERVICE_FIELDS = {"signature": "signer"}
+    # A refusal of the slip itself (out of turn, void) shows at the top, not by a hidden field.
+    SERVICE_FIELDS = {"signature": "secret", "slip": None}
+
+
+class RunnerForm(AsciiDigitsForm):
+    """The runner signs on this device: their username and their own password or PIN."""
+
+    slip = forms.IntegerField(widget=forms.HiddenInput)
+    runner = SIGNER_FIELD("Runner: their username")
+    runner_secret = SECRET_FIELD("The runner's password or PIN", required=True)
+
+    SERVICE_FIELDS = {"signature": "runner", "slip": None}
 
 
 class DealerSignForm(AsciiDigitsForm):

@@ -63,14 +63,14 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
         "rack. Sign only once you have counted them."
     )
     # A wrong PIN: refused next to the PIN, the chips do not move.
-    wrong = client.post(sign_url(fill), {"secret": "9731"}, **HTMX)
+    wrong = client.post(sign_url(fill), {"secret": "9731", "confirmed": "1"}, **HTMX)
     assert wrong.status_code == 200  # htmx swaps the panel in place, its refusal in it
     error = parse(wrong.content).by_id(f"slip-error-{fill.pk}")
     assert error.text == "That username, password or PIN is wrong."
     assert not SlipDelivery.objects.exists()
     assert not HouseBankEntry.objects.filter(reference="F-000001").exists()
     # The PIN: signed, the rack moves by the fill, the slip leaves the panel.
-    signed = client.post(sign_url(fill), {"secret": PIN}, **HTMX)
+    signed = client.post(sign_url(fill), {"secret": PIN, "confirmed": "1"}, **HTMX)
     assert signed.status_code == 200
     panel = parse(signed.content).by_id("slips")
     assert panel.by_id("slip-signed").text == "Fill F-000001 signed: $600.00 went into the rack."
@@ -89,10 +89,10 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
 
 def test_without_htmx_the_signature_returns_to_the_table_and_says_so(client, world, dealer, fill):
     client.force_login(dealer)
-    refused = client.post(sign_url(fill), {"secret": "not it"})
+    refused = client.post(sign_url(fill), {"secret": "not it", "confirmed": "1"})
     assert refused.status_code == 422
     assert "password or PIN is wrong" in refused.text
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, follow=True)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, follow=True)
     assert response.redirect_chain == [(reverse("dealer-table", args=[world.house_table.pk]), 302)]
     assert "Fill F-000001 signed: $600.00 went into the rack." in response.text
     assert SlipDelivery.objects.get(slip=fill).delivered_by == dealer
@@ -113,7 +113,7 @@ def test_the_supervisor_who_asked_for_the_fill_cannot_sign_for_it_there(
     client, world, supervisor, fill
 ):
     client.force_login(supervisor)
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, **HTMX)
     error = parse(response.content).by_id(f"slip-error-{fill.pk}")
     assert "is on this record already: another person signs" in error.text
     assert not SlipDelivery.objects.exists()
@@ -122,7 +122,7 @@ def test_the_supervisor_who_asked_for_the_fill_cannot_sign_for_it_there(
 def test_another_dealer_neither_sees_nor_signs_the_tables_slips(client, world, other_dealer, fill):
     client.force_login(other_dealer)
     assert client.get(reverse("dealer-slips", args=[world.house_table.pk])).status_code == 403
-    assert client.post(sign_url(fill), {"secret": PASSWORD}).status_code == 403
+    assert client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}).status_code == 403
     assert not SlipDelivery.objects.exists()
 
 
@@ -147,7 +147,7 @@ def test_a_slip_voided_meanwhile_is_not_signed_and_the_panel_says_why(
     cage_services.slip_void(
         slip=fill, reason="Wrong table", witness=signed(second_supervisor), by=supervisor
     )
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, **HTMX)
     panel = parse(response.content).by_id("slips")
     assert panel.by_id("slip-refused").text == "F-000001: Fill F-000001 is void."
     assert panel.find_all("div", class_="slip-waiting") == []

@@ -299,7 +299,7 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
 
 
 def test_a_table_with_a_hand_in_progress_is_not_closed(floor, world, started):
-    response = floor.post(_action(world.dp_table, "close"))
+    response = floor.post(_action(world.dp_table, "close"), {"confirmed": "1"})
     assert response.status_code == 422
     assert _non_field_errors(parse(response.content)) == [
         "Table 1 has a hand in progress: settle it or declare it dead first."
@@ -308,7 +308,7 @@ def test_a_table_with_a_hand_in_progress_is_not_closed(floor, world, started):
 
 
 def test_a_table_is_closed_and_opened_again_with_a_dealer(floor, world, dealer):
-    assert floor.post(_action(world.dp_table, "close")).status_code == 302
+    assert floor.post(_action(world.dp_table, "close"), {"confirmed": "1"}).status_code == 302
     assert table_selectors.open_session(world.dp_table) is None
     page = _table_page(floor, world.dp_table)
     form = page.find("form", action=_action(world.dp_table, "open"))

@@ -7,6 +7,7 @@ PIN."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -40,7 +41,10 @@ class PiecesForm(AsciiDigitsForm):
                     max_value=10**7,
                     required=False,
                     label=f"${value}",
-                    widget=forms.NumberInput(attrs=PIECES),
+                    # The running total (static/count_total.js) reads what a piece is worth.
+                    widget=forms.NumberInput(
+                        attrs=PIECES | {"data-denomination": value, "data-kind": kind}
+                    ),
                 )
 
     def pieces(self, kind: str) -> dict[str, int]:
@@ -56,6 +60,20 @@ class PiecesForm(AsciiDigitsForm):
             kind: [self[piece_field(value, kind)] for value in values]
             for kind, values in self.denominations.items()
         }
+
+    def total(self, kind: str | None = None) -> Decimal:
+        """What the pieces counted so far come to (of one kind, or all): the running total the
+        page shows before the count is recorded. A field not yet valid counts as none."""
+        values = getattr(self, "cleaned_data", None) or {}
+        return sum(
+            (
+                Decimal(value) * (values.get(piece_field(value, of)) or 0)
+                for of, denominations in self.denominations.items()
+                if kind in (None, of)
+                for value in denominations
+            ),
+            Decimal("0.00"),
+        )
 
     def service_fields(self) -> dict[str, str]:
         """A service's ``chips.25.00`` is this form's ``chips_25.00``."""

@@ -15,6 +15,7 @@ from django import forms
 from cage.models import InventoryCount, Slip
 from core.inputs import AsciiDigitsForm
 
+from .ids import OwnIds
 from .signing import SECRET_FIELD, SIGNER_FIELD
 
 PIECES = {"inputmode": "numeric", "autocomplete": "off", "size": 4}
@@ -84,7 +85,8 @@ class PiecesForm(AsciiDigitsForm):
         }
 
 
-class InventoryCountForm(PiecesForm):
+class InventoryCountForm(OwnIds, PiecesForm):
+    ids = "count"
     kind = forms.ChoiceField(choices=InventoryCount.Kind.choices)
     counted_by = SIGNER_FIELD("Counted by: the dealer's username")
     counted_by_secret = SECRET_FIELD("The dealer's password or PIN", required=True)
@@ -95,7 +97,8 @@ class InventoryCountForm(PiecesForm):
         return super().service_fields() | {"counted_by": "counted_by", "signature": "secret"}
 
 
-class SlipForm(PiecesForm):
+class SlipForm(OwnIds, PiecesForm):
+    ids = "slip"
     kind = forms.ChoiceField(choices=Slip.Kind.choices)
 
 

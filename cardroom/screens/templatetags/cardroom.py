@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 
+from cardroom.screens.forms.ids import form_for_row
 from core.money import money_text
 from core.people import person_name
 from engine.game_math import format_figure
@@ -124,6 +125,12 @@ def signed_dollars(value: Decimal | str | int) -> str:
 def total(form: Any, kind: str = "") -> Decimal:
     """A count form's running total so far: of one kind of pieces (``cash``), or all."""
     return Decimal(form.total(kind or None))
+
+
+@register.filter
+def for_row(form: Any, row: object) -> Any:
+    """``{{ form|for_row:incident.pk }}``: a form shown once per row, with ids of its own."""
+    return form_for_row(form, row)
 
 
 @register.filter

@@ -254,7 +254,7 @@ def _close(request: SignedInRequest, table: Table) -> HttpResponseBase:
     )
 
 
-@table_actions("approve")
+@table_actions("approve", confirm=sentences.setting_change_approve)
 def _approve(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request,

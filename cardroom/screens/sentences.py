@@ -20,6 +20,7 @@ from cage.selectors import DayStatistics, ShiftStatistics
 from patrons.models import Cardroom
 from tables import selectors as table_selectors
 from tables.models import Table
+from tables.staff_models import SettingChange
 
 from .forms.cage import (
     DayCloseForm,
@@ -32,6 +33,7 @@ from .forms.cage import (
     SignOffForm,
     VoidForm,
 )
+from .forms.tables import ChangeForm, setting_label
 
 
 def dollars(amount: Decimal) -> str:
@@ -60,6 +62,21 @@ def seated_cash_out(table: Table) -> str:
 def table_close(request: HttpRequest, table: Table) -> str:
     """The floor's table close: the session ends and every seated player cashes out."""
     return f"Closes {table} and {seated_cash_out(table)}."
+
+
+def setting_change_approve(request: HttpRequest, table: Table) -> str | None:
+    """R17: the second person approves and signs a table's setting change."""
+    form = ChangeForm(request.POST)
+    if not form.is_valid() or not form.cleaned_data["secret"]:
+        return None
+    change = SettingChange.objects.filter(pk=form.cleaned_data["change"], table=table).first()
+    if change is None:
+        return None
+    names = ", ".join(setting_label(name).lower() for name in change.new_values)
+    return (
+        f"Approves and signs change #{change.pk} to {table} ({names}): the new settings apply "
+        "from the next hand, and an approval cannot be undone."
+    )
 
 
 def _chips(table: Table) -> dict[str, list[str]]:

@@ -13,6 +13,7 @@ from cage import selectors as cage_selectors
 from cage import services as cage_services
 from cage.models import InventoryCount, Slip
 from tables import selectors as table_selectors
+from tables.services.setting_changes import setting_change_propose
 from tests.conftest import PASSWORD
 
 from .support import last_seq, parse
@@ -161,3 +162,15 @@ def test_a_refused_day_close_shows_its_reason_at_the_top(compliance, world):
     alert = parse(response.content).by_id("refusal")
     assert alert.attrs["role"] == "alert"
     assert alert.text.startswith("Refused:") and len(alert.text) > len("Refused: ")
+
+
+def test_an_approval_says_what_it_signs(floor, world, second_supervisor):
+    change = setting_change_propose(
+        table=world.dp_table, values={"ante_min": "10"}, reason="Weekend", by=second_supervisor
+    )
+    approve = reverse("floor-table-action", args=[world.dp_table.pk, "approve"])
+    sentence, fields = _confirmation(floor.post(approve, {"change": change.pk, "secret": PASSWORD}))
+    assert sentence.startswith(f"Approves and signs change #{change.pk} to Table 1 (minimum ante")
+    assert table_selectors.current_settings(world.dp_table).ante_min != 10
+    assert floor.post(approve, fields).status_code == 302
+    assert table_selectors.current_settings(world.dp_table).ante_min == 10

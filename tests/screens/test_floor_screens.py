@@ -227,7 +227,8 @@ def test_another_supervisor_approves_a_proposed_change(
     client.force_login(second_supervisor)
 
     response = client.post(
-        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": change.pk, "secret": PASSWORD, "confirmed": "1"},
     )
 
     assert response.status_code == 302
@@ -251,7 +252,8 @@ def test_approving_your_own_change_is_refused_with_the_message(floor, world, sup
     before = last_seq()
 
     response = floor.post(
-        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": change.pk, "secret": PASSWORD, "confirmed": "1"},
     )
 
     assert response.status_code == 422
@@ -290,7 +292,8 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     assert statuses == {first.pk: "rejected", second.pk: "withdrawn"}
     # A decided change cannot be decided again.
     response = client.post(
-        _action(world.dp_table, "approve"), {"change": first.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": first.pk, "secret": PASSWORD, "confirmed": "1"},
     )
     assert _non_field_errors(parse(response.content)) == ["This change was rejected already."]
 

@@ -12,7 +12,9 @@ window.cardroomConfirmed = (form) => {
   form.appendChild(input);
 };
 window.cardroomSentence = (text, form) => {
-  const total = form && form.querySelector("output[data-total]");
+  // The form's grand total (data-total=""), else its one total of a kind.
+  const total = form && (form.querySelector('output[data-total=""]') ||
+                         form.querySelector("output[data-total]"));
   return text.replace("{total}", total ? total.value : "");
 };
 document.addEventListener("submit", (event) => {

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cage import selectors as cage_selectors
 from cage import services as cage_services
-from cage.models import InventoryCount, Slip
+from cage.models import DropCount, InventoryCount, Slip
 from tables import selectors as table_selectors
 from tables.services.setting_changes import setting_change_propose
 from tests.conftest import PASSWORD
@@ -174,3 +174,17 @@ def test_an_approval_says_what_it_signs(floor, world, second_supervisor):
     assert table_selectors.current_settings(world.dp_table).ante_min != 10
     assert floor.post(approve, fields).status_code == 302
     assert table_selectors.current_settings(world.dp_table).ante_min == 10
+
+
+def test_a_drop_count_says_its_total_before_it_is_recorded(client, world, counter, second_counter):
+    client.force_login(counter)
+    box = {"table": world.house_table.pk, "cash_100.00": 3, "cash_1.00": 1, "chips_25.00": 2}
+    box |= {"second_counter": "counter2", "second_counter_secret": PASSWORD}
+
+    sentence, _ = _confirmation(client.post(reverse("count-record"), box))
+
+    assert sentence == (
+        "Records the count of Table 2's drop box: $351.00 (cash $301.00, chips $50.00), counted "
+        "by you and counter2."
+    )
+    assert not DropCount.objects.exists()

@@ -6,7 +6,7 @@
 // - Chips: a chip adds its value to its row's ante (or to the wager field of that row tapped
 //   last); "Same as last" fills a row with the player's last wagers; "Clear" empties a row.
 // - Confirmation: a button with data-confirm asks before it submits ({amount} is replaced by
-//   the form's amount field).
+//   the form's amount field); confirmed, it posts confirmed=1 (confirm.js).
 (function () {
   let target = null;
   const history = []; // the fields filled by taps, last tap last (for undo)
@@ -91,6 +91,7 @@
       const amount = form && form.querySelector('input[name="amount"]');
       const text = el.dataset.confirm.replace("{amount}", amount ? amount.value.trim() : "");
       if (!window.confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
+      else if (window.cardroomConfirmed) window.cardroomConfirmed(form);
       return;
     }
     if (el.matches(".deck button[data-card]")) { event.preventDefault(); pick(el); return; }

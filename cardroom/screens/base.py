@@ -27,6 +27,8 @@ from core.errors import DomainError, PermissionDenied
 from core.roles import role_of
 from patrons.models import Cardroom
 
+from .confirmation import Sentence, confirm_first
+
 H = TypeVar("H", bound=Callable[..., Any])
 
 
@@ -79,9 +81,10 @@ def call_service(
     fields: Mapping[str, str | None] | None = None,
 ) -> Any:
     """Run ``call``; a DomainError becomes a form error next to the field it names (or at the
-    top of the form). ``fields`` maps a service's field names to the form's. A refused
-    permission is also written to the audit log (the refused change rolled back); one that
-    names a field (a signature refused) is shown next to it too."""
+    top of the form), and its reason shows at the top of the page. ``fields`` maps a service's
+    field names to the form's. A refused permission is also written to the audit log (the
+    refused change rolled back); one that names a field (a signature refused) is shown next to
+    it too."""
     try:
         return call()
     except DomainError as error:
@@ -91,22 +94,35 @@ def call_service(
             )
         field = (fields or {}).get(error.field or "", error.field)
         form.add_error(field if field in form.fields else None, error.message)
+        refused(request, error.message)
     return None
+
+
+def refused(request: HttpRequest, message: str) -> None:
+    """Keep a refusal's reason for the top of the page (``{% refusal %}`` in base.html): a
+    refusal naming a hidden field (a day close's gaming day) would otherwise show nowhere."""
+    reasons: list[str] = getattr(request, "refusals", [])
+    if message not in reasons:
+        reasons.append(message)
+    request.refusals = reasons  # type: ignore[attr-defined]
 
 
 class Actions(Generic[H]):
     """A screen's POST actions by name (the ``<action>`` of its URL): each handler registers
     under its names with ``@actions("name", ...)``; ``actions.handler(name)`` gives it back,
-    and an unknown name is a 404. Every screen with actions dispatches through one of these."""
+    and an unknown name is a 404. Every screen with actions dispatches through one of these.
+    An action that closes, voids or signs says what it will do and asks first:
+    ``@actions("close", confirm=sentence)`` (``screens.confirmation``)."""
 
     def __init__(self, unknown: str = "No such action.") -> None:
         self._handlers: dict[str, H] = {}
         self._unknown = unknown
 
-    def __call__(self, *names: str) -> Callable[[H], H]:
+    def __call__(self, *names: str, confirm: Sentence | None = None) -> Callable[[H], H]:
         def register(handler: H) -> H:
+            registered = handler if confirm is None else confirm_first(confirm)(handler)
             for name in names:
-                self._handlers[name] = handler
+                self._handlers[name] = registered
             return handler
 
         return register

@@ -41,6 +41,7 @@ from tables import selectors as table_selectors
 from tables.models import Signature, Table
 from tables.signatures import signatures_of
 
+from . import sentences
 from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.cage import (
     DayCloseForm,
@@ -106,6 +107,7 @@ def table_cage(
         "slip_form": forms.get("slip") or SlipForm(denominations=chips),
         "void_form": forms.get("void"),
         "deliver_form": forms.get("sign"),
+        "cash_out": sentences.seated_cash_out(table),
     }
     return render(request, "cage/table.html", context, status=422 if forms else 200)
 
@@ -122,7 +124,7 @@ def table_cage_action(request: SignedInRequest, pk: int, action: str) -> HttpRes
     return table_actions.handler(action)(request, table)
 
 
-@table_actions("count")
+@table_actions("count", confirm=sentences.inventory_count)
 def _count(request: SignedInRequest, table: Table) -> HttpResponseBase:
     form = InventoryCountForm(request.POST, denominations=_chips(table))
     ok = form.is_valid() and call_service(
@@ -158,7 +160,7 @@ def _slip_request(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _back(request, table, ok, {"slip": form})
 
 
-@table_actions("void")
+@table_actions("void", confirm=sentences.slip_void)
 def _slip_void(request: SignedInRequest, table: Table) -> HttpResponseBase:
     form = VoidForm(request.POST)
     ok = form.is_valid() and call_service(
@@ -176,7 +178,7 @@ def _slip_void(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _back(request, table, ok, {"void": form})
 
 
-@table_actions("sign")
+@table_actions("sign", confirm=sentences.slip_sign)
 def _slip_sign(request: SignedInRequest, table: Table) -> HttpResponseBase:
     """The floor supervisor signed in signs the slip as themselves (the dealer has signed)."""
     form = SlipSignForm(request.POST)
@@ -258,6 +260,8 @@ def overview(request: SignedInRequest, forms: dict[str, Any] | None = None) -> H
         "is_supervisor": role_of(request.user) == FLOOR_SUPERVISOR,
         "is_compliance": role_of(request.user) == COMPLIANCE_AUDITOR,
         "query": f"day={day.isoformat()}&shift={shift}",
+        "shift_close_sentence": sentences.shift_close_words(stats),
+        "day_close_sentence": sentences.day_close_words(day_stats),
     }
     return render(request, "cage/overview.html", context, status=422 if forms else 200)
 
@@ -273,7 +277,7 @@ def overview_action(request: SignedInRequest, action: str) -> HttpResponseBase:
     return overview_actions.handler(action)(request, cardroom_first())
 
 
-@overview_actions("sign-off")
+@overview_actions("sign-off", confirm=sentences.variance_sign_off)
 def _sign_off(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = SignOffForm(request.POST)
     ok = form.is_valid() and call_service(
@@ -290,7 +294,7 @@ def _sign_off(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     return _overview_back(request, ok, {"sign_off": form})
 
 
-@overview_actions("close-shift")
+@overview_actions("close-shift", confirm=sentences.shift_close)
 def _close_shift(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = ShiftCloseForm(request.POST)
     ok = form.is_valid() and call_service(
@@ -308,7 +312,7 @@ def _close_shift(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBa
     return _overview_back(request, ok, {"close": form})
 
 
-@overview_actions("close-day")
+@overview_actions("close-day", confirm=sentences.day_close)
 def _close_day(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = DayCloseForm(request.POST)
     ok = form.is_valid() and call_service(

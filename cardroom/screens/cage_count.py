@@ -15,8 +15,10 @@ from core.roles import COUNT_TEAM
 from tables import selectors as table_selectors
 from tables.models import Table
 
+from . import sentences
 from .base import SignedInRequest, call_service, role_required
 from .cage import cardroom_first, shift_period
+from .confirmation import confirm_first
 from .forms.cage import DropCountForm
 
 count_team = role_required(COUNT_TEAM)
@@ -62,6 +64,7 @@ def _box_ids(table: object) -> str:
 
 @require_POST
 @count_team
+@confirm_first(sentences.drop_count)
 def count_record(request: SignedInRequest) -> HttpResponseBase:
     cardroom = cardroom_first()
     day, shift = shift_period(request, cardroom)

@@ -26,7 +26,9 @@ from engine.table import Banking
 from tables import selectors as table_selectors
 from tables.models import Table
 
+from . import sentences
 from .base import SignedInRequest, call_service, role_required
+from .confirmation import confirm_first
 from .forms.cage import DealerSignForm
 
 
@@ -75,6 +77,11 @@ def slip_sign(request: SignedInRequest, pk: int, slip: int) -> HttpResponse:
     refused = _refused(request, table)
     if refused is not None:
         return refused
+    return _slip_sign(request, table, pk=pk, slip=slip)
+
+
+@confirm_first(sentences.dealer_slip_sign)
+def _slip_sign(request: SignedInRequest, table: Table, *, pk: int, slip: int) -> HttpResponse:
     waiting = get_object_or_404(Slip, pk=slip, table=table)
     form = DealerSignForm(request.POST)
     done = form.is_valid() and call_service(

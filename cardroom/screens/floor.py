@@ -27,6 +27,7 @@ from tables.staff_models import SettingChange
 from wagers import selectors as hand_selectors
 from wagers.models import Hand
 
+from . import sentences
 from .base import Actions, SignedInRequest, call_service, role_required
 from .forms.tables import (
     AMOUNT_SETTINGS,
@@ -126,6 +127,7 @@ def table_detail(
         "change_form": forms.get("change") or SettingChangeForm(initial=values, current=values),
         "open_form": forms.get("open") or OpenTableForm(dealers=_dealers()),
         "action_form": forms.get("action"),
+        "close_sentence": sentences.table_close(request, table),
     }
     failed = any(form is not None and form.errors for form in forms.values())
     return render(request, "floor/table.html", context, status=422 if failed else 200)
@@ -245,14 +247,14 @@ def _with_dealer(
     return table_detail(request, table.pk, {"open": form})
 
 
-@table_actions("close")
+@table_actions("close", confirm=sentences.table_close)
 def _close(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request, table, lambda form: sessions.table_close(table=table, by=request.user)
     )
 
 
-@table_actions("approve")
+@table_actions("approve", confirm=sentences.setting_change_approve)
 def _approve(request: SignedInRequest, table: Table) -> HttpResponseBase:
     return _on_change(
         request,

@@ -60,7 +60,11 @@ def test_closing_a_table_and_approving_a_change_ask_first(
     page.once("dialog", dismiss)
     page.get_by_role("button", name="Close the table").click()
     page.wait_for_timeout(300)
-    assert asked and "cannot be undone" in asked[0] and "Close Table 1" in asked[0]
+    assert (
+        asked
+        and "cannot be undone" in asked[0]
+        and "Closes Table 1 and cashes out 3 seated players" in asked[0]
+    )
     assert TableSession.objects.filter(table=table, closed_at=None).exists()  # still open
 
     page.get_by_label(re.compile("Your password or PIN")).fill(password)

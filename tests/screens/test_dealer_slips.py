@@ -77,13 +77,13 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
         "rack. Sign only once you have counted them."
     )
     # A wrong PIN: refused next to the PIN, the chips do not move.
-    wrong = client.post(sign_url(fill), {"secret": "9731"}, **HTMX)
+    wrong = client.post(sign_url(fill), {"secret": "9731", "confirmed": "1"}, **HTMX)
     assert wrong.status_code == 200  # htmx swaps the panel in place, its refusal in it
     error = parse(wrong.content).by_id(f"slip-error-{fill.pk}")
     assert error.text == "That username, password or PIN is wrong."
     assert not SlipStep.objects.filter(step="dealer").exists()
     # The PIN: signed; the slip leaves the panel, the floor signs next.
-    answer = client.post(sign_url(fill), {"secret": PIN}, **HTMX)
+    answer = client.post(sign_url(fill), {"secret": PIN, "confirmed": "1"}, **HTMX)
     assert answer.status_code == 200
     panel = parse(answer.content).by_id("slips")
     assert panel.by_id("slip-signed").text == (
@@ -108,10 +108,10 @@ def test_the_dealer_sees_a_fill_counts_it_and_signs_with_their_pin(
 
 def test_without_htmx_the_signature_returns_to_the_table_and_says_so(client, world, dealer, fill):
     client.force_login(dealer)
-    refused = client.post(sign_url(fill), {"secret": "not it"})
+    refused = client.post(sign_url(fill), {"secret": "not it", "confirmed": "1"})
     assert refused.status_code == 422
     assert "password or PIN is wrong" in refused.text
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, follow=True)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, follow=True)
     assert response.redirect_chain == [(reverse("dealer-table", args=[world.house_table.pk]), 302)]
     assert "Fill F-000001 counted and signed: a floor supervisor signs next" in response.text
     assert SlipStep.objects.get(slip=fill, step="dealer").person == dealer
@@ -130,7 +130,7 @@ def test_a_credit_says_its_chips_leave_the_rack(client, world, dealer, superviso
 
 def test_a_floor_supervisor_does_not_sign_the_dealers_step_there(client, world, supervisor, fill):
     client.force_login(supervisor)
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, **HTMX)
     error = parse(response.content).by_id(f"slip-error-{fill.pk}")
     assert "Fran Ortiz is not a dealer: cannot sign." in error.text
     assert not SlipStep.objects.filter(step="dealer").exists()
@@ -142,7 +142,7 @@ def test_a_fill_not_yet_prepared_is_not_on_the_panel_and_is_not_signed(
     client.force_login(dealer)
     panel = parse(client.get(reverse("dealer-slips", args=[world.house_table.pk])).content)
     assert panel.by_id("slips").find_all("div", class_="slip-waiting") == []
-    response = client.post(sign_url(requested), {"secret": PASSWORD}, **HTMX)
+    response = client.post(sign_url(requested), {"secret": PASSWORD, "confirmed": "1"}, **HTMX)
     refused = parse(response.content).by_id("slip-refused")
     assert "Fill F-000001 is not prepared by the cashier yet" in refused.text
     assert not SlipStep.objects.exists()
@@ -151,7 +151,7 @@ def test_a_fill_not_yet_prepared_is_not_on_the_panel_and_is_not_signed(
 def test_another_dealer_neither_sees_nor_signs_the_tables_slips(client, world, other_dealer, fill):
     client.force_login(other_dealer)
     assert client.get(reverse("dealer-slips", args=[world.house_table.pk])).status_code == 403
-    assert client.post(sign_url(fill), {"secret": PASSWORD}).status_code == 403
+    assert client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}).status_code == 403
     assert not SlipStep.objects.filter(step="dealer").exists()
 
 
@@ -176,7 +176,7 @@ def test_a_slip_voided_meanwhile_is_not_signed_and_the_panel_says_why(
     cage_services.slip_void(
         slip=fill, reason="Wrong table", witness=signed(second_supervisor), by=supervisor
     )
-    response = client.post(sign_url(fill), {"secret": PASSWORD}, **HTMX)
+    response = client.post(sign_url(fill), {"secret": PASSWORD, "confirmed": "1"}, **HTMX)
     panel = parse(response.content).by_id("slips")
     assert panel.by_id("slip-refused").text == "F-000001: Fill F-000001 is void."
     assert panel.find_all("div", class_="slip-waiting") == []

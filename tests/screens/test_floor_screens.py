@@ -227,7 +227,8 @@ def test_another_supervisor_approves_a_proposed_change(
     client.force_login(second_supervisor)
 
     response = client.post(
-        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": change.pk, "secret": PASSWORD, "confirmed": "1"},
     )
 
     assert response.status_code == 302
@@ -251,7 +252,8 @@ def test_approving_your_own_change_is_refused_with_the_message(floor, world, sup
     before = last_seq()
 
     response = floor.post(
-        _action(world.dp_table, "approve"), {"change": change.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": change.pk, "secret": PASSWORD, "confirmed": "1"},
     )
 
     assert response.status_code == 422
@@ -290,7 +292,8 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
     assert statuses == {first.pk: "rejected", second.pk: "withdrawn"}
     # A decided change cannot be decided again.
     response = client.post(
-        _action(world.dp_table, "approve"), {"change": first.pk, "secret": PASSWORD}
+        _action(world.dp_table, "approve"),
+        {"change": first.pk, "secret": PASSWORD, "confirmed": "1"},
     )
     assert _non_field_errors(parse(response.content)) == ["This change was rejected already."]
 
@@ -299,7 +302,7 @@ def test_a_change_is_rejected_or_withdrawn_from_the_screen(
 
 
 def test_a_table_with_a_hand_in_progress_is_not_closed(floor, world, started):
-    response = floor.post(_action(world.dp_table, "close"))
+    response = floor.post(_action(world.dp_table, "close"), {"confirmed": "1"})
     assert response.status_code == 422
     assert _non_field_errors(parse(response.content)) == [
         "Table 1 has a hand in progress: settle it or declare it dead first."
@@ -308,7 +311,7 @@ def test_a_table_with_a_hand_in_progress_is_not_closed(floor, world, started):
 
 
 def test_a_table_is_closed_and_opened_again_with_a_dealer(floor, world, dealer):
-    assert floor.post(_action(world.dp_table, "close")).status_code == 302
+    assert floor.post(_action(world.dp_table, "close"), {"confirmed": "1"}).status_code == 302
     assert table_selectors.open_session(world.dp_table) is None
     page = _table_page(floor, world.dp_table)
     form = page.find("form", action=_action(world.dp_table, "open"))

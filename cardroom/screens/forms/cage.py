@@ -7,6 +7,7 @@ PIN."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -14,6 +15,7 @@ from django import forms
 from cage.models import InventoryCount, Slip
 from core.inputs import AsciiDigitsForm
 
+from .ids import OwnIds
 from .signing import SECRET_FIELD, SIGNER_FIELD
 
 PIECES = {"inputmode": "numeric", "autocomplete": "off", "size": 4}
@@ -40,7 +42,10 @@ class PiecesForm(AsciiDigitsForm):
                     max_value=10**7,
                     required=False,
                     label=f"${value}",
-                    widget=forms.NumberInput(attrs=PIECES),
+                    # The running total (static/count_total.js) reads what a piece is worth.
+                    widget=forms.NumberInput(
+                        attrs=PIECES | {"data-denomination": value, "data-kind": kind}
+                    ),
                 )
 
     def pieces(self, kind: str) -> dict[str, int]:
@@ -57,6 +62,20 @@ class PiecesForm(AsciiDigitsForm):
             for kind, values in self.denominations.items()
         }
 
+    def total(self, kind: str | None = None) -> Decimal:
+        """What the pieces counted so far come to (of one kind, or all): the running total the
+        page shows before the count is recorded. A field not yet valid counts as none."""
+        values = getattr(self, "cleaned_data", None) or {}
+        return sum(
+            (
+                Decimal(value) * (values.get(piece_field(value, of)) or 0)
+                for of, denominations in self.denominations.items()
+                if kind in (None, of)
+                for value in denominations
+            ),
+            Decimal("0.00"),
+        )
+
     def service_fields(self) -> dict[str, str]:
         """A service's ``chips.25.00`` is this form's ``chips_25.00``."""
         return {
@@ -66,7 +85,8 @@ class PiecesForm(AsciiDigitsForm):
         }
 
 
-class InventoryCountForm(PiecesForm):
+class InventoryCountForm(OwnIds, PiecesForm):
+    ids = "count"
     kind = forms.ChoiceField(choices=InventoryCount.Kind.choices)
     counted_by = SIGNER_FIELD("Counted by: the dealer's username")
     counted_by_secret = SECRET_FIELD("The dealer's password or PIN", required=True)
@@ -77,7 +97,8 @@ class InventoryCountForm(PiecesForm):
         return super().service_fields() | {"counted_by": "counted_by", "signature": "secret"}
 
 
-class SlipForm(PiecesForm):
+class SlipForm(OwnIds, PiecesForm):
+    ids = "slip"
     kind = forms.ChoiceField(choices=Slip.Kind.choices)
 
 

@@ -16,6 +16,8 @@ from patrons.models import (
 )
 from tables.models import Table
 
+from .ids import OwnIds
+
 
 class DayForm(AsciiDigitsForm):
     day = forms.DateField(required=False)
@@ -33,24 +35,28 @@ class ReviewForm(AsciiDigitsForm):
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class ReviewNoteForm(AsciiDigitsForm):
+class ReviewNoteForm(OwnIds, AsciiDigitsForm):
+    ids = "review_note"
     status = forms.ChoiceField(choices=SuspiciousActivityReview.Status.choices)
     note = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class IncidentForm(AsciiDigitsForm):
+class IncidentForm(OwnIds, AsciiDigitsForm):
+    ids = "incident"
     kind = forms.ChoiceField(choices=Incident.Kind.choices)
     table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False)
     players = forms.ModelMultipleChoiceField(Player.objects.order_by("name"), required=False)
     summary = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class FollowUpForm(AsciiDigitsForm):
+class FollowUpForm(OwnIds, AsciiDigitsForm):
+    ids = "follow_up"
     kind = forms.ChoiceField(choices=IncidentEntry.Kind.choices)
     text = forms.CharField(widget=forms.Textarea, max_length=5000)
 
 
-class BarForm(AsciiDigitsForm):
+class BarForm(OwnIds, AsciiDigitsForm):
+    ids = "bar"
     player = forms.ModelChoiceField(Player.objects.order_by("name"))
     kind = forms.ChoiceField(choices=Exclusion.Kind.choices)
     starts_on = forms.DateField()

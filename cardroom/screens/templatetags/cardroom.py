@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 
+from cardroom.screens.forms.ids import form_for_row
 from core.money import money_text
 from core.people import person_name
 from engine.game_math import format_figure
@@ -121,6 +122,18 @@ def signed_dollars(value: Decimal | str | int) -> str:
 
 
 @register.filter
+def total(form: Any, kind: str = "") -> Decimal:
+    """A count form's running total so far: of one kind of pieces (``cash``), or all."""
+    return Decimal(form.total(kind or None))
+
+
+@register.filter
+def for_row(form: Any, row: object) -> Any:
+    """``{{ form|for_row:incident.pk }}``: a form shown once per row, with ids of its own."""
+    return form_for_row(form, row)
+
+
+@register.filter
 def local(value: datetime | None, fmt: str = "Y-m-d H:i") -> str:
     """A moment in the active time zone (the cardroom's, on every screen), labelled with the
     zone's abbreviation: ``2026-03-07 14:05 PST``; ``|local:"H:i"`` → ``14:05 PST``. Empty
@@ -184,3 +197,10 @@ def setting_changes(change: Any) -> list[tuple[str, str, str]]:
         (setting_label(name), shown(name, old.get(name, "")), shown(name, new[name]))
         for name in new
     ]
+
+
+@register.inclusion_tag("screens/_refusal.html", takes_context=True)
+def refusal(context: template.Context) -> dict[str, Any]:
+    """The reason of a refused action at the top of the page (role="alert"), whichever field
+    the service named — a hidden one (a day close's gaming day) included."""
+    return {"refusals": getattr(context.get("request"), "refusals", [])}

@@ -25,12 +25,12 @@ from tables.staff_models import SettingChange
 from .forms.cage import (
     DayCloseForm,
     DealerSignForm,
-    SlipSignForm,
     DropCountForm,
     InventoryCountForm,
     PiecesForm,
     ShiftCloseForm,
     SignOffForm,
+    SlipSignForm,
     VoidForm,
 )
 from .forms.tables import ChangeForm, setting_label

@@ -97,6 +97,12 @@ class AuditAction(models.TextChoices):
     DROP_VARIANCE_SIGNED_OFF = "cage.drop_variance_signed_off"
     SHIFT_CLOSED = "cage.shift_closed"
     GAMING_DAY_CLOSED = "cage.gaming_day_closed"
+    # Drop boxes and their custody, corrections of a count, variances found, the controls.
+    DROP_BOX_ISSUED = "cage.drop_box_issued"
+    DROP_BOX_STEP = "cage.drop_box_step"
+    DROP_COUNT_CORRECTED = "cage.drop_count_corrected"
+    VARIANCE_FOUND = "cage.variance_found"
+    CAGE_CONTROLS_SET = "cardroom.cage_controls_set"
     # Compliance.
     EXPORT_REQUESTED = "export.requested"
     # Players under the law (patrons): identity, cash reporting, exclusions, reviews.

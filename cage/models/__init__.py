@@ -7,9 +7,12 @@ denominations, as money strings, to the number of chips); cash by bill, the same
 """
 
 from .closes import DayClose, ShiftClose
+from .count_records import DropCountCorrection, DropCountCounter, DropSlipOriginal
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
+from .drop_boxes import DropBox, DropBoxStep
 from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
+from .variances import Variance
 
 __all__ = [
     "DayClose",
@@ -22,4 +25,10 @@ __all__ = [
     "SlipPrint",
     "SlipVoid",
     "VarianceSignOff",
+    "DropBox",
+    "DropBoxStep",
+    "DropCountCorrection",
+    "DropCountCounter",
+    "DropSlipOriginal",
+    "Variance",
 ]

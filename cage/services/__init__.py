@@ -20,9 +20,13 @@ from __future__ import annotations
 
 from .closes import gaming_day_close, shift_close
 from .common import count_parse
+from .controls import cage_controls_set
 from .counts import inventory_count_record
 from .drop import drop_count_record, drop_variance_sign_off
+from .drop_boxes import drop_box_issue, drop_box_step
+from .drop_corrections import drop_count_correct
 from .slips import slip_deliver, slip_print, slip_request, slip_void
+from .variances import rack_count_escalate, variance_escalate
 
 __all__ = [
     "count_parse",
@@ -35,4 +39,10 @@ __all__ = [
     "slip_print",
     "slip_request",
     "slip_void",
+    "cage_controls_set",
+    "drop_box_issue",
+    "drop_box_step",
+    "drop_count_correct",
+    "rack_count_escalate",
+    "variance_escalate",
 ]

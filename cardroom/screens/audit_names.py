@@ -75,6 +75,14 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
         f"close of the {closed.shift} shift, {local_day(closed.gaming_day)}"
     ),
     "cage.dayclose": lambda closed: f"close of gaming day {local_day(closed.gaming_day)}",
+    "cage.variancesignoff": lambda signed: (
+        f"{signed.count.table}, drop count of {local_day(signed.count.gaming_day)} "
+        f"{signed.count.shift} shift, variance {dollars(signed.amount)} signed off"
+    ),
+    "cage.dropbox": lambda box: f"{box.table}, drop box {box.identifier}",
+    "cage.variance": lambda found: (
+        f"{found.table or found.cardroom}, {_words(found.source)} variance {dollars(found.amount)}"
+    ),
     # compliance and players under the law (an excluded person's name stays off the log,
     # as it stays off the event's payload)
     "compliance.export": lambda export: f"export #{export.pk} ({_words(export.kind)})",
@@ -108,6 +116,9 @@ RELATED: dict[str, list[str]] = {
     "cage.inventorycount": ["table"],
     "cage.slip": ["table"],
     "cage.dropcount": ["table"],
+    "cage.dropbox": ["table"],
+    "cage.variancesignoff": ["count__table"],
+    "cage.variance": ["table", "cardroom"],
     "patrons.incident": ["at_table__table"],
     "patrons.cashtransaction": ["player"],
     "patrons.currencytransactionreport": ["player"],

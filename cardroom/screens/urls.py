@@ -6,6 +6,7 @@ from . import (
     account,
     cage,
     cage_count,
+    cage_sheets,
     compliance,
     dealer,
     dealer_slips,
@@ -58,6 +59,7 @@ compliance_patterns = [
     path("", compliance.compliance_home, name="compliance-home"),
     path("audit/", compliance.audit_log, name="compliance-audit"),
     path("audit/verify/", compliance.verify, name="compliance-verify"),
+    path("discrepancies/", cage_sheets.discrepancies_view, name="compliance-discrepancies"),
     path(
         "audit/checkpoint-problems/<int:pk>/acknowledge/",
         compliance.checkpoint_problem_acknowledge,
@@ -86,6 +88,8 @@ cage_patterns = [
     path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
     path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
     path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+    path("count-sheet/", cage_sheets.count_sheet_view, name="cage-count-sheet"),
+    path("controls/", cage_sheets.cage_controls_view, name="cage-controls"),
 ]
 
 count_patterns = [

@@ -134,7 +134,7 @@ def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
             signer=supervisor,
             prepare=lambda: f.day_shift_counted(over=True),
             call=f.sign_off,
-            record=lambda sign_off: sign_off.count,
+            record=lambda sign_off: sign_off,  # bound to its amount: kept on the sign-off
             named=lambda sign_off: sign_off.signed_by,
             close=lambda: (f.sign_off(signed(supervisor)), f.close_shift()),
             closed=(Conflict, "count", "signed off already"),
@@ -192,7 +192,18 @@ def as_(user: User, secret: str = PASSWORD) -> SignatureInput:
 
 
 # The cage's records, and the signatures on them: a refusal adds none.
-CAGE = ("InventoryCount", "Slip", "SlipDelivery", "SlipVoid", "DropCount", "VarianceSignOff")
+CAGE = (
+    "InventoryCount",
+    "Slip",
+    "SlipDelivery",
+    "SlipVoid",
+    "DropCount",
+    "VarianceSignOff",
+    "DropCountCounter",
+    "DropSlipOriginal",
+    "DropCountCorrection",
+    "Variance",
+)
 CLOSES = ("ShiftClose", "DayClose")
 
 

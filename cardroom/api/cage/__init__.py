@@ -17,6 +17,14 @@ from __future__ import annotations
 from .closes import DayCloses, ShiftCloses, Statistics, StatisticsCsv
 from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShifts
 from .counts import TableInventory
+from .custody import (
+    CageControls,
+    CountSheet,
+    Discrepancies,
+    DropBoxSteps,
+    DropCountCorrections,
+    TableDropBoxes,
+)
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
 from .slips import SlipDeliver, SlipDetail, SlipVoid, TableSlips
 
@@ -36,4 +44,10 @@ __all__ = [
     "TableDropCount",
     "TableInventory",
     "TableSlips",
+    "CageControls",
+    "CountSheet",
+    "Discrepancies",
+    "DropBoxSteps",
+    "DropCountCorrections",
+    "TableDropBoxes",
 ]

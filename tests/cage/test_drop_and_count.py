@@ -19,6 +19,8 @@ from core.errors import Conflict, DomainError, PermissionDenied
 from core.roles import COUNT_TEAM
 from tests.conftest import signed
 
+from ..audit.support import raw
+from ..runtime_role import assert_append_only
 from ..screens.support import parse
 from .support import DAY
 
@@ -212,3 +214,45 @@ def test_the_printable_count_sheet_and_the_controls_screen(
     assert client.post(reverse("cage-controls"), form).status_code == 302
     floor["dp"].cardroom.refresh_from_db()
     assert floor["dp"].cardroom.count_team_size == 3
+
+
+DROP_TABLES = (
+    "cage_dropbox",
+    "cage_dropboxstep",
+    "cage_dropcountcounter",
+    "cage_dropsliporiginal",
+    "cage_dropcountcorrection",
+    "cage_variance",
+    "cage_variancesignoff",  # rebuilt by the migration that gave it its amount
+)
+
+
+def test_every_drop_record_is_append_only_in_the_database(
+    floor, clock, supervisor, counter, second_counter, third_counter
+):
+    """Raw SQL through the application's own connection cannot rewrite or delete a box, a
+    custody step, a counter, a slip original, a correction, a variance or a sign-off."""
+    house = floor["house"]
+    box = services.drop_box_issue(table=house, gaming_day=DAY, shift="day", by=supervisor)
+    clock.at("14:05")
+    for step in ("removed", "transported", "stored", "delivered", "opened"):
+        services.drop_box_step(box=box, step=step, by=counter)
+    count = count_box(
+        house, counter, second_counter, chips={"1": 1}, further=[third_counter], originals=["F-1"]
+    )
+    services.drop_variance_sign_off(
+        count=count, reason="A tip dropped", signature=signed(supervisor), by=supervisor
+    )
+    services.drop_count_correct(
+        count=count,
+        cash={},
+        chips={"1": 2},
+        reason="Typed 1 for 2",
+        initials="CD",
+        signature=signed(counter),
+        by=counter,
+    )
+    for table in DROP_TABLES:
+        assert raw(f'SELECT COUNT(*) FROM "{table}"')[0][0] > 0, table
+        for sql in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
+            assert_append_only(lambda sql=sql: raw(sql))

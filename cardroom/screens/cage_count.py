@@ -39,7 +39,10 @@ def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> H
             form
             if form is not None and form.data.get("table") == str(table.pk)
             else DropCountForm(
-                initial={"table": table.pk}, denominations=denominations, auto_id=_box_ids(table.pk)
+                initial={"table": table.pk},
+                denominations=denominations,
+                further=cardroom.count_team_size - 2,
+                auto_id=_box_ids(table.pk),
             ),
         )
         for table, count in boxes
@@ -51,6 +54,7 @@ def count_home(request: SignedInRequest, form: DropCountForm | None = None) -> H
         "shifts": [s.shift for s in table_selectors.day_shifts(cardroom, day)],
         "rows": rows,
         "over": timezone.now() >= end,
+        "team_size": cardroom.count_team_size,
     }
     return render(request, "cage/count.html", context, status=422 if form is not None else 200)
 
@@ -70,7 +74,12 @@ def count_record(request: SignedInRequest) -> HttpResponseBase:
         "chips": cardroom.chip_denominations,
     }
     box = "".join(filter(str.isdigit, request.POST.get("table", "")))
-    form = DropCountForm(request.POST, denominations=denominations, auto_id=_box_ids(box))
+    form = DropCountForm(
+        request.POST,
+        denominations=denominations,
+        further=cardroom.count_team_size - 2,
+        auto_id=_box_ids(box),
+    )
     ok = form.is_valid() and call_service(
         request,
         form,
@@ -85,6 +94,10 @@ def count_record(request: SignedInRequest) -> HttpResponseBase:
                 form.cleaned_data["second_counter"],
                 form.cleaned_data["second_counter_secret"],
             ),
+            further_counters=[
+                signature(request, username, secret) for username, secret in form.further_signers()
+            ],
+            slip_originals=form.serials(),
             note=form.cleaned_data["note"],
             by=request.user,
         ),

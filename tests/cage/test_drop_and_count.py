@@ -17,7 +17,7 @@ from cage.models import DropBox, DropCount, DropCountCounter, DropSlipOriginal, 
 from cage.shift_figures import table_shift_figures
 from core.errors import Conflict, DomainError, PermissionDenied
 from core.roles import COUNT_TEAM
-from tests.conftest import signed
+from tests.conftest import PASSWORD, signed
 
 from ..audit.support import raw
 from ..runtime_role import assert_append_only
@@ -256,3 +256,30 @@ def test_every_drop_record_is_append_only_in_the_database(
         assert raw(f'SELECT COUNT(*) FROM "{table}"')[0][0] > 0, table
         for sql in (f'UPDATE "{table}" SET id = id', f'DELETE FROM "{table}"'):
             assert_append_only(lambda sql=sql: raw(sql))
+
+
+def test_the_count_screen_asks_each_member_of_a_team_of_three_to_sign(
+    client, floor, clock, supervisor, counter, second_counter, third_counter
+):
+    services.cage_controls_set(cardroom=floor["dp"].cardroom, count_team_size=3, by=supervisor)
+    clock.at("14:05")
+    client.force_login(counter)
+    query = "?day=2024-03-01&shift=day"
+    page = parse(client.get(reverse("count-home") + query).content)
+    box = page.find(id=f"box-{floor['dp'].pk}")
+    assert box.find("input", name="counter_3").attrs["type"] == "text"
+    assert box.find(id=f"id_box{floor['dp'].pk}_counter_3") is not None  # ids unique per box
+    form = {
+        "table": floor["dp"].pk,
+        "second_counter": "counter2",
+        "second_counter_secret": PASSWORD,
+        "slip_originals": "F-000001, C-000002",
+        "chips_5.00": 1,
+    }
+    refused = client.post(reverse("count-record") + query, form)
+    assert refused.status_code == 422 and not DropCount.objects.exists()
+    form |= {"counter_3": "counter3", "counter_3_secret": PASSWORD}
+    assert client.post(reverse("count-record") + query, form).status_code == 302
+    count = DropCount.objects.get()
+    assert [u.username for u in counters_of(count)] == ["counter", "counter2", "counter3"]
+    assert list(count.slip_originals.values_list("serial", flat=True)) == ["F-000001", "C-000002"]

@@ -95,6 +95,7 @@ cage_patterns = [
 count_patterns = [
     path("", cage_count.count_home, name="count-home"),
     path("record/", cage_count.count_record, name="count-record"),
+    path("counts/<int:pk>/correct/", cage_count.count_correct, name="count-correct"),
 ]
 
 # Players under the law: compliance's (screens.law), and the floor's incident log (law_floor).

@@ -283,3 +283,26 @@ def test_the_count_screen_asks_each_member_of_a_team_of_three_to_sign(
     count = DropCount.objects.get()
     assert [u.username for u in counters_of(count)] == ["counter", "counter2", "counter3"]
     assert list(count.slip_originals.values_list("serial", flat=True)) == ["F-000001", "C-000002"]
+
+
+def test_the_count_screen_corrects_a_mistyped_count_initialled_and_signed(
+    client, floor, clock, counter, second_counter
+):
+    clock.at("14:05")
+    count = count_box(floor["dp"], counter, second_counter, chips={"5": 1})
+    client.force_login(counter)
+    query = "?day=2024-03-01&shift=day"
+    url = reverse("count-correct", args=[count.pk]) + query
+    page = parse(client.get(reverse("count-home") + query).content)
+    assert page.find(id=f"id_fix{count.pk}_initials") is not None
+    form = {"chips_5.00": 2, "reason": "Typed 1 for 2", "initials": "", "secret": PASSWORD}
+    refused = client.post(url, form)
+    assert refused.status_code == 422 and not count.corrections.exists()
+    form["initials"] = "cd"
+    assert client.post(url, form).status_code == 302
+    assert (drop_count_now(count).total, count.corrections.get().initials) == (
+        Decimal("10.00"),
+        "CD",
+    )
+    page = client.get(reverse("count-home") + query).content.decode()
+    assert "corrected (CD) from $5.00" in page

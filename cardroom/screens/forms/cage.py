@@ -151,6 +151,19 @@ class DropCountForm(PiecesForm):
         )
 
 
+class DropCorrectionForm(PiecesForm):
+    """A mistyped count, entered again as it should have been: initialled and signed by the
+    member of the count team who corrects it (the original stays)."""
+
+    kinds = ("cash", "chips")
+    reason = forms.CharField(max_length=2000, label="What was mistyped")
+    initials = forms.CharField(max_length=5, label="Your initials")
+    secret = SECRET_FIELD("Your password or PIN", required=True)
+
+    def service_fields(self) -> dict[str, str]:
+        return super().service_fields() | {"signature": "secret"}
+
+
 class SignOffForm(AsciiDigitsForm):
     count = forms.IntegerField(widget=forms.HiddenInput)
     reason = forms.CharField(max_length=2000, label="Explanation")

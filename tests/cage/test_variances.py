@@ -188,3 +188,39 @@ def test_the_count_sheet_correction_and_controls_through_the_api(
         format="json",
     )
     assert ok.status_code == 200 and ok.json()["variance_incident_threshold"] == "10.00"
+
+
+def test_a_corrected_count_escalates_its_new_variance_and_the_old_one_stands_superseded(
+    floor, clock, counter, second_counter, refusal
+):
+    clock.at("14:05")
+    count = count_box(floor["dp"], counter, second_counter, chips={"1": 2})  # typed: $2 over
+    services.drop_count_correct(
+        count=count,
+        cash={},
+        chips={"25": 2},
+        reason="The $1 column was the $25 one",
+        initials="CD",
+        signature=signed(counter),
+        by=counter,
+    )
+    typed, corrected = discrepancies(floor["dp"].cardroom, DAY, DAY)
+    assert (typed.variance.amount, typed.current, typed.now) == (
+        Decimal("2.00"),
+        False,
+        Decimal("50.00"),
+    )
+    assert (corrected.variance.source, corrected.current, corrected.signed_off) == (
+        "drop_correction",
+        True,
+        False,
+    )
+    assert typed.variance.incident is None and corrected.variance.incident is not None
+    with refusal(DomainError, field="amount", says="other than $0.00"):
+        services.variance_escalate(
+            cardroom=floor["dp"].cardroom,
+            source="drop_count",
+            record=count,
+            amount=Decimal("0.00"),
+            by=counter,
+        )

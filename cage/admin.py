@@ -6,7 +6,12 @@ from core.admin import ReadOnlyAdmin
 
 from .models import (
     DayClose,
+    DropBox,
+    DropBoxStep,
     DropCount,
+    DropCountCorrection,
+    DropCountCounter,
+    DropSlipOriginal,
     InventoryCount,
     SerialCounter,
     ShiftClose,
@@ -14,6 +19,7 @@ from .models import (
     SlipDelivery,
     SlipPrint,
     SlipVoid,
+    Variance,
     VarianceSignOff,
 )
 
@@ -49,5 +55,28 @@ class DayCloseAdmin(ReadOnlyAdmin):
     list_display = ["cardroom", "gaming_day", "closed_by", "closed_at"]
 
 
-for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, VarianceSignOff):
+@admin.register(DropBox)
+class DropBoxAdmin(ReadOnlyAdmin):
+    list_display = ["identifier", "table", "kind", "gaming_day", "shift", "issued_at"]
+    list_select_related = ["table"]
+
+
+@admin.register(Variance)
+class VarianceAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "shift", "table", "source", "amount", "regulator", "incident"]
+    list_filter = ["source", "regulator"]
+    list_select_related = ["table"]
+
+
+for model in (
+    SerialCounter,
+    SlipDelivery,
+    SlipVoid,
+    SlipPrint,
+    VarianceSignOff,
+    DropBoxStep,
+    DropCountCounter,
+    DropSlipOriginal,
+    DropCountCorrection,
+):
     admin.site.register(model, ReadOnlyAdmin)

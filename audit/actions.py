@@ -105,6 +105,12 @@ class AuditAction(models.TextChoices):
     CAGE_CLOSED = "cage.closed"
     CAGE_ENTRY_RECORDED = "cage.entry_recorded"
     CHIPS_ISSUED = "cage.chips_issued"
+    # Drop boxes and their custody, corrections of a count, variances found, the controls.
+    DROP_BOX_ISSUED = "cage.drop_box_issued"
+    DROP_BOX_STEP = "cage.drop_box_step"
+    DROP_COUNT_CORRECTED = "cage.drop_count_corrected"
+    VARIANCE_FOUND = "cage.variance_found"
+    CAGE_CONTROLS_SET = "cardroom.cage_controls_set"
     # Compliance.
     EXPORT_REQUESTED = "export.requested"
     # Players under the law (patrons): identity, cash reporting, exclusions, reviews.

@@ -6,7 +6,12 @@ from core.admin import ReadOnlyAdmin
 
 from .models import (
     DayClose,
+    DropBox,
+    DropBoxStep,
     DropCount,
+    DropCountCorrection,
+    DropCountCounter,
+    DropSlipOriginal,
     InventoryCount,
     SerialCounter,
     ShiftClose,
@@ -16,6 +21,7 @@ from .models import (
     SlipPrint,
     SlipStep,
     SlipVoid,
+    Variance,
     VarianceSignOff,
 )
 
@@ -58,5 +64,29 @@ class SlipStepAdmin(ReadOnlyAdmin):
     list_select_related = ["slip", "person"]
 
 
-for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, SlipOriginal, VarianceSignOff):
+@admin.register(DropBox)
+class DropBoxAdmin(ReadOnlyAdmin):
+    list_display = ["identifier", "table", "kind", "gaming_day", "shift", "issued_at"]
+    list_select_related = ["table"]
+
+
+@admin.register(Variance)
+class VarianceAdmin(ReadOnlyAdmin):
+    list_display = ["gaming_day", "shift", "table", "source", "amount", "regulator", "incident"]
+    list_filter = ["source", "regulator"]
+    list_select_related = ["table"]
+
+
+for model in (
+    SerialCounter,
+    SlipDelivery,
+    SlipVoid,
+    SlipPrint,
+    SlipOriginal,
+    VarianceSignOff,
+    DropBoxStep,
+    DropCountCounter,
+    DropSlipOriginal,
+    DropCountCorrection,
+):
     admin.site.register(model, ReadOnlyAdmin)

@@ -31,6 +31,7 @@ from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, Table
 from wagers.models import Settlement
 
+from .count_sheets import counts_as_they_stand
 from .models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from .shift_figures import (
     CENT,
@@ -281,9 +282,11 @@ def drop_boxes(cardroom: Cardroom, day: date, shift: str) -> list[tuple[Table, D
     sees: no expected figure before it counts (a blind count)."""
     counts = {
         c.table_id: c
-        for c in DropCount.objects.filter(
-            table__cardroom=cardroom, gaming_day=day, shift=shift
-        ).select_related("sign_off__signed_by", "counted_by", "second_counter")
+        for c in counts_as_they_stand(
+            DropCount.objects.filter(
+                table__cardroom=cardroom, gaming_day=day, shift=shift
+            ).select_related("counted_by", "second_counter")
+        )
     }
     return [(table, counts.get(table.pk)) for table in active_tables(cardroom, day, shift)]
 

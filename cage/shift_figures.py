@@ -20,6 +20,7 @@ from rake.models import FeeEntry
 from tables import selectors as table_selectors
 from tables.models import HouseBankEntry, StackEntry, Table, TableSession, Tender
 
+from .count_sheets import drop_count_now, drop_signed_off
 from .models import DropCount, InventoryCount
 
 #: What a shift misses when a table closed without its closing count: the remedy with it.
@@ -129,19 +130,16 @@ def table_shift_figures(table: Table, day: date, shift: str) -> TableShiftFigure
 
 
 def _drop(figures: TableShiftFigures, table: Table, day: date, shift: str) -> None:
-    count = (
-        DropCount.objects.filter(table=table, gaming_day=day, shift=shift)
-        .select_related("sign_off")
-        .first()
-    )
+    count = DropCount.objects.filter(table=table, gaming_day=day, shift=shift).first()
     if count is None:
         figures.drop = figures.expected_drop
         figures.missing.append("drop count")
         return
-    figures.counted_drop, figures.drop = count.total, count.total
-    figures.drop_variance = count.total - figures.expected_drop
+    total = drop_count_now(count).total  # as corrected, if it was
+    figures.counted_drop, figures.drop = total, total
+    figures.drop_variance = total - figures.expected_drop
     if figures.drop_variance:
-        figures.variance_signed_off = hasattr(count, "sign_off")
+        figures.variance_signed_off = drop_signed_off(count)
 
 
 def _inventory(figures: TableShiftFigures, table: Table, day: date, shift: str) -> None:

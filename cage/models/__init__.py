@@ -9,10 +9,13 @@ denominations, as money strings, to the number of chips); cash by bill, the same
 
 from .cashier import CageCount, CageEntry, CageShift, ChipIssue
 from .closes import DayClose, ShiftClose
+from .count_records import DropCountCorrection, DropCountCounter, DropSlipOriginal
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
+from .drop_boxes import DropBox, DropBoxStep
 from .slip_steps import SlipOriginal, SlipStep
 from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
+from .variances import Variance
 
 __all__ = [
     "DayClose",
@@ -31,4 +34,10 @@ __all__ = [
     "ChipIssue",
     "SlipStep",
     "SlipOriginal",
+    "DropBox",
+    "DropBoxStep",
+    "DropCountCorrection",
+    "DropCountCounter",
+    "DropSlipOriginal",
+    "Variance",
 ]

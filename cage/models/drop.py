@@ -46,15 +46,19 @@ class DropCount(models.Model):
 
 
 class VarianceSignOff(models.Model):
-    """A floor supervisor's sign-off of a drop count's variance, with its explanation."""
+    """A floor supervisor's sign-off of a drop count's variance, with its explanation, bound
+    to the amount signed: once a correction changes the variance, this sign-off no longer
+    signs it (``cage.selectors.drop_signed_off``) and a new one is needed."""
 
-    count = models.OneToOneField(DropCount, on_delete=models.PROTECT, related_name="sign_off")
+    count = models.ForeignKey(DropCount, on_delete=models.PROTECT, related_name="sign_offs")
+    amount = MoneyField()  # the variance signed off
     reason = models.TextField()
     signed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     signed_at = models.DateTimeField()
 
     class Meta:
         verbose_name = "variance sign-off"
+        ordering = ["count", "id"]
 
     def __str__(self) -> str:
         return f"{self.count} signed off"

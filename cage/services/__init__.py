@@ -25,9 +25,12 @@ from .cashier import CountGiven, cage_close, cage_handover, cage_open
 from .cashier_sales import cage_chips_redeem, cage_chips_sell
 from .closes import gaming_day_close, shift_close
 from .common import count_parse
+from .controls import cage_controls_set
 from .counts import inventory_count_record
 from .denominations import cardroom_denominations_change
 from .drop import drop_count_record, drop_variance_sign_off
+from .drop_boxes import drop_box_issue, drop_box_step
+from .drop_corrections import drop_count_correct
 from .late_counts import inventory_late_closing_count_record
 from .slip_chain import (
     slip_cage_receive,
@@ -38,6 +41,7 @@ from .slip_chain import (
 )
 from .slip_originals import slip_original_found
 from .slips import slip_print, slip_request, slip_void
+from .variances import rack_count_escalate, variance_escalate
 
 __all__ = [
     "count_parse",
@@ -66,4 +70,10 @@ __all__ = [
     "slip_supervisor_sign",
     "slip_cage_receive",
     "slip_original_found",
+    "cage_controls_set",
+    "drop_box_issue",
+    "drop_box_step",
+    "drop_count_correct",
+    "rack_count_escalate",
+    "variance_escalate",
 ]

@@ -33,6 +33,7 @@ from .common import (
     require_open_period,
     signed_payload,
 )
+from .variances import rack_count_escalate
 
 
 @signing
@@ -91,6 +92,7 @@ def inventory_count_record(
     signature_record(count, counter)
     signature_record(count, verifier)
     audit_count(count, counter, verifier, by)
+    rack_count_escalate(count=count, by=by)
     if kind == InventoryCount.Kind.CLOSING:
         table_close(table=table, by=by)
     return count

@@ -186,6 +186,12 @@ urlpatterns = [
     path("slips/<int:pk>/void/", cage.SlipVoid.as_view()),
     path("drop-counts/<int:pk>/sign-off/", cage.DropCountSignOff.as_view()),
     path("sessions/<int:pk>/late-closing-count/", cage.SessionLateClosingCount.as_view()),
+    path("tables/<int:pk>/drop-boxes/", cage.TableDropBoxes.as_view()),
+    path("drop-boxes/<int:pk>/steps/", cage.DropBoxSteps.as_view()),
+    path("drop-counts/<int:pk>/corrections/", cage.DropCountCorrections.as_view()),
+    path("cardrooms/<int:pk>/count-sheet/", cage.CountSheet.as_view()),
+    path("cardrooms/<int:pk>/discrepancies/", cage.Discrepancies.as_view()),
+    path("cardrooms/<int:pk>/cage-controls/", cage.CageControls.as_view()),
     path("exports/<int:pk>/retry/", compliance.ExportRetry.as_view()),
 ]
 

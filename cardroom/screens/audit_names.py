@@ -78,6 +78,14 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
     "cage.cagecount": lambda count: f"cage {count.kind} count, {local_day(count.gaming_day)}",
     "cage.cageentry": lambda entry: f"cage entry #{entry.pk} ({_words(entry.kind)})",
     "cage.chipissue": lambda issue: f"chip {issue.direction} #{issue.pk} {dollars(issue.total)}",
+    "cage.variancesignoff": lambda signed: (
+        f"{signed.count.table}, drop count of {local_day(signed.count.gaming_day)} "
+        f"{signed.count.shift} shift, variance {dollars(signed.amount)} signed off"
+    ),
+    "cage.dropbox": lambda box: f"{box.table}, drop box {box.identifier}",
+    "cage.variance": lambda found: (
+        f"{found.table or found.cardroom}, {_words(found.source)} variance {dollars(found.amount)}"
+    ),
     # compliance and players under the law (an excluded person's name stays off the log,
     # as it stays off the event's payload)
     "compliance.export": lambda export: f"export #{export.pk} ({_words(export.kind)})",
@@ -111,6 +119,9 @@ RELATED: dict[str, list[str]] = {
     "cage.inventorycount": ["table"],
     "cage.slip": ["table"],
     "cage.dropcount": ["table"],
+    "cage.dropbox": ["table"],
+    "cage.variancesignoff": ["count__table"],
+    "cage.variance": ["table", "cardroom"],
     "patrons.incident": ["at_table__table"],
     "patrons.cashtransaction": ["player"],
     "patrons.currencytransactionreport": ["player"],

@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cage import reports, selectors, services
+from cage.count_sheets import counts_as_they_stand
 from cage.models import DropCount, Slip, SlipStep
 from cage.slip_selectors import slip_next_step
 from cardroom.signing import own_signature, signature
@@ -248,9 +249,11 @@ def overview(request: SignedInRequest, forms: dict[str, Any] | None = None) -> H
         "shifts": [s.shift for s in day_stats.shifts],
         "stats": stats,
         "day_stats": day_stats,
-        "counts": DropCount.objects.filter(
-            table__cardroom=cardroom, gaming_day=day, shift=shift
-        ).select_related("table", "sign_off__signed_by", "counted_by", "second_counter"),
+        "counts": counts_as_they_stand(
+            DropCount.objects.filter(
+                table__cardroom=cardroom, gaming_day=day, shift=shift
+            ).select_related("table", "counted_by", "second_counter")
+        ),
         "outstanding": selectors.shift_outstanding(cardroom, day, shift)
         if stats.closed is None
         else [],

@@ -6,6 +6,7 @@ from . import (
     account,
     cage,
     cage_count,
+    cage_sheets,
     cage_slips,
     cashier,
     compliance,
@@ -60,6 +61,7 @@ compliance_patterns = [
     path("", compliance.compliance_home, name="compliance-home"),
     path("audit/", compliance.audit_log, name="compliance-audit"),
     path("audit/verify/", compliance.verify, name="compliance-verify"),
+    path("discrepancies/", cage_sheets.discrepancies_view, name="compliance-discrepancies"),
     path(
         "audit/checkpoint-problems/<int:pk>/acknowledge/",
         compliance.checkpoint_problem_acknowledge,
@@ -88,6 +90,8 @@ cage_patterns = [
     path("tables/<int:pk>/", cage.table_cage, name="cage-table"),
     path("tables/<int:pk>/<slug:action>/", cage.table_cage_action, name="cage-table-action"),
     path("slips/<int:pk>/print/", cage.slip_print, name="cage-slip-print"),
+    path("count-sheet/", cage_sheets.count_sheet_view, name="cage-count-sheet"),
+    path("controls/", cage_sheets.cage_controls_view, name="cage-controls"),
     path("slips/", cage_slips.cage_slips, name="cage-slips"),
     path("slips/<slug:action>/", cage_slips.cage_slip_action, name="cage-slip-action"),
 ]
@@ -101,6 +105,7 @@ cashier_patterns = [
 count_patterns = [
     path("", cage_count.count_home, name="count-home"),
     path("record/", cage_count.count_record, name="count-record"),
+    path("counts/<int:pk>/correct/", cage_count.count_correct, name="count-correct"),
 ]
 
 # Players under the law: compliance's (screens.law), and the floor's incident log (law_floor).

@@ -420,6 +420,13 @@ class World:
         )
 
     @cached_property
+    def drop_box(self):
+        """The DP table's drop box for the day shift of 2024-03-03, issued, not yet moved."""
+        return cage.drop_box_issue(
+            table=self.dp_table, gaming_day=date(2024, 3, 3), shift="day", by=self.supervisor
+        )
+
+    @cached_property
     def closed_shift(self):
         """The only shift of 2024-03-02 (a day without play), closed: the day may close."""
         return cage.shift_close(

@@ -84,6 +84,7 @@ V = "/api/v1"
 STATE_LIST = "kind,name,date_of_birth,starts_on\nbarred,Listed Person,1975-06-06,2024-01-01\n"
 DAY = "?day=2024-03-01"
 SHIFT = "?day=2024-03-01&shift=day"
+DAY_RANGE = "?start=2024-03-01"
 ACKNOWLEDGE = f"{V}/audit/checkpoint-problems/{{checkpoint_problem}}/acknowledge/"
 # fmt: off
 # "other_dealer" is a dealer who is not on duty at the world's tables; "dealer" is on duty at
@@ -364,6 +365,23 @@ MATRIX = [
     ("GET",    f"{V}/tables/{{dp_table}}/drop-counts/",           401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 200, 403, 403, 403, 403),
     ("GET",    f"{V}/drop-counts/{{drop_count}}/sign-off/",       401, 405, 405, 405, 405, 405),
+    # drop boxes and their custody, a count's correction, the count sheet, the discrepancy
+    # report and the cage's controls
+    ("GET",    f"{V}/tables/{{dp_table}}/drop-boxes/",            401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/tables/{{dp_table}}/drop-boxes/",            401, 201, 403, 403, 403, 403),
+    ("DELETE", f"{V}/tables/{{dp_table}}/drop-boxes/",            401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/drop-boxes/{{drop_box}}/steps/",             401, 201, 403, 403, 403, 403),
+    ("GET",    f"{V}/drop-boxes/{{drop_box}}/steps/",             401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/drop-counts/{{drop_count}}/corrections/",    401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/drop-counts/{{drop_count}}/corrections/",    401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/count-sheet/{SHIFT}", 401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/count-sheet/",        401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/discrepancies/{DAY_RANGE}",
+                                                                  401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/discrepancies/",      401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 200, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 405, 405, 405, 405, 405),
     # players under the law: identity for the table's staff and compliance (masked
     # but for compliance's audited show), cash reporting and reviews compliance's alone,
     # exclusion lists and incidents for the floor and compliance, a stopped game (R16) restarted
@@ -432,6 +450,11 @@ COUNT_TEAM = {
     ("GET", f"{V}/auth/me/"): 200,
     ("GET", f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}"): 200,
     ("POST", f"{V}/tables/{{dp_table}}/drop-counts/"): 201,
+    # the boxes it carries and counts, a count it corrects, the count sheet it signs
+    ("GET", f"{V}/tables/{{dp_table}}/drop-boxes/"): 200,
+    ("POST", f"{V}/drop-boxes/{{drop_box}}/steps/"): 201,
+    ("POST", f"{V}/drop-counts/{{drop_count}}/corrections/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/count-sheet/{SHIFT}"): 200,
     ("POST", f"{V}/auth/setup/"): 422,
     ("POST", f"{V}/auth/pin/"): 204,
 }
@@ -633,6 +656,18 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "chips": {"1": 1},
             "second_counter": {"username": w.second_counter.username, "secret": PASSWORD},
         },
+        f"{V}/tables/{{dp_table}}/drop-boxes/": lambda: {
+            "gaming_day": "2024-03-04",
+            "shift": "day",
+        },
+        f"{V}/drop-boxes/{{drop_box}}/steps/": lambda: {"step": "removed"},
+        f"{V}/drop-counts/{{drop_count}}/corrections/": lambda: {
+            "chips": {"1": 1},
+            "reason": "Typed 2 for 1",
+            "initials": "CD",
+            "signature": {"secret": PASSWORD},
+        },
+        f"{V}/cardrooms/{{cardroom}}/cage-controls/": lambda: {"count_team_size": 3},
         f"{V}/drop-counts/{{drop_count}}/sign-off/": lambda: {
             "reason": "A $1 chip from a tip",
             "signature": {"secret": PASSWORD},

@@ -42,7 +42,8 @@ def test_the_demo_has_a_closed_day_that_reconciles():
         D("45.00"),
     )
     short = DropCount.objects.get(variance__lt=0)
-    assert short.sign_off.signed_by.username == "floor"
+    sign_off = short.sign_offs.get()
+    assert (sign_off.signed_by.username, sign_off.amount) == ("floor", short.variance)
     assert ShiftClose.objects.filter(gaming_day=closed.gaming_day).count() == 3
     assert closed.closed_by.username == "compliance"
     assert sorted(s.number for s in Slip.objects.all()) == ["C-000001", "F-000001", "F-000002"]
@@ -61,7 +62,7 @@ def test_the_demo_has_a_closed_day_that_reconciles():
         ("cage.slip", "cage_received", "cashier"),
         ("cage.slip", "witness", "dealer"),
         ("cage.dropcount", "second_counter", "count2"),
-        ("cage.dropcount", "approver", "floor"),
+        ("cage.variancesignoff", "approver", "floor"),  # bound to the amount it signed
         ("cage.shiftclose", "closer", "floor"),
         ("cage.dayclose", "closer", "compliance"),
         # The cage: opened by the cashier (the floor witnessing), chips issued, closed.
@@ -71,7 +72,8 @@ def test_the_demo_has_a_closed_day_that_reconciles():
         ("cage.cagecount", "incoming", "floor"),
         ("cage.chipissue", "witness", "floor"),
     }
-    assert Signature.objects.filter(record_type="cage.dropcount").count() == 4  # 3 boxes, 1 off
+    assert Signature.objects.filter(record_type="cage.dropcount").count() == 3  # 3 boxes
+    assert Signature.objects.filter(record_type="cage.variancesignoff").count() == 1
     # Today the house table opened with its rack counted as the books say, before buy-ins.
     today = InventoryCount.objects.filter(table=house.table, session__closed_at=None).get()
     assert today.total == today.book_total == D("4395.00")

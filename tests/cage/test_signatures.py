@@ -186,7 +186,7 @@ def kinds(floor: dict, clock: Any, p: dict[str, User]) -> dict[str, Kind]:
             signer=supervisor,
             prepare=lambda: f.day_shift_counted(over=True),
             call=f.sign_off,
-            record=lambda sign_off: sign_off.count,
+            record=lambda sign_off: sign_off,  # bound to its amount: kept on the sign-off
             named=lambda sign_off: sign_off.signed_by,
             close=lambda: (f.sign_off(signed(supervisor)), f.close_shift()),
             closed=(Conflict, "count", "signed off already"),
@@ -253,6 +253,10 @@ CAGE = (
     "SlipOriginal",
     "DropCount",
     "VarianceSignOff",
+    "DropCountCounter",
+    "DropSlipOriginal",
+    "DropCountCorrection",
+    "Variance",
 )
 CLOSES = ("ShiftClose", "DayClose")
 

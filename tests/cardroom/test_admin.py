@@ -24,7 +24,12 @@ from audit.models import (
 from audit.sweep import sweep_step
 from cage.models import (
     DayClose,
+    DropBox,
+    DropBoxStep,
     DropCount,
+    DropCountCorrection,
+    DropCountCounter,
+    DropSlipOriginal,
     InventoryCount,
     SerialCounter,
     ShiftClose,
@@ -34,6 +39,7 @@ from cage.models import (
     SlipPrint,
     SlipStep,
     SlipVoid,
+    Variance,
     VarianceSignOff,
 )
 from compliance.models import Export, VerificationRun
@@ -106,6 +112,12 @@ APPEND_ONLY = [
     SlipOriginal,
     DropCount,
     VarianceSignOff,
+    DropBox,
+    DropBoxStep,
+    DropCountCounter,
+    DropSlipOriginal,
+    DropCountCorrection,
+    Variance,
     ShiftClose,
     DayClose,
     StaffLineage,
@@ -310,6 +322,48 @@ def _slip_chain_rows(dealer, now) -> None:
     SlipOriginal.objects.create(slip=slip, drop_count=DropCount.objects.get(), found_at=now)
 
 
+def _drop_rows(cardroom, table, count, supervisor, dealer, now) -> None:
+    """A drop box and a custody step, a further counter, a slip original, a correction and
+    the variance it found."""
+    box = DropBox.objects.create(
+        cardroom=cardroom,
+        table=table,
+        gaming_day=count.gaming_day,
+        shift="day",
+        identifier="Table1-day",
+        issued_by=supervisor,
+        issued_at=now,
+    )
+    DropBoxStep.objects.create(box=box, step="removed", by=supervisor, at=now)
+    DropCountCounter.objects.create(count=count, counter=dealer, signed_at=now)
+    DropSlipOriginal.objects.create(count=count, serial="F-000001")
+    correction = DropCountCorrection.objects.create(
+        count=count,
+        cash={},
+        chips={},
+        cash_total=Decimal("0.00"),
+        chips_total=Decimal("101.00"),
+        total=Decimal("101.00"),
+        variance=Decimal("2.00"),
+        reason="Typed",
+        initials="FO",
+        corrected_by=supervisor,
+        created_at=now,
+    )
+    Variance.objects.create(
+        cardroom=cardroom,
+        table=table,
+        source="drop_correction",
+        record_type="cage.dropcountcorrection",
+        record_id=correction.pk,
+        gaming_day=count.gaming_day,
+        shift="day",
+        amount=Decimal("2.00"),
+        found_by=supervisor,
+        found_at=now,
+    )
+
+
 def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:
     """One row of each cage record (and the shifts and house bank beneath them), as rows."""
     cardroom_shifts_set(
@@ -377,8 +431,13 @@ def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) ->
         created_at=now,
     )
     VarianceSignOff.objects.create(
-        count=count, reason="A tip dropped", signed_by=supervisor, signed_at=now
+        count=count,
+        amount=count.variance,
+        reason="A tip dropped",
+        signed_by=supervisor,
+        signed_at=now,
     )
+    _drop_rows(cardroom, table, count, supervisor, dealer, now)
     ShiftClose.objects.create(
         cardroom=cardroom,
         gaming_day=day,

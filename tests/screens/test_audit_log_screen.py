@@ -14,7 +14,7 @@ from django.utils import timezone
 from audit.chain import model_of
 from audit.models import AuditEvent
 from cage import services as cage_services
-from cage.models import DayClose, DropCount, InventoryCount, ShiftClose
+from cage.models import DayClose, DropBox, DropCount, InventoryCount, ShiftClose, Variance
 from cardroom.screens.audit_names import OBJECT_NAMES, RELATED, fallback_name, named
 from compliance import services as compliance_services
 from core.errors import Conflict
@@ -201,6 +201,16 @@ def _table(name: str = "Table 1") -> Table:
             "cage.dropcount",
             DropCount(table=_table("Table 2"), gaming_day=date(2026, 3, 7), shift="day"),
             "Table 2, drop count, Sat 2026-03-07 day shift",
+        ),
+        (
+            "cage.dropbox",
+            DropBox(table=_table("Table 2"), identifier="Table2-20260307-day"),
+            "Table 2, drop box Table2-20260307-day",
+        ),
+        (
+            "cage.variance",
+            Variance(table=_table("Table 2"), source="rack_count", amount=Decimal("-5.00")),
+            "Table 2, rack count variance -$5.00",
         ),
         (
             "cage.shiftclose",

@@ -28,6 +28,14 @@ from .cashier import (
 from .closes import DayCloses, ShiftCloses, Statistics, StatisticsCsv
 from .configuration import CardroomCageLimit, CardroomDenominations, CardroomShifts
 from .counts import TableInventory
+from .custody import (
+    CageControls,
+    CountSheet,
+    Discrepancies,
+    DropBoxSteps,
+    DropCountCorrections,
+    TableDropBoxes,
+)
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
 from .late_counts import SessionLateClosingCount
 from .slip_steps import (
@@ -69,4 +77,10 @@ __all__ = [
     "SlipSupervisorSign",
     "SlipCageReceive",
     "CardroomSlipsAwaiting",
+    "CageControls",
+    "CountSheet",
+    "Discrepancies",
+    "DropBoxSteps",
+    "DropCountCorrections",
+    "TableDropBoxes",
 ]

@@ -12,12 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cage import selectors, services
-from cage.models import DropCount
+from cage.count_sheets import counters_of, drop_count_now, drop_sign_off_now
+from cage.models import DropCount, VarianceSignOff
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SecondSignatureIn, SignatureIn, signature_input
+from core.money import money_text
+from core.people import person_name
 from core.roles import COUNT_TEAM
 from patrons.models import Cardroom
 from tables import selectors as table_selectors
@@ -36,8 +39,16 @@ class DropCountOut(serializers.ModelSerializer):
     variance = SignedMoneyField()
     counted_by_name = PersonNameField(source="counted_by")
     second_counter_name = PersonNameField(source="second_counter")
+    # The count as it stands: the latest initialled correction's figures, if any; its
+    # variance's sign-off only if it signed that very amount.
+    total_now = serializers.SerializerMethodField()
+    variance_now = serializers.SerializerMethodField()
+    corrected = serializers.SerializerMethodField()
+    counters = serializers.SerializerMethodField()
+    slip_originals = serializers.SerializerMethodField()
     signed_off_by = serializers.SerializerMethodField()
-    signed_off_by_name = PersonNameField(source="sign_off.signed_by", allow_null=True)
+    signed_off_by_name = serializers.SerializerMethodField()
+    signed_off_amount = serializers.SerializerMethodField()
     sign_off_reason = serializers.SerializerMethodField()
 
     class Meta:
@@ -65,14 +76,46 @@ class DropCountOut(serializers.ModelSerializer):
             "signed_off_by",
             "signed_off_by_name",
             "sign_off_reason",
+            "total_now",
+            "variance_now",
+            "corrected",
+            "counters",
+            "slip_originals",
+            "signed_off_amount",
         ]
 
+    def _sign_off(self, count: DropCount) -> VarianceSignOff | None:
+        return drop_sign_off_now(count)
+
+    def get_total_now(self, count: DropCount) -> str:
+        return money_text(drop_count_now(count).total)
+
+    def get_variance_now(self, count: DropCount) -> str:
+        return money_text(drop_count_now(count).variance)
+
+    def get_corrected(self, count: DropCount) -> bool:
+        return drop_count_now(count).correction is not None
+
+    def get_counters(self, count: DropCount) -> list[int]:
+        return [user.pk for user in counters_of(count)]
+
+    def get_slip_originals(self, count: DropCount) -> list[str]:
+        return list(count.slip_originals.values_list("serial", flat=True))
+
     def get_signed_off_by(self, count: DropCount) -> int | None:
-        sign_off = getattr(count, "sign_off", None)
+        sign_off = self._sign_off(count)
         return sign_off.signed_by_id if sign_off else None
 
+    def get_signed_off_by_name(self, count: DropCount) -> str | None:
+        sign_off = self._sign_off(count)
+        return person_name(sign_off.signed_by) if sign_off else None
+
+    def get_signed_off_amount(self, count: DropCount) -> str | None:
+        sign_off = self._sign_off(count)
+        return money_text(sign_off.amount) if sign_off else None
+
     def get_sign_off_reason(self, count: DropCount) -> str | None:
-        sign_off = getattr(count, "sign_off", None)
+        sign_off = self._sign_off(count)
         return sign_off.reason if sign_off else None
 
 
@@ -118,6 +161,20 @@ class DropCountIn(StrictSerializer):
     second_counter = SecondSignatureIn(
         help_text="The second member of the count team signs: their username and password or PIN."
     )
+    further_counters = SecondSignatureIn(  # type: ignore[call-arg]  # a count room's team
+        many=True,
+        required=False,
+        default=list,
+        max_length=4,
+        help_text="Where the count team is larger than two: each further member signs.",
+    )
+    slip_originals = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="The serials of the fill and credit slip originals found in the box.",
+    )
     note = serializers.CharField(max_length=2000, required=False, default="", allow_blank=True)
 
 
@@ -140,6 +197,12 @@ class TableDropCount(ServiceView):
             cash=data["cash"],
             chips=data["chips"],
             second_counter=signature_input(request, data["second_counter"]),
+            further_counters=[
+                entry
+                for entry in (signature_input(request, e) for e in data["further_counters"])
+                if entry is not None
+            ],
+            slip_originals=data["slip_originals"],
             note=data["note"],
             by=actor(request),
         )
@@ -168,7 +231,5 @@ class DropCountSignOff(ServiceView):
             signature=signature_input(request, data["signature"]),
             by=actor(request),
         )
-        count = DropCount.objects.select_related(
-            "counted_by", "second_counter", "sign_off__signed_by"
-        ).get(pk=pk)
+        count = DropCount.objects.select_related("counted_by", "second_counter").get(pk=pk)
         return Response(DropCountOut(count).data)

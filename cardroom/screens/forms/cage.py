@@ -7,6 +7,7 @@ PIN."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -136,10 +137,61 @@ class DealerSignForm(AsciiDigitsForm):
 
 
 class DropCountForm(PiecesForm):
+    """A box's count; the second counter and, where the cardroom counts with more than two
+    (``further``), each further counter sign here as themselves."""
+
     table = forms.IntegerField(widget=forms.HiddenInput)
     second_counter = SIGNER_FIELD("Second counter: their username")
     second_counter_secret = SECRET_FIELD("The second counter's password or PIN", required=True)
+    slip_originals = forms.CharField(
+        max_length=2000, required=False, label="Slip originals in the box (serials)"
+    )
     note = forms.CharField(max_length=2000, required=False)
+
+    def __init__(self, *args: Any, further: int = 0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.further = [f"counter_{n}" for n in range(3, 3 + further)]
+        for name in self.further:
+            number = name.rsplit("_", 1)[1]
+            self.fields[name] = SIGNER_FIELD(f"Counter {number}: their username")
+            self.fields[f"{name}_secret"] = SECRET_FIELD(
+                f"Counter {number}'s password or PIN", required=True
+            )
+
+    @property
+    def further_fields(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[name], self[f"{name}_secret"]) for name in self.further]
+
+    def further_signers(self) -> list[tuple[str, str]]:
+        data = self.cleaned_data
+        return [(data[name], data[f"{name}_secret"]) for name in self.further]
+
+    def serials(self) -> list[str]:
+        """``F-000001, C-000002`` (commas or spaces) → the serials, as typed."""
+        return [s for s in re.split(r"[\s,]+", self.cleaned_data["slip_originals"]) if s]
+
+    def service_fields(self) -> dict[str, str]:
+        further = {f"further_counters.{i}": name for i, name in enumerate(self.further)}
+        return (
+            super().service_fields()
+            | further
+            | {"further_counters": self.further[0] if self.further else ""}
+            | {"slip_originals": "slip_originals"}
+            | {f"slip_originals.{i}": "slip_originals" for i in range(200)}
+        )
+
+
+class DropCorrectionForm(PiecesForm):
+    """A mistyped count, entered again as it should have been: initialled and signed by the
+    member of the count team who corrects it (the original stays)."""
+
+    kinds = ("cash", "chips")
+    reason = forms.CharField(max_length=2000, label="What was mistyped")
+    initials = forms.CharField(max_length=5, label="Your initials")
+    secret = SECRET_FIELD("Your password or PIN", required=True)
+
+    def service_fields(self) -> dict[str, str]:
+        return super().service_fields() | {"signature": "secret"}
 
 
 class SignOffForm(AsciiDigitsForm):

@@ -86,7 +86,7 @@ class Migration(migrations.Migration):
                     "drop_count",
                     models.ForeignKey(
                         on_delete=django.db.models.deletion.PROTECT,
-                        related_name="slip_originals",
+                        related_name="slips_matched",
                         to="cage.dropcount",
                     ),
                 ),

@@ -59,7 +59,7 @@ class SlipOriginal(models.Model):
 
     slip = models.OneToOneField("cage.Slip", on_delete=models.PROTECT, related_name="original")
     drop_count = models.ForeignKey(
-        "cage.DropCount", on_delete=models.PROTECT, related_name="slip_originals"
+        "cage.DropCount", on_delete=models.PROTECT, related_name="slips_matched"
     )
     found_at = models.DateTimeField()
 

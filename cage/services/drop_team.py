@@ -15,8 +15,9 @@ from patrons.models import Cardroom
 from tables.signatures import SignatureInput, Signed, signature_verify
 
 from .. import selectors
-from ..models import DropCount, DropCountCounter, DropSlipOriginal
+from ..models import DropCount, DropCountCounter, DropSlipOriginal, Slip
 from .common import count_parse
+from .slip_originals import slip_matchable, slip_original_found
 
 #: The most slip originals one box holds: a shift's fills and credits at one table.
 MAX_SLIP_ORIGINALS = 200
@@ -92,6 +93,9 @@ def slip_originals_record(count: DropCount, serials: Sequence[str]) -> list[str]
 
 
 def _tell_the_slips(count: DropCount, serials: list[str]) -> None:
-    """The seam to the slips' chain: where the cage's slips record an original's finding
-    (``slip_original_found``), it is called here for each serial, in this transaction."""
-    del count, serials  # nothing to tell yet: the serials are on the count
+    """Each serial that is one of this table's delivered slips, not matched yet, matches its
+    duplicate at the cage (``slip_original_found``), in this transaction; any other serial
+    stays on the count as found, unmatched, for the count sheet and compliance to see."""
+    for slip in Slip.objects.filter(table=count.table, number__in=serials).order_by("pk"):
+        if slip_matchable(slip, count):
+            slip_original_found(slip=slip, drop_count=count)

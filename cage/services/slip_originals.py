@@ -16,6 +16,18 @@ from ..models import DropCount, Slip, SlipDelivery, SlipOriginal, SlipVoid
 from .common import locked_table
 
 
+def slip_matchable(slip: Slip, drop_count: DropCount) -> bool:
+    """Whether ``drop_count`` can hold ``slip``'s original: the same table, not before the
+    slip's day, the slip delivered and not void, its original not found yet."""
+    return (
+        drop_count.table_id == slip.table_id
+        and drop_count.gaming_day >= slip.gaming_day
+        and SlipDelivery.objects.filter(slip=slip).exists()
+        and not SlipVoid.objects.filter(slip=slip).exists()
+        and not SlipOriginal.objects.filter(slip=slip).exists()
+    )
+
+
 @transaction.atomic
 def slip_original_found(*, slip: Slip, drop_count: DropCount) -> SlipOriginal:
     """Record that ``drop_count`` found ``slip``'s original in its box (inside the drop

@@ -258,6 +258,7 @@ MONEY_MOVING = {
     "api/v1/slips/<int:pk>/void/",
     "api/v1/tables/<int:pk>/drop-counts/",
     "api/v1/drop-counts/<int:pk>/sign-off/",
+    "api/v1/sessions/<int:pk>/late-closing-count/",
 }
 
 

@@ -382,6 +382,10 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-controls/",      401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/sessions/{{uncounted_session}}/late-closing-count/",
+                                                                  401, 201, 403, 403, 403, 403),
+    ("GET",    f"{V}/sessions/{{uncounted_session}}/late-closing-count/",
+                                                                  401, 405, 405, 405, 405, 405),
     # players under the law: identity for the table's staff and compliance (masked
     # but for compliance's audited show), cash reporting and reviews compliance's alone,
     # exclusion lists and incidents for the floor and compliance, a stopped game (R16) restarted
@@ -629,11 +633,13 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         },
         # A second person signs with their own username and password; the person signed in
         # signs as themselves.
+        # The house table is counted at opening (tests/racks.py): its closing count closes it.
         f"{V}/tables/{{house_table}}/inventory/": lambda: {
-            "kind": "opening",
+            "kind": "closing",
             "chips": {"25": 40, "100": 10},
             "counted_by": {"username": w.dealer.username, "secret": PASSWORD},
             "signature": {"secret": PASSWORD},
+            "note": "Counted short at the close",
         },
         f"{V}/tables/{{house_table}}/slips/": lambda: {"kind": "fill", "chips": {"100": 5}},
         f"{V}/slips/{{slip}}/prepare/": lambda: {"signature": {"secret": PASSWORD}},
@@ -668,6 +674,12 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "signature": {"secret": PASSWORD},
         },
         f"{V}/cardrooms/{{cardroom}}/cage-controls/": lambda: {"count_team_size": 3},
+        f"{V}/sessions/{{uncounted_session}}/late-closing-count/": lambda: {
+            "chips": {"100": 1000},
+            "counted_by": {"username": w.second_supervisor.username, "secret": PASSWORD},
+            "signature": {"secret": PASSWORD},
+            "note": "Closed with the plain close, before the closing count was required",
+        },
         f"{V}/drop-counts/{{drop_count}}/sign-off/": lambda: {
             "reason": "A $1 chip from a tip",
             "signature": {"secret": PASSWORD},

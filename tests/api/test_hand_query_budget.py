@@ -23,12 +23,13 @@ V = "/api/v1"
 # on PostgreSQL, two on SQLite (``audit.services._append``). Each carries its Idempotency-Key,
 # as a device sends it (the money-moving ones must): the key's row is two statements, inserted
 # first and its answer stored after (``cardroom.api.idempotency``). Settling links its fees to
-# the settlement in one INSERT of its own (``wagers.FeeBooking``).
+# the settlement in one INSERT of its own (``wagers.FeeBooking``); at the house-banked table
+# played here, the house's net moves its rack by the books in one guarded UPDATE.
 AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 2
 IDEMPOTENCY_KEY = 2
 BUDGET = {
     name: count + AUDIT_APPEND + IDEMPOTENCY_KEY
-    for name, count in {"start": 7, "wagers": 10, "cards": 6, "decisions": 10, "settle": 13}.items()
+    for name, count in {"start": 7, "wagers": 10, "cards": 6, "decisions": 10, "settle": 14}.items()
 }
 AUTH_BUDGET = 2
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")

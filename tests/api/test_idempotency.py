@@ -265,6 +265,7 @@ MONEY_MOVING = {
     "api/v1/cardrooms/<int:pk>/cage/entries/",
     "api/v1/cardrooms/<int:pk>/cage/player-cash/",
     "api/v1/cardrooms/<int:pk>/cage/chip-issues/",
+    "api/v1/sessions/<int:pk>/late-closing-count/",
 }
 
 

@@ -19,9 +19,9 @@ from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from patrons.models import CurrencyTransactionReport
-from tables.services.sessions import table_close
 from tests.api.conftest import IDENTITY
 from tests.conftest import a_cashier
+from tests.racks import rack_closing_count
 
 from .support import last_seq, parse
 
@@ -228,7 +228,7 @@ def test_every_screens_unknown_action_is_not_found(client, supervisor, dealer, w
 
 
 def test_a_dealer_is_sent_straight_to_the_one_table_on_duty(client, dealer, world, supervisor):
-    table_close(table=world.house_table, by=supervisor)
+    rack_closing_count(world.house_table, by=supervisor)  # closes the house-banked table
     client.force_login(dealer)
     response = client.get(reverse("dealer-home"))
     assert response.status_code == 302

@@ -33,13 +33,15 @@ from engine.checks import raise_cap_multiple
 from engine.fees import dealer_fee, spot_fee
 from engine.hands import flush_key, flush_size
 from rake.models import FeeEntry
-from tables.models import Seating, StackEntry, Table
+from tables.models import HouseBankEntry, Seating, StackEntry, Table
+from tables.rack_selectors import rack_value_by_the_books
 from tables.selectors import current_settings
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player, seating_sit_out
 from tables.services.sessions import table_open
 from tests.conftest import an_administrator, examples
+from tests.racks import TEST_RACK, rack_opening_count
 from wagers import services
 from wagers.models import Hand, Settlement
 from wagers.selectors import settlement_in_force
@@ -60,6 +62,10 @@ class World:
     deposited: Decimal = ZERO  # every chip bought in
     rng: random.Random = field(default_factory=random.Random)  # cards, decisions, events
     stopped: set[int] = field(default_factory=set)  # tables where no DP accepts (R16)
+
+
+#: What each house-banked table's rack opens with (``tests.racks``).
+RACK_OPENED = sum(Decimal(d) * n for d, n in TEST_RACK.items())
 
 
 def chance(world: World, percent: int) -> bool:
@@ -96,6 +102,8 @@ def build_world(data, supervisor, dealer, rng: random.Random, name: str, seen) -
             cardroom=room, name=banking, banking=banking, settings=values, by=supervisor
         )
         table_open(table=table, dealer=dealer, by=supervisor)
+        if banking == "house":
+            rack_opening_count(table, by=supervisor)
         seats = data.draw(st.sets(st.integers(1, 7), min_size=2, max_size=7))
         for seat in sorted(seats):
             buy_in = data.draw(st.sampled_from(["300", "1500", "60", "20"]))
@@ -358,6 +366,10 @@ def assert_conserved(world: World) -> None:
         "dealer_net",
     )
     assert stacks + fees + house == world.deposited, (stacks, fees, house, world.deposited)
+    for table in world.tables:  # the rack by the books: its count and every move since
+        if table.banking == "house":
+            moved = total(HouseBankEntry.objects.filter(table=table), "amount")
+            assert rack_value_by_the_books(table) == RACK_OPENED + moved
 
 
 def assert_settled_as_the_command_says(hand: Hand) -> None:

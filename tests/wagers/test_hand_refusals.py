@@ -16,6 +16,7 @@ from engine import ConservationError
 from engine.cards import parse_hand
 from engine.hands import flush_key, flush_size
 from tables.selectors import open_session
+from tables.services.seating import seat_player
 from tables.services.sessions import table_close
 from wagers import services
 from wagers.models import Hand, Spot
@@ -594,14 +595,19 @@ def test_a_second_settle_returns_the_first_settlement_and_moves_nothing(
 
 
 def test_a_payout_that_would_take_a_stack_past_the_largest_amount_is_refused(
-    house_table, seat, dealer, refusal, make_player, identify
+    house_table, dealer, refusal, make_player
 ):
     # Money is 12 digits, 2 of them cents. $9,999,999,990 less a $10 ante and a $10 raise,
     # then a win against a dealer who does not qualify (ante +10, raise pushes): $30 back
-    # would make $10,000,000,000.
-    player = make_player()
-    identify(player)  # that much cash in a day needs a CTR, which needs identity on file
-    rich = seat(house_table, 1, buy_in="9999999990", player=player)
+    # would make $10,000,000,000. The chips come from the cage: no rack sells that many.
+    rich = seat_player(
+        table=house_table,
+        seat=1,
+        player=make_player(),
+        buy_in="9999999990",
+        tender="chips",
+        by=dealer,
+    )
     hand = services.hand_start(table=house_table, by=dealer)
     services.wager_place(hand=hand, seating=rich, ante="10", by=dealer)
     services.hand_cards_enter(

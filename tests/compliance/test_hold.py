@@ -299,17 +299,22 @@ def test_a_cardroom_without_shifts_has_one_the_whole_gaming_day(cardroom):
     assert refused.value.field == "shift"
 
 
-def test_a_shift_s_hold_counts_the_hands_settled_in_it(
-    house_table, house_players, dealer, supervisor, clock
-):
-    # Day 06:00–14:00, swing 14:00–22:00, grave 22:00–06:00, New York time: the scripted day's
-    # hands settle a few minutes after 18:00, in the swing shift.
-    cardroom = house_table.cardroom
+@pytest.fixture
+def three_shifts(cardroom, supervisor, clock):
+    """Day 06:00–14:00, swing 14:00–22:00, grave 22:00–06:00, New York time, defined before any
+    table opens (so in force from today)."""
     cardroom_shifts_set(
         cardroom=cardroom,
         shifts=[("day", time(6)), ("swing", time(14)), ("grave", time(22))],
         by=supervisor,
     )
+
+
+def test_a_shift_s_hold_counts_the_hands_settled_in_it(
+    three_shifts, house_table, house_players, dealer, clock
+):
+    # The scripted day's hands settle a few minutes after 18:00, in the swing shift.
+    cardroom = house_table.cardroom
     scripted_day(house_table, dealer, clock)
     swing = hold_report(house_table, shift_period(cardroom, DAY, "swing"))
     day = hold_report(house_table, day_period(cardroom, DAY))

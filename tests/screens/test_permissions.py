@@ -73,6 +73,11 @@ SCREENS = [
     ("cage-slip-action", {"action": "prepare"}, "post", {}, FLOOR, 422),
     ("count-home", {}, "get", None, COUNT, 200),
     ("count-record", {}, "post", {}, COUNT, 422),
+    # the count sheet (the count team signs it), the cage's controls, the discrepancy report
+    ("cage-count-sheet", {}, "get", None, COMPLIANCE | COUNT, 200),
+    ("cage-controls", {}, "get", None, FLOOR, 200),
+    ("cage-controls", {}, "post", {}, FLOOR, 422),
+    ("compliance-discrepancies", {}, "get", None, COMPLIANCE, 200),
     # the catalogue of approved paytables
     ("floor-paytables", {}, "get", None, FLOOR, 200),
     ("floor-paytable-action", {"action": "propose"}, "post", {}, FLOOR, 422),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -41,7 +42,7 @@ class DropBoxStepOut(serializers.Serializer):
     note = serializers.CharField()
 
 
-class DropBoxOut(serializers.ModelSerializer):
+class IssuedDropBoxOut(serializers.ModelSerializer):
     issued_by_name = PersonNameField(source="issued_by")
     steps = DropBoxStepOut(many=True)
 
@@ -74,19 +75,19 @@ class TableDropBoxes(ServiceView):
     write_roles = SUPERVISOR
     input_serializer = DropBoxIn
 
-    @extend_schema(responses=DropBoxOut(many=True))
+    @extend_schema(responses=IssuedDropBoxOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
         table = get_object_or_404(Table, pk=pk)
         boxes = DropBox.objects.filter(table=table).prefetch_related("steps__by")
-        return Response(DropBoxOut(boxes.select_related("issued_by"), many=True).data)
+        return Response(IssuedDropBoxOut(boxes.select_related("issued_by"), many=True).data)
 
-    @extend_schema(request=DropBoxIn, responses={201: DropBoxOut})
+    @extend_schema(request=DropBoxIn, responses={201: IssuedDropBoxOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         box = services.drop_box_issue(
             table=get_object_or_404(Table, pk=pk), **self.parse(request), by=actor(request)
         )
-        return Response(DropBoxOut(box).data, status=201)
+        return Response(IssuedDropBoxOut(box).data, status=201)
 
 
 class DropBoxStepIn(StrictSerializer):
@@ -101,12 +102,12 @@ class DropBoxSteps(ServiceView):
     write_roles = CUSTODIANS
     input_serializer = DropBoxStepIn
 
-    @extend_schema(request=DropBoxStepIn, responses={201: DropBoxOut})
+    @extend_schema(request=DropBoxStepIn, responses={201: IssuedDropBoxOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         box = get_object_or_404(DropBox, pk=pk)
         services.drop_box_step(box=box, **self.parse(request), by=actor(request))
-        return Response(DropBoxOut(DropBox.objects.get(pk=pk)).data, status=201)
+        return Response(IssuedDropBoxOut(DropBox.objects.get(pk=pk)).data, status=201)
 
 
 class CorrectionIn(StrictSerializer):
@@ -176,14 +177,17 @@ class CountSheet(ServiceView):
 
 
 class Discrepancies(ServiceView):
-    """Every variance of gaming days ``start``–``end``; ``regulator=1``: the regulator's list."""
+    """Every variance of gaming days ``start``–``end`` (default: the gaming day now, and
+    ``start``); ``regulator=1``: the regulator's list."""
 
     read_roles = AUDITORS
 
     def get(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
-        start = gaming_day_of(request.query_params.get("start"), "start")
-        end = gaming_day_of(request.query_params.get("end") or str(start), "end")
+        params = request.query_params
+        today = table_selectors.gaming_day(cardroom, timezone.now())
+        start = gaming_day_of(params["start"], "start") if params.get("start") else today
+        end = gaming_day_of(params["end"], "end") if params.get("end") else start
         rows = discrepancies(
             cardroom, start, end, regulator_only=request.query_params.get("regulator") == "1"
         )

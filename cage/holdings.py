@@ -7,34 +7,21 @@ from __future__ import annotations
 
 from patrons.models import Cardroom
 from tables.models import Table
+from tables.rack_selectors import rack_pieces_by_the_books
 
-from .models import InventoryCount, Slip
+from . import cashier_books
 
 
 def rack_pieces(table: Table) -> dict[str, int]:
-    """A house-banked table's rack by the books, by denomination: its last count plus the
-    pieces of every fill delivered since, less those of every credit. Chips paid out or
-    taken in by play and sales move amounts, not pieces, so the count they reach next
-    settles them; until then the count is what the books know of the pieces."""
-    count = InventoryCount.objects.filter(table=table).order_by("-id").first()
-    if count is None:
-        return {}
-    pieces = {denomination: int(n) for denomination, n in count.chips.items()}
-    delivered = Slip.objects.filter(
-        table=table, delivery__isnull=False, delivery__bank_entry_id__gt=count.bank_through
-    )
-    for slip in delivered:
-        sign = 1 if slip.kind == Slip.Kind.FILL else -1
-        for denomination, n in slip.chips.items():
-            pieces[denomination] = pieces.get(denomination, 0) + sign * int(n)
-    return pieces
+    """A house-banked table's rack by the books, by denomination (``tables.Rack``: its last
+    count, plus fills, less credits); nothing before its first count."""
+    return rack_pieces_by_the_books(table) or {}
 
 
 def cage_pieces(cardroom: Cardroom) -> dict[str, int]:
-    """The pieces of each denomination the cage holds (its float and vault included), by its
-    books. The cashier's cage books plug in here: until the cage department keeps them, the
-    cage is not known to hold any piece."""
-    return {}
+    """The pieces of each denomination the cage holds (its float and vault included), by the
+    cashier's books: its last count plus every cage entry since."""
+    return cashier_books.cage_pieces(cardroom)
 
 
 def denomination_holders(cardroom: Cardroom, denomination: str) -> list[str]:

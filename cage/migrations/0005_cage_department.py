@@ -194,6 +194,7 @@ class Migration(migrations.Migration):
                             ("chips_sold_for_cash", "Chips Sold For Cash"),
                             ("chips_redeemed", "Chips Redeemed"),
                             ("fill_sent", "Fill Sent"),
+                            ("fill_returned", "Fill Returned"),
                             ("credit_received", "Credit Received"),
                             ("cash_to_vault", "Cash To Vault"),
                             ("cash_from_vault", "Cash From Vault"),

@@ -84,6 +84,7 @@ class CageEntry(models.Model):
         CHIPS_SOLD_FOR_CASH = "chips_sold_for_cash"
         CHIPS_REDEEMED = "chips_redeemed"
         FILL_SENT = "fill_sent"
+        FILL_RETURNED = "fill_returned"  # a prepared fill voided: its chips back in the cage
         CREDIT_RECEIVED = "credit_received"
         CASH_TO_VAULT = "cash_to_vault"
         CASH_FROM_VAULT = "cash_from_vault"

@@ -36,6 +36,7 @@ DIRECTIONS: dict[str, tuple[int, int]] = {
     Kind.CHIPS_SOLD_FOR_CASH: (-1, 1),
     Kind.CHIPS_REDEEMED: (1, -1),
     Kind.FILL_SENT: (-1, 0),
+    Kind.FILL_RETURNED: (1, 0),
     Kind.CREDIT_RECEIVED: (1, 0),
     Kind.CASH_TO_VAULT: (0, -1),
     Kind.CASH_FROM_VAULT: (0, 1),
@@ -47,6 +48,9 @@ OWN_SERVICE: dict[str, str] = {
     Kind.CHIPS_SOLD_FOR_CASH: "cage_chips_sell",
     Kind.CHIPS_REDEEMED: "cage_chips_redeem",
     Kind.CHIPS_ISSUED: "chip_issue_record",
+    Kind.FILL_SENT: "slip_prepare",
+    Kind.CREDIT_RECEIVED: "slip_cage_receive",
+    Kind.FILL_RETURNED: "slip_void",
 }
 
 

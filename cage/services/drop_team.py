@@ -96,6 +96,7 @@ def _tell_the_slips(count: DropCount, serials: list[str]) -> None:
     """Each serial that is one of this table's delivered slips, not matched yet, matches its
     duplicate at the cage (``slip_original_found``), in this transaction; any other serial
     stays on the count as found, unmatched, for the count sheet and compliance to see."""
-    for slip in Slip.objects.filter(table=count.table, number__in=serials).order_by("pk"):
-        if slip_matchable(slip, count):
+    wanted = set(serials)
+    for slip in Slip.objects.filter(table=count.table).order_by("pk"):
+        if slip.number in wanted and slip_matchable(slip, count):
             slip_original_found(slip=slip, drop_count=count)

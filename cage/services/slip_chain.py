@@ -30,6 +30,7 @@ from tables.signatures import SignatureInput, Signed, signature_record, signatur
 from ..models import Slip, SlipDelivery, SlipStep
 from ..slip_selectors import slip_next_step, slip_steps_done
 from .common import now_span, require_open_period, signed_payload
+from .slip_cage import slip_cage_receives, slip_cage_sends
 from .slip_guards import (
     check_rack_holds,
     locked_slip,
@@ -112,7 +113,6 @@ def _moved_if_done(slip: Slip, table: Table, row: SlipStep, by: User) -> SlipSte
     SlipDelivery.objects.create(
         slip=slip, delivered_by=row.person, delivered_at=row.at, bank_entry=entry
     )
-    _cage_moves(slip, by)
     audit_record(
         actor=by,
         action=AuditAction.SLIP_DELIVERED,
@@ -129,14 +129,6 @@ def _moved_if_done(slip: Slip, table: Table, row: SlipStep, by: User) -> SlipSte
     return row
 
 
-def _cage_moves(slip: Slip, by: User) -> None:
-    """The cage's side of a completed slip: chips out of the cage for a fill, into it for a
-    credit. The one place that books it, once the cashier department's accountability exists:
-    ``cage.services.cage_entry_add(kind="fill_sent")`` for a fill and
-    ``cage.services.cage_entry_add(kind="credit_received")`` for a credit, in this
-    transaction. Until then the cage keeps no inventory, and this books nothing."""
-
-
 @signing
 @transaction.atomic
 def slip_prepare(*, slip: Slip, signature: SignatureInput | None, by: User) -> SlipStep:
@@ -145,6 +137,7 @@ def slip_prepare(*, slip: Slip, signature: SignatureInput | None, by: User) -> S
     require_role(by, CASHIER, action="prepare a fill")
     slip, _, done = _open(slip, SlipStep.Name.PREPARED)
     signed = _verify(signature, SlipStep.Name.PREPARED, done, roles=(CASHIER,), signer=by)
+    slip_cage_sends(slip, by)
     return _record(slip, SlipStep.Name.PREPARED, signed, by)
 
 
@@ -199,4 +192,5 @@ def slip_cage_receive(*, slip: Slip, signature: SignatureInput | None, by: User)
     require_role(by, CASHIER, action="receive a credit at the cage")
     slip, table, done = _open(slip, SlipStep.Name.CAGE_RECEIVED)
     signed = _verify(signature, SlipStep.Name.CAGE_RECEIVED, done, roles=(CASHIER,), signer=by)
+    slip_cage_receives(slip, by)
     return _moved_if_done(slip, table, _record(slip, SlipStep.Name.CAGE_RECEIVED, signed, by), by)

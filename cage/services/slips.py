@@ -31,6 +31,7 @@ from .common import (
     require_open_period,
     signed_payload,
 )
+from .slip_cage import slip_cage_takes_back
 from .slip_guards import check_rack_holds, locked_slip
 
 
@@ -124,6 +125,7 @@ def slip_void(*, slip: Slip, reason: str, witness: SignatureInput | None, by: Us
         field="witness",
         signed_already=(by, *(step.person for step in SlipStep.objects.filter(slip=slip))),
     )
+    slip_cage_takes_back(slip)
     void = SlipVoid.objects.create(
         slip=slip,
         reason=reason.strip(),

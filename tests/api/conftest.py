@@ -41,6 +41,7 @@ from tables.services.self_approval import self_approval_change_propose
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SettingChange
+from tests.cage_books import slip_prepared
 from tests.conftest import signed
 from tests.racks import rack_opening_count
 from wagers import services as wagers
@@ -393,7 +394,7 @@ class World:
         slip = cage.slip_request(
             table=self.house_table, kind="fill", chips={"100": 1}, by=self.second_supervisor
         )
-        cage.slip_prepare(slip=slip, signature=signed(self.cashier), by=self.cashier)
+        slip_prepared(slip, self.cashier)
         return slip
 
     @cached_property
@@ -402,7 +403,7 @@ class World:
         slip = cage.slip_request(
             table=self.house_table, kind="fill", chips={"25": 1}, by=self.second_supervisor
         )
-        cage.slip_prepare(slip=slip, signature=signed(self.cashier), by=self.cashier)
+        slip_prepared(slip, self.cashier)
         cage.slip_dealer_sign(slip=slip, signature=signed(self.dealer), by=self.dealer)
         return slip
 

@@ -10,7 +10,6 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 
 from cage import services
-from core.roles import CASHIER
 from tables.services.cardrooms import cardroom_shifts_set
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open
@@ -47,18 +46,6 @@ def cardroom(supervisor, clock, cardroom):
     test's clock, with day, swing and grave shifts."""
     cardroom_shifts_set(cardroom=cardroom, shifts=SHIFTS, by=supervisor)
     return cardroom
-
-
-@pytest.fixture
-def cashier(make_user):
-    """The cashier at the cage: prepares fills, receives credits."""
-    return make_user("cashier", role=CASHIER, first_name="Cy", last_name="Moss")
-
-
-@pytest.fixture
-def second_cashier(make_user):
-    """Another cashier: a runner between the cage and the tables."""
-    return make_user("cashier2", role=CASHIER, first_name="Bo", last_name="Hart")
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from cage.models import DropCount, Slip
 from tables.models import Seating, Table
 from tables.services.sessions import table_close
 from tables.signatures import SignatureInput
+from tests.cage_books import slip_prepared
 from tests.conftest import signed
 from wagers import services
 from wagers.models import Hand
@@ -73,7 +74,7 @@ def sign_through(slip: Slip, people: dict[str, User], *, runner: User | None = N
         else (lambda: None)
     )
     if slip.kind == Slip.Kind.FILL:
-        cage_services.slip_prepare(slip=slip, signature=signed(cashier), by=cashier)
+        slip_prepared(slip, cashier)
         carry()
     cage_services.slip_dealer_sign(slip=slip, signature=signed(dealer), by=dealer)
     cage_services.slip_supervisor_sign(slip=slip, signature=signed(supervisor), by=supervisor)
@@ -103,7 +104,7 @@ class Floor:
         self.request_fill()
         assert self.fill is not None
         cashier = self.p["cashier"]
-        cage_services.slip_prepare(slip=self.fill, signature=signed(cashier), by=cashier)
+        slip_prepared(self.fill, cashier)
 
     def dealer_sign(self, entry: SignatureInput | None) -> Any:
         """The dealer counts the fill and signs on the supervisor's device."""

@@ -9,6 +9,7 @@ import pytest
 
 from tables.services.configuration import table_create
 from tables.services.seating import player_create
+from tests.cage_books import cage_opened
 from tests.conftest import PASSWORD
 
 from ..api.conftest import token_client
@@ -67,6 +68,7 @@ def test_a_shift_is_run_and_reported_through_the_api(
     early = dealer_api.post(f"{slip}/dealer-sign/", own, format="json")
     assert early.status_code == 409 and early.json()["error"]["field"] == "slip"
     assert "not prepared by the cashier yet" in early.json()["error"]["message"]
+    cage_opened(cardroom, cashier)
     prepared = cage.post(f"{slip}/prepare/", own, format="json")
     assert (prepared.status_code, prepared.json()["next_step"]) == (200, "dealer")
     counted = dealer_api.post(f"{slip}/dealer-sign/", own, format="json")
@@ -177,6 +179,7 @@ def test_the_cashier_lists_the_slips_awaiting_the_cage_and_prepares_one(
     assert cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=dealer").json() == []
     unknown = cage.get(f"{V}/cardrooms/{room.pk}/slips/?awaiting=delivered")
     assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "awaiting"
+    cage_opened(room, cashier)
     signed = cage.post(
         f"{V}/slips/{fill.json()['id']}/prepare/",
         {"signature": {"secret": PASSWORD}},

@@ -21,6 +21,7 @@ from tables.models import HouseBankEntry
 from tables.services.seating import player_seat_new
 from tables.services.sessions import table_open
 from tables.services.stacks import stack_add
+from tests.cage_books import slip_delivered
 from tests.conftest import signed
 from wagers import services as hand_services
 from wagers.models import Hand, Settlement
@@ -164,9 +165,9 @@ def test_a_count_and_a_fill_after_the_close_are_booked_today(late, supervisor, d
         signature=signed(supervisor), by=supervisor,
     )  # fmt: skip
     fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=supervisor)
-    services.slip_deliver(slip=fill, signature=signed(dealer), by=dealer)
+    slip_delivered(fill, dealer, supervisor)
     credit = services.slip_request(table=house, kind="credit", chips={"25": 4}, by=supervisor)
-    services.slip_deliver(slip=credit, signature=signed(dealer), by=dealer)
+    slip_delivered(credit, dealer, supervisor)
 
     assert closed_figures(cardroom) == before
     assert (count.gaming_day, fill.gaming_day, credit.gaming_day) == (NEXT, NEXT, NEXT)

@@ -16,6 +16,7 @@ from core.errors import Conflict
 from tables.models import HouseBankEntry
 from tables.services.configuration import table_create
 from tables.services.sessions import table_open
+from tests.cage_books import slip_prepared
 from tests.conftest import signed
 
 from ..tables.test_concurrency import at_once
@@ -84,7 +85,7 @@ def test_two_floor_supervisors_signing_one_fill_at_once_move_the_rack_once(
         fill = services.slip_request(
             table=table, kind="fill", chips={"100": 1 + attempt}, by=supervisor
         )
-        services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+        slip_prepared(fill, cashier)
         services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
         answers = at_once(
             *(

@@ -10,7 +10,7 @@ from audit.models import AuditEvent
 from cage import holdings, services
 from core.errors import Conflict
 from patrons.models import Cardroom
-from tests.conftest import signed
+from tests.cage_books import slip_delivered
 
 pytestmark = pytest.mark.django_db
 
@@ -57,9 +57,9 @@ def test_a_fill_delivered_since_the_count_is_held_by_the_rack(floor, clock, supe
     house = floor["house"]
     clock.at("09:00")
     fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=supervisor)
-    services.slip_deliver(slip=fill, signature=signed(dealer), by=dealer)
+    slip_delivered(fill, dealer, supervisor)
     credit = services.slip_request(table=house, kind="credit", chips={"1": 100}, by=supervisor)
-    services.slip_deliver(slip=credit, signature=signed(dealer), by=dealer)
+    slip_delivered(credit, dealer, supervisor)
 
     assert holdings.rack_pieces(house)["100.00"] == 25
     assert holdings.denomination_holders(house.cardroom, "1.00") == []

@@ -11,14 +11,14 @@ from decimal import Decimal
 import pytest
 
 from cage import services
-from cage.models import SlipDelivery
+from cage.models import SlipStep
 from core.errors import Conflict
 from tables.models import HouseBankEntry, Rack, StackEntry
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_open
 from tables.services.stacks import stack_add
-from tests.conftest import signed
+from tests.cage_books import slip_up_to_last_step
 from tests.racks import rack_opening_count
 
 from ..tables.test_concurrency import at_once
@@ -60,18 +60,14 @@ def test_sales_a_fill_and_a_credit_at_once_keep_the_rack_exact_and_never_negativ
     fill = services.slip_request(table=table, kind="fill", chips={"100": 1}, by=supervisor)
     credit = services.slip_request(table=table, kind="credit", chips={"100": 1}, by=supervisor)
     seatings = list(table.seatings.filter(left_at=None).order_by("seat"))
+    last_steps = [slip_up_to_last_step(slip, dealer, supervisor) for slip in (fill, credit)]
     for attempt in range(3):
         answers = at_once(
             *(
                 lambda s=s: stack_add(seating=s, amount="200", tender="cash", by=dealer)
                 for s in seatings
             ),
-            *(
-                lambda slip=slip: services.slip_deliver(
-                    slip=slip, signature=signed(dealer), by=dealer
-                )
-                for slip in ((fill, credit) if attempt == 0 else ())
-            ),
+            *(last_steps if attempt == 0 else ()),
         )
         refused = [a for a in answers if isinstance(a, Exception)]
         assert all(isinstance(a, Conflict) and a.field in ("amount", "chips") for a in refused), (
@@ -94,11 +90,8 @@ def test_two_credits_for_the_last_chips_at_once_deliver_one(table, supervisor, d
         services.slip_request(table=table, kind="credit", chips={"100": 3}, by=supervisor)
         for _ in range(2)
     )
-    answers = at_once(
-        lambda: services.slip_deliver(slip=first, signature=signed(dealer), by=dealer),
-        lambda: services.slip_deliver(slip=second, signature=signed(dealer), by=dealer),
-    )
-    delivered = [a for a in answers if isinstance(a, SlipDelivery)]
+    answers = at_once(*(slip_up_to_last_step(slip, dealer, supervisor) for slip in (first, second)))
+    delivered = [a for a in answers if isinstance(a, SlipStep)]
     refused = [a for a in answers if isinstance(a, Conflict)]
     assert (len(delivered), len(refused)) == (1, 1), answers
     assert refused[0].field == "chips.100.00"

@@ -17,6 +17,7 @@ from tables.rack_selectors import rack_pieces_by_the_books, rack_value_by_the_bo
 from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_close
 from tables.services.stacks import stack_add
+from tests.cage_books import slip_delivered
 from tests.conftest import signed
 from tests.racks import rack_closing_count, rack_opening_count, rack_shift_change_count
 from wagers import services as wagers
@@ -62,7 +63,7 @@ def count(table, kind: str, chips: dict, supervisor, dealer, note: str = ""):
 
 def deliver(table, kind: str, chips: dict, supervisor, dealer):
     slip = services.slip_request(table=table, kind=kind, chips=chips, by=supervisor)
-    return services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer)
+    return slip_delivered(slip, dealer, supervisor)
 
 
 # --- no play before the count -----------------------------------------------------------------
@@ -180,7 +181,7 @@ def test_a_credit_checked_at_request_is_checked_again_at_delivery(
     slip = services.slip_request(table=house, kind="credit", chips={"100": 3}, by=supervisor)
     sit(house, 1, buy_in="300")  # sold since: $200 left
     with refusal(Conflict, field="chips", says="The rack holds $200.00 by the books"):
-        services.slip_deliver(slip=slip, signature=signed(dealer), by=dealer)
+        slip_delivered(slip, dealer, supervisor)
 
 
 def test_a_fill_raises_the_books_by_denomination(floor, dealer, supervisor):

@@ -32,6 +32,7 @@ from tables.services.cardrooms import cardroom_shifts_set
 from tables.services.seating import player_seat_new
 from tables.services.sessions import table_close, table_open
 from tables.services.stacks import stack_add
+from tests.cage_books import slip_prepared
 from tests.conftest import signed
 
 from .conftest import RACK
@@ -292,7 +293,7 @@ def test_a_void_needs_a_reason_and_a_witness_and_is_final(floor, supervisor, dea
 
 def test_a_slip_is_never_delivered_to_a_table_closed_since(floor, supervisor, dealer, cashier):
     slip = services.slip_request(table=floor["house"], kind="fill", chips={"5": 4}, by=supervisor)
-    services.slip_prepare(slip=slip, signature=signed(cashier), by=cashier)
+    slip_prepared(slip, cashier)
     services.slip_dealer_sign(slip=slip, signature=signed(dealer), by=dealer)
     services.inventory_count_record(
         table=floor["house"],

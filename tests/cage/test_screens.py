@@ -17,6 +17,7 @@ from django.urls import reverse
 from cage import services
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip, SlipPrint
 from tables.services.seating import player_seat_new
+from tests.cage_books import slip_prepared
 from tests.conftest import PASSWORD, signed
 
 from ..screens.support import parse
@@ -66,7 +67,7 @@ def test_a_supervisor_runs_a_rack_and_its_slips_from_the_screen(
     fill = Slip.objects.get()
     early = client.post(action("sign"), {"slip": fill.pk, "secret": PASSWORD, "confirmed": "1"})
     assert early.status_code == 422 and "is not prepared by the cashier yet" in early.text
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
     page = parse(client.get(reverse("cage-table", args=[house.pk])).content)
     assert "waits to be signed by the floor supervisor" in page.find("table", id="slips").text

@@ -30,6 +30,7 @@ from cage.models import DayClose, InventoryCount, ShiftClose
 from core.errors import Conflict, DomainError
 from tables.models import Signature, StaffProfile
 from tables.signatures import SignatureInput, SignatureRefused, pin_set
+from tests.cage_books import slip_prepared
 from tests.conftest import PASSWORD, signed
 
 from .support import DAY, Floor, sign_through
@@ -394,7 +395,7 @@ def prepared_fill(floor: dict, people: dict[str, User]) -> Any:
         table=floor["house"], kind="fill", chips={"25": 4}, by=people["supervisor"]
     )
     cashier = people["cashier"]
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     return fill
 
 

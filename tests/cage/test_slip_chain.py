@@ -19,6 +19,7 @@ from cage.slip_selectors import slip_next_step, slips_awaiting, slips_unmatched
 from core.errors import Conflict, DomainError, PermissionDenied
 from tables.models import HouseBankEntry
 from tables.signatures import SignatureRefused
+from tests.cage_books import slip_prepared
 from tests.conftest import signed
 
 from .support import DAY, Floor, sign_through
@@ -45,7 +46,7 @@ def test_a_fill_moves_the_rack_only_once_cashier_runner_dealer_and_floor_have_si
     fill = request(floor, people)
     cashier, runner = people["cashier"], people["second_cashier"]
     dealer, supervisor = people["dealer"], people["supervisor"]
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     assert slip_next_step(fill) == "carried"
     services.slip_carry(slip=fill, signature=signed(runner), by=cashier)
     services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
@@ -125,7 +126,7 @@ def test_a_step_out_of_turn_is_refused_naming_the_step_the_slip_waits_for(floor,
         "slip",
         "is not counted and signed by the dealer yet",
     )
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     refused(
         lambda: services.slip_prepare(
             slip=fill, signature=signed(people["second_cashier"]), by=people["second_cashier"]
@@ -140,7 +141,7 @@ def test_one_person_never_signs_two_steps_of_one_slip(floor, people):
     runner_required(floor["house"].cardroom)
     fill = request(floor, people)
     cashier = people["cashier"]
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     refused(
         lambda: services.slip_carry(slip=fill, signature=signed(cashier), by=cashier),
         DomainError,
@@ -167,7 +168,7 @@ def test_one_person_never_signs_two_steps_of_one_slip(floor, people):
 def test_the_database_keeps_one_person_to_one_step_whatever_calls_it(floor, people):
     fill = request(floor, people)
     cashier = people["cashier"]
-    step = services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    step = slip_prepared(fill, cashier)
     with pytest.raises(IntegrityError), transaction.atomic():
         SlipStep.objects.create(
             slip=fill, step="dealer", person=cashier, signature=step.signature, at=step.at
@@ -191,7 +192,7 @@ def test_each_step_is_its_roles_and_the_signed_in_person_signs_as_themselves(flo
         "signature",
         "Sign as yourself, Cy Moss.",
     )
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     services.slip_dealer_sign(slip=fill, signature=signed(dealer), by=dealer)
     refused(
         lambda: services.slip_supervisor_sign(slip=fill, signature=signed(cashier), by=cashier),
@@ -204,7 +205,7 @@ def test_each_step_is_its_roles_and_the_signed_in_person_signs_as_themselves(flo
 def test_a_void_midway_needs_a_witness_who_signed_no_step(floor, people):
     fill = request(floor, people)
     cashier, dealer, supervisor = people["cashier"], people["dealer"], people["supervisor"]
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     refused(
         lambda: services.slip_void(
             slip=fill, reason="Wrong table", witness=signed(cashier), by=supervisor
@@ -230,7 +231,7 @@ def test_slips_awaiting_each_step(floor, people):
     assert slips_awaiting("prepared", cardroom=room) == [fill]
     assert slips_awaiting("dealer", cardroom=room) == [credit]
     cashier = people["cashier"]
-    services.slip_prepare(slip=fill, signature=signed(cashier), by=cashier)
+    slip_prepared(fill, cashier)
     assert slips_awaiting("carried", cardroom=room) == [fill]
     assert slips_awaiting("prepared", cardroom=room) == []
 

@@ -17,6 +17,7 @@ from cage.models import Slip, SlipDelivery, SlipStep
 from core.roles import CASHIER
 from tables.models import HouseBankEntry
 from tables.signatures import pin_set
+from tests.cage_books import slip_prepared
 from tests.conftest import PASSWORD, signed
 
 from .support import parse
@@ -43,7 +44,7 @@ def requested(world, supervisor) -> Slip:
 @pytest.fixture
 def fill(requested, cashier) -> Slip:
     """The fill prepared at the cage: on its way to the table."""
-    cage_services.slip_prepare(slip=requested, signature=signed(cashier), by=cashier)
+    slip_prepared(requested, cashier)
     return requested
 
 

@@ -5,6 +5,10 @@ from django.contrib import admin
 from core.admin import ReadOnlyAdmin
 
 from .models import (
+    CageCount,
+    CageEntry,
+    CageShift,
+    ChipIssue,
     DayClose,
     DropCount,
     InventoryCount,
@@ -50,4 +54,14 @@ class DayCloseAdmin(ReadOnlyAdmin):
 
 
 for model in (SerialCounter, SlipDelivery, SlipVoid, SlipPrint, VarianceSignOff):
+    admin.site.register(model, ReadOnlyAdmin)
+
+
+@admin.register(CageEntry)
+class CageEntryAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "kind", "gaming_day", "chips_total", "cash", "by", "created_at"]
+    list_filter = ["kind"]
+
+
+for model in (CageCount, CageShift, ChipIssue):
     admin.site.register(model, ReadOnlyAdmin)

@@ -63,5 +63,4 @@ class CageEntryAdmin(ReadOnlyAdmin):
     list_filter = ["kind"]
 
 
-for model in (CageCount, CageShift, ChipIssue):
-    admin.site.register(model, ReadOnlyAdmin)
+admin.site.register([CageCount, CageShift, ChipIssue], ReadOnlyAdmin)

@@ -5,6 +5,10 @@ from django.contrib import admin
 from core.admin import ReadOnlyAdmin
 
 from .models import (
+    CageCount,
+    CageEntry,
+    CageShift,
+    ChipIssue,
     DayClose,
     DropBox,
     DropBoxStep,
@@ -90,3 +94,12 @@ for model in (
     DropCountCorrection,
 ):
     admin.site.register(model, ReadOnlyAdmin)
+
+
+@admin.register(CageEntry)
+class CageEntryAdmin(ReadOnlyAdmin):
+    list_display = ["cardroom", "kind", "gaming_day", "chips_total", "cash", "by", "created_at"]
+    list_filter = ["kind"]
+
+
+admin.site.register([CageCount, CageShift, ChipIssue], ReadOnlyAdmin)

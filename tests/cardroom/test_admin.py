@@ -23,6 +23,10 @@ from audit.models import (
 )
 from audit.sweep import sweep_step
 from cage.models import (
+    CageCount,
+    CageEntry,
+    CageShift,
+    ChipIssue,
     DayClose,
     DropBox,
     DropBoxStep,
@@ -453,6 +457,50 @@ def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) ->
         closed_at=now,
         figures={},
         checkpoint=checkpoint,
+    )
+    _cashier_rows(cardroom, supervisor, dealer, day, now)
+
+
+def _cashier_rows(cardroom, supervisor, dealer, day, now) -> None:
+    """The cage's own books: a count, the shift it opens, an entry, a chip issue."""
+    zero = Decimal("0.00")
+    count = CageCount.objects.create(
+        cardroom=cardroom,
+        kind="opening",
+        gaming_day=day,
+        chips={},
+        chips_total=zero,
+        cash={},
+        cash_total=zero,
+        variance=zero,
+        outgoing=supervisor,
+        incoming=dealer,
+        created_at=now,
+    )
+    shift = CageShift.objects.create(
+        cardroom=cardroom, cashier=dealer, opening_count=count, opened_at=now
+    )
+    CageEntry.objects.create(
+        cardroom=cardroom,
+        shift=shift,
+        kind="cash_from_vault",
+        gaming_day=day,
+        chips={},
+        chips_total=zero,
+        cash=Decimal("100.00"),
+        by=dealer,
+        created_at=now,
+    )
+    ChipIssue.objects.create(
+        cardroom=cardroom,
+        direction="issue",
+        gaming_day=day,
+        chips={"25.00": 4},
+        total=Decimal("100.00"),
+        reason="New chips",
+        by=dealer,
+        witness=supervisor,
+        created_at=now,
     )
 
 

@@ -186,10 +186,13 @@ class CageEntryOut(serializers.ModelSerializer):
         return row.player_id if row is not None else None
 
 
+#: The kinds the plain entry takes (the others have their own endpoints).
+ENTRY_KINDS = [k for k in CageEntry.Kind.choices if k[0] not in OWN_SERVICE]
+PLAYER_CASH_DIRECTIONS = [("in", "chips sold for cash"), ("out", "chips redeemed for cash")]
+
+
 class CageEntryIn(StrictSerializer):
-    kind = serializers.ChoiceField(
-        choices=[k for k in CageEntry.Kind.choices if k[0] not in OWN_SERVICE]
-    )
+    kind = serializers.ChoiceField(choices=ENTRY_KINDS)
     chips = pieces(required=False, default=dict)
     cash = MoneyField(required=False, default="0")
     reference = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
@@ -223,9 +226,7 @@ class CageEntries(generics.ListAPIView, ServiceView):
 
 class PlayerCashIn(StrictSerializer):
     player = IdField()
-    direction = serializers.ChoiceField(
-        choices=[("in", "chips sold for cash"), ("out", "chips redeemed for cash")]
-    )
+    direction = serializers.ChoiceField(choices=PLAYER_CASH_DIRECTIONS)
     chips = pieces()
 
 

@@ -120,7 +120,7 @@ def test_without_htmx_the_signature_returns_to_the_table_and_says_so(client, wor
 
 def test_a_credit_says_its_chips_leave_the_rack(client, world, dealer, supervisor):
     credit = cage_services.slip_request(
-        table=world.house_table, kind="credit", chips={"25": 2}, by=supervisor
+        table=world.house_table, kind="credit", chips={"100": 2}, by=supervisor
     )
     client.force_login(dealer)
     page = parse(client.get(reverse("dealer-table", args=[world.house_table.pk])).content)

@@ -77,3 +77,19 @@ def slip_delivered(
     to the cage for a credit)."""
     slip_up_to_last_step(slip, dealer, supervisor, cashier)()
     return SlipDelivery.objects.get(slip=slip)
+
+
+def cage_out_of(cardroom: Cardroom, *denominations: str) -> None:
+    """The cage takes every chip it holds of ``denominations`` (``"1.00"``) out of
+    circulation (a withdrawal, witnessed), as it does before a denomination is withdrawn."""
+    shift = cashier_books.open_cage_shift(cardroom)
+    assert shift is not None, "the cage is closed"
+    held = cashier_books.cage_pieces(cardroom)
+    services.chip_issue_record(
+        cardroom=cardroom,
+        direction="withdrawal",
+        chips={d.removesuffix(".00"): held.get(d, 0) for d in denominations},
+        reason="Denominations withdrawn",
+        witness=signed(cage_witness()),
+        by=shift.cashier,
+    )

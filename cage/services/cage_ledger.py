@@ -25,7 +25,7 @@ from patrons.models import Cardroom, CashTransaction
 from tables.signatures import SignatureInput, signature_record, signature_verify, signing
 
 from .. import cashier_books
-from ..models import CageEntry, CageShift, ChipIssue
+from ..models import CageEntry, CageShift, ChipIssue, Slip
 from .cashier import held_cage
 from .common import count_parse, now_span, require_open_period, signed_payload
 
@@ -48,8 +48,6 @@ OWN_SERVICE: dict[str, str] = {
     Kind.CHIPS_SOLD_FOR_CASH: "cage_chips_sell",
     Kind.CHIPS_REDEEMED: "cage_chips_redeem",
     Kind.CHIPS_ISSUED: "chip_issue_record",
-    Kind.FILL_SENT: "slip_prepare",
-    Kind.CREDIT_RECEIVED: "slip_cage_receive",
     Kind.FILL_RETURNED: "slip_void",
 }
 
@@ -75,6 +73,7 @@ def cage_entry_add(
             f"A {kind.replace('_', ' ')} entry is recorded by {OWN_SERVICE[kind]}.",
             field="kind",
         )
+    _require_not_a_slips(cardroom, kind, reference)
     cardroom, shift = held_cage(cardroom, by, action="record a cage transaction")
     chip_sign, cash_sign = DIRECTIONS[kind]
     pieces, _ = count_parse(_unsigned(chips, chip_sign), cardroom.chip_denominations, field="chips")
@@ -90,6 +89,26 @@ def cage_entry_add(
     return entry_write(
         cardroom, shift, kind, signed, cash_sign * amount, reference=reference, by=by
     )
+
+
+def _require_not_a_slips(cardroom: Cardroom, kind: str, reference: str) -> None:
+    """A fill or a credit with a slip books its own cage entry (when the cashier prepares or
+    receives it): a plain entry naming a slip would book it twice. Chips sent to a table
+    without a slip (its impress) name something else."""
+    if kind not in (Kind.FILL_SENT, Kind.CREDIT_RECEIVED):
+        return
+    named = (reference or "").strip()
+    for slip_kind, prefix in Slip.PREFIX.items():
+        serial = named.removeprefix(f"{prefix}-")
+        if (
+            serial != named
+            and serial.isdigit()
+            and Slip.objects.filter(cardroom=cardroom, kind=slip_kind, serial=int(serial)).exists()
+        ):
+            raise DomainError(
+                f"{named} books its own cage entry when the cashier prepares or receives it.",
+                field="reference",
+            )
 
 
 def _unsigned(chips: Mapping[str, Any], sign: int) -> Mapping[str, Any]:

@@ -13,7 +13,7 @@ from cage.models import DropCount, Slip
 from tables.models import Seating, Table
 from tables.services.sessions import table_close
 from tables.signatures import SignatureInput
-from tests.cage_books import slip_prepared
+from tests.cage_books import cage_opened, slip_prepared
 from tests.conftest import signed
 from wagers import services
 from wagers.models import Hand
@@ -68,6 +68,7 @@ def sign_through(slip: Slip, people: dict[str, User], *, runner: User | None = N
     """Every step of the slip's chain, each person signing as themselves: the cashier, the
     runner (when given), the dealer on duty, the floor supervisor; the chips move at the end."""
     cashier, dealer, supervisor = people["cashier"], people["dealer"], people["supervisor"]
+    cage_opened(slip.cardroom, cashier)
     carry = (
         (lambda: cage_services.slip_carry(slip=slip, signature=signed(runner), by=cashier))
         if runner is not None
@@ -95,6 +96,8 @@ class Floor:
         self.fill: Slip | None = None
 
     def request_fill(self) -> None:
+        """A fill requested, the cage open for the cashier to prepare it."""
+        cage_opened(self.cardroom, self.p["cashier"])
         self.fill = cage_services.slip_request(
             table=self.house, kind="fill", chips={"100": 5}, by=self.supervisor
         )

@@ -10,7 +10,7 @@ from audit.models import AuditEvent
 from cage import holdings, services
 from core.errors import Conflict
 from patrons.models import Cardroom
-from tests.cage_books import slip_delivered
+from tests.cage_books import cage_out_of, slip_delivered
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +62,10 @@ def test_a_fill_delivered_since_the_count_is_held_by_the_rack(floor, clock, supe
     slip_delivered(credit, dealer, supervisor)
 
     assert holdings.rack_pieces(house)["100.00"] == 25
+    # The credit's $1 chips went to the cage: it holds them now, not the rack.
+    in_cage = holdings.cage_pieces(house.cardroom)["1.00"]
+    assert holdings.denomination_holders(house.cardroom, "1.00") == [f"The cage: {in_cage} chips"]
+    cage_out_of(house.cardroom, "1.00", "500.00")
     assert holdings.denomination_holders(house.cardroom, "1.00") == []
     services.cardroom_denominations_change(
         cardroom=house.cardroom, denominations=["5", "25", "100"], by=supervisor

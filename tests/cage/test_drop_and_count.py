@@ -275,6 +275,7 @@ def test_the_count_screen_asks_each_member_of_a_team_of_three_to_sign(
         "second_counter_secret": PASSWORD,
         "slip_originals": "F-000001, C-000002",
         "chips_5.00": 1,
+        "confirmed": "1",
     }
     refused = client.post(reverse("count-record") + query, form)
     assert refused.status_code == 422 and not DropCount.objects.exists()

@@ -18,6 +18,7 @@ from tables.models import ShiftDefinition, StackEntry
 from tables.services.cardrooms import cardroom_shifts_set
 from tables.services.seating import player_seat_new
 from tables.services.stacks import stack_add
+from tests.racks import rack_shift_change_count
 
 from ..api.conftest import token_client
 from ..audit.support import raw
@@ -64,12 +65,16 @@ def test_shifts_redefined_after_money_was_booked_apply_from_tomorrow(
     assert (figures.expected_drop, figures.cash_in) == (D("500.00"), D("500.00"))
     assert names(cardroom, TOMORROW) == ["early", "late"]
     clock.at("07:00", days=1)
+    rack_shift_change_count(booked, by=supervisor)  # a new shift's count before any sale
     stack_add(seating=seating(booked, 1), amount="100", by=dealer)
     entry = StackEntry.objects.latest("id")
     assert (entry.gaming_day, entry.shift) == (TOMORROW, "early")
     tomorrow = shift_figures.table_shift_figures(booked, TOMORROW, "early")
     assert tomorrow.expected_drop == D("100.00")
-    assert selectors.day_statistics(cardroom, DAY).as_json() == before
+    # The day keeps its shifts and its drop (tomorrow's count closes its rack's figures).
+    after = selectors.day_statistics(cardroom, DAY).as_json()
+    assert [s["shift"] for s in after["shifts"]] == ["day", "swing", "grave"]
+    assert after["shifts"][0]["totals"]["expected_drop"] == "500.00"
 
 
 def test_shifts_redefined_before_anything_is_booked_apply_today(cardroom, supervisor):

@@ -14,12 +14,13 @@ from django.db import IntegrityError, transaction
 
 from audit.models import AuditEvent
 from cage import services
+from cage.cashier_books import cage_pieces
 from cage.models import Slip, SlipStep
 from cage.slip_selectors import slip_next_step, slips_awaiting, slips_unmatched
 from core.errors import Conflict, DomainError, PermissionDenied
 from tables.models import HouseBankEntry
 from tables.signatures import SignatureRefused
-from tests.cage_books import slip_prepared
+from tests.cage_books import cage_opened, slip_prepared
 from tests.conftest import signed
 
 from .support import DAY, Floor, sign_through
@@ -79,8 +80,11 @@ def test_a_credit_leaves_the_rack_only_once_the_cage_receives_it(floor, people):
     services.slip_supervisor_sign(slip=credit, signature=signed(supervisor), by=supervisor)
     assert bank_moves(credit) == []
     assert slips_awaiting("cage_received", cardroom=credit.cardroom) == [credit]
+    cage_opened(credit.cardroom, cashier)
+    in_cage = cage_pieces(credit.cardroom)["25.00"]
     services.slip_cage_receive(slip=credit, signature=signed(cashier), by=cashier)
     assert bank_moves(credit) == [Decimal("-100.00")]
+    assert cage_pieces(credit.cardroom)["25.00"] == in_cage + 4  # into the cage's books
     assert [s.step for s in SlipStep.objects.filter(slip=credit)] == [
         "dealer",
         "supervisor",

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from cage import services
 from cage.models import SlipStep
+from tests.cage_books import cage_opened
 from tests.conftest import PASSWORD, signed
 
 from ..screens.support import parse
@@ -28,6 +29,7 @@ def test_the_cashier_prepares_a_fill_hands_it_to_the_runner_and_receives_a_credi
     house, supervisor, dealer = floor["house"], people["supervisor"], people["dealer"]
     runner_required(house.cardroom)
     fill = services.slip_request(table=house, kind="fill", chips={"100": 2}, by=supervisor)
+    cage_opened(house.cardroom, people["cashier"])
     client.force_login(people["cashier"])
     page = parse(client.get(reverse("cage-slips")).content)
     waiting = page.by_id(f"prepare-{fill.pk}")

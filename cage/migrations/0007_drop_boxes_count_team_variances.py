@@ -253,6 +253,7 @@ class Migration(migrations.Migration):
                             ("rack_count", "Rack Count"),
                             ("drop_count", "Drop Count"),
                             ("drop_correction", "Drop Correction"),
+                            ("cage_count", "Cage Count"),
                         ],
                         max_length=20,
                     ),

@@ -22,6 +22,7 @@ class Variance(models.Model):
         RACK_COUNT = "rack_count"
         DROP_COUNT = "drop_count"
         DROP_CORRECTION = "drop_correction"
+        CAGE_COUNT = "cage_count"
 
     cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     table = models.ForeignKey(

@@ -30,9 +30,10 @@ from patrons.models import Cardroom
 from tables.signatures import SignatureInput, Signed, signature_record, signature_verify, signing
 
 from .. import cashier_books
-from ..models import CageCount, CageShift
+from ..models import CageCount, CageShift, Variance
 from ..selectors import CASH_DENOMINATIONS
 from .common import count_parse, locked_cardroom, now_span, require_open_period, signed_payload
+from .variances import variance_escalate
 
 #: Who may witness the cage opened from, or closed into, the vault besides a cashier.
 WITNESSES = (CASHIER, FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
@@ -180,6 +181,17 @@ def _count_record(
     signature_record(record, outgoing)
     signature_record(record, incoming)
     _audit_count(record, outgoing, incoming)
+    if variance:
+        variance_escalate(
+            cardroom=cardroom,
+            source=Variance.Source.CAGE_COUNT,
+            record=record,
+            amount=variance,
+            by=outgoing.signer,
+            explanation=note,
+            gaming_day=span.day,
+            shift=span.shift,
+        )
     return record
 
 

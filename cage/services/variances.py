@@ -30,6 +30,7 @@ _SOURCE_WORDS = {
     Variance.Source.RACK_COUNT: "rack count",
     Variance.Source.DROP_COUNT: "drop count",
     Variance.Source.DROP_CORRECTION: "corrected drop count",
+    Variance.Source.CAGE_COUNT: "cage count",
 }
 
 

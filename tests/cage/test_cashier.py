@@ -11,7 +11,7 @@ import pytest
 
 from audit.models import AuditEvent
 from cage import cashier_books, services
-from cage.models import CageCount, CageEntry, CageShift, ChipIssue
+from cage.models import CageCount, CageEntry, CageShift, ChipIssue, Variance
 from cage.services import CountGiven
 from core.errors import Conflict, DomainError, PermissionDenied
 from patrons.models import CashTransaction, CurrencyTransactionReport
@@ -216,6 +216,14 @@ def test_a_handover_off_the_books_needs_its_reason_and_keeps_the_variance(
     )
     assert new.opening_count.variance == Decimal("-100.00")
     assert cashier_books.cage_pieces(cardroom)["100.00"] == 39  # the count is the new books
+    # Over the cardroom's $25 and $100 thresholds: an incident, and the regulator's list.
+    found = Variance.objects.get(source="cage_count")
+    assert (found.amount, found.regulator, found.explanation) == (
+        Decimal("-100.00"),
+        False,  # $100 is not over $100
+        "A $100 chip found short",
+    )
+    assert found.incident is not None and found.incident.kind == "chip_discrepancy"
 
 
 def test_one_cashier_does_not_sign_both_sides(cage, cardroom, cashier):

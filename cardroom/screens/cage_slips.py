@@ -10,6 +10,7 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
+from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -83,12 +84,32 @@ def _slip(form: Any) -> Slip:
     return get_object_or_404(Slip, pk=form.cleaned_data["slip"])
 
 
-@slip_actions("prepare")
+def _cage_step_sentence(request: HttpRequest) -> str | None:
+    """What the cashier's signature does: a fill's chips leave the cage, a credit's come in."""
+    form = SlipSignForm(request.POST)
+    if not form.is_valid():
+        return None
+    slip = Slip.objects.filter(pk=form.cleaned_data["slip"]).select_related("table").first()
+    if slip is None:
+        return None
+    total = f"${slip.total:,}"
+    if slip.kind == Slip.Kind.FILL:
+        return (
+            f"Prepares fill {slip.number} for {slip.table} as you: {total} in chips leave the "
+            "cage's books."
+        )
+    return (
+        f"Receives credit {slip.number} from {slip.table} as you: {total} in chips come into "
+        "the cage and leave the table's rack."
+    )
+
+
+@slip_actions("prepare", confirm=_cage_step_sentence)
 def _prepare(request: SignedInRequest) -> HttpResponseBase:
     return _own(request, "prepare", services.slip_prepare)
 
 
-@slip_actions("receive")
+@slip_actions("receive", confirm=_cage_step_sentence)
 def _receive(request: SignedInRequest) -> HttpResponseBase:
     return _own(request, "receive", services.slip_cage_receive)
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from datetime import date
+from decimal import Decimal
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -113,7 +114,64 @@ def _back(request: SignedInRequest, ok: object, name: str, form: Any) -> HttpRes
     return redirect("cashier-home") if ok else cashier_home(request, {name: form})
 
 
-@cashier_actions("count")
+def dollars(value: Decimal | int) -> str:
+    """An amount as a sentence says it: $5,000.00."""
+    return f"${Decimal(value):,.2f}"
+
+
+def _count_sentence(request: HttpRequest, cardroom: Cardroom) -> str | None:
+    form = CageCountForm(request.POST, denominations=_denominations(cardroom, cash=True))
+    if not form.is_valid():
+        return None
+    doing = {
+        "opening": "Opens the cage",
+        "handover": f"Hands the cage over to {form.cleaned_data['other']}",
+        "closing": "Closes the cage",
+    }[form.cleaned_data["kind"]]
+    return (
+        f"{doing} with its count: {dollars(form.total('chips'))} in chips and "
+        f"{dollars(form.total('cash'))} in cash, signed by you and {form.cleaned_data['other']}."
+    )
+
+
+def _sale_sentence(request: HttpRequest, cardroom: Cardroom) -> str | None:
+    form = PlayerCashForm(request.POST, denominations=_denominations(cardroom))
+    if not form.is_valid():
+        return None
+    player = Player.objects.filter(pk=form.cleaned_data["player"], cardroom=cardroom).first()
+    if player is None:
+        return None
+    amount = dollars(form.total("chips"))
+    if form.cleaned_data["direction"] == "in":
+        return f"Sells {player} {amount} in chips for cash, on the player's cash log."
+    return f"Redeems {amount} of {player}'s chips for cash, on the player's cash log."
+
+
+def _entry_sentence(request: HttpRequest, cardroom: Cardroom) -> str | None:
+    form = CageEntryForm(request.POST, denominations=_denominations(cardroom))
+    if not form.is_valid():
+        return None
+    kind = form.cleaned_data["kind"].replace("_", " ")
+    cash = form.cleaned_data["cash"] or 0
+    return (
+        f"Records a {kind} in the cage's books: {dollars(form.total('chips'))} in chips and "
+        f"{dollars(cash)} in cash."
+    )
+
+
+def _issue_sentence(request: HttpRequest, cardroom: Cardroom) -> str | None:
+    form = ChipIssueForm(request.POST, denominations=_denominations(cardroom))
+    if not form.is_valid():
+        return None
+    into = form.cleaned_data["direction"] == "issue"
+    moved = "into circulation, into the cage" if into else "out of circulation, out of the cage"
+    return (
+        f"Takes {dollars(form.total('chips'))} in chips {moved}, witnessed by "
+        f"{form.cleaned_data['witness']}."
+    )
+
+
+@cashier_actions("count", confirm=_count_sentence)
 def _count(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = CageCountForm(
         request.POST, denominations=_denominations(cardroom, cash=True), auto_id=AUTO_IDS["count"]
@@ -138,7 +196,7 @@ def _count(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     return _back(request, ok, "count", form)
 
 
-@cashier_actions("player-cash")
+@cashier_actions("player-cash", confirm=_sale_sentence)
 def _player_cash(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = PlayerCashForm(
         request.POST, denominations=_denominations(cardroom), auto_id=AUTO_IDS["sale"]
@@ -154,7 +212,7 @@ def _player_cash(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBa
     return _back(request, ok, "sale", form)
 
 
-@cashier_actions("entry")
+@cashier_actions("entry", confirm=_entry_sentence)
 def _entry(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = CageEntryForm(
         request.POST, denominations=_denominations(cardroom), auto_id=AUTO_IDS["entry"]
@@ -175,7 +233,7 @@ def _entry(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     return _back(request, ok, "entry", form)
 
 
-@cashier_actions("issue")
+@cashier_actions("issue", confirm=_issue_sentence)
 def _issue(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
     form = ChipIssueForm(
         request.POST, denominations=_denominations(cardroom), auto_id=AUTO_IDS["issue"]

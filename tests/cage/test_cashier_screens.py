@@ -33,6 +33,8 @@ OPEN = {
     "secret": PASSWORD,
     **pieces("cash", d100=50),
 }
+#: The person has read what the action does and confirmed it.
+CONFIRMED = {"confirmed": "1"}
 #: The cardroom's chips, issued into the cage, the floor supervisor witnessing.
 ISSUE = {
     "direction": "issue",
@@ -52,12 +54,19 @@ def test_a_cashier_opens_the_cage_and_sells_chips_from_the_screen(
     ids = Counter(tag.attrs["id"] for tag in page.find_all(attrs={"id": True}))
     assert [i for i, n in ids.items() if n > 1] == []  # every field id is unique on the page
     assert page.find("input", name="other").attrs["type"] == "text"  # typed, never picked
-    opened = client.post(reverse("cashier-action", args=["count"]), OPEN)
+    asked = client.post(reverse("cashier-action", args=["count"]), OPEN)
+    assert asked.status_code == 200 and cashier_books.open_cage_shift(cardroom) is None
+    assert parse(asked.content).by_id("confirm-sentence").text == (
+        "Opens the cage with its count: $0.00 in chips and $5,000.00 in cash, signed by you "
+        "and supervisor."
+    )
+    opened = client.post(reverse("cashier-action", args=["count"]), OPEN | CONFIRMED)
     assert opened.status_code == 302
     assert cashier_books.open_cage_shift(cardroom).cashier == cashier
-    assert client.post(reverse("cashier-action", args=["issue"]), ISSUE).status_code == 302
+    issued = client.post(reverse("cashier-action", args=["issue"]), ISSUE | CONFIRMED)
+    assert issued.status_code == 302
     player = make_player("Screen Buyer")
-    sale = {"player": player.pk, "direction": "in", **pieces("chips", d100=11)}
+    sale = {"player": player.pk, "direction": "in", **pieces("chips", d100=11), **CONFIRMED}
     refused = client.post(reverse("cashier-action", args=["player-cash"]), sale)
     assert refused.status_code == 422
     assert "The cage holds 10 × $100.00" in refused.text
@@ -74,7 +83,7 @@ def test_a_cashier_opens_the_cage_and_sells_chips_from_the_screen(
 def test_a_floor_supervisor_reads_the_cage_but_records_nothing(client, supervisor, cardroom):
     client.force_login(supervisor)
     assert client.get(reverse("cashier-home")).status_code == 200
-    refused = client.post(reverse("cashier-action", args=["count"]), OPEN)
+    refused = client.post(reverse("cashier-action", args=["count"]), OPEN | CONFIRMED)
     assert refused.status_code == 403
     assert cashier_books.open_cage_shift(cardroom) is None
 

@@ -18,6 +18,8 @@ from .test_signatures import runner_required
 
 pytestmark = pytest.mark.django_db
 
+CONFIRMED = {"confirmed": "1"}
+
 
 def action(name: str) -> str:
     return reverse("cage-slip-action", args=[name])
@@ -36,10 +38,14 @@ def test_the_cashier_prepares_a_fill_hands_it_to_the_runner_and_receives_a_credi
     assert "Fill F-000001 · House · $200.00" in waiting.text
     assert "Requested by Fran Ortiz" in waiting.text
     assert not page.find_all("option")  # nobody is picked from a list
-    wrong = client.post(action("prepare"), {"slip": fill.pk, "secret": "not it"})
+    wrong = client.post(action("prepare"), {"slip": fill.pk, "secret": "not it", **CONFIRMED})
     assert wrong.status_code == 422 and "password or PIN is wrong" in wrong.text
     assert not SlipStep.objects.exists()
-    assert client.post(action("prepare"), {"slip": fill.pk, "secret": PASSWORD}).status_code == 302
+    asked = client.post(action("prepare"), {"slip": fill.pk, "secret": PASSWORD})
+    assert "Prepares fill F-000001 for House as you: $200.00 in chips leave" in asked.text
+    assert not SlipStep.objects.exists()
+    prepared = client.post(action("prepare"), {"slip": fill.pk, "secret": PASSWORD, **CONFIRMED})
+    assert prepared.status_code == 302
     printed = client.post(reverse("cage-slip-print", args=[fill.pk]))
     assert printed.status_code == 200 and "REPRINT" not in printed.text
     assert "Prepared by the cashier" in printed.text and "Cy Moss (cashier)" in printed.text
@@ -63,7 +69,7 @@ def test_the_cashier_prepares_a_fill_hands_it_to_the_runner_and_receives_a_credi
     services.slip_carry(slip=credit, signature=signed(people["second_cashier"]), by=supervisor)
     page = parse(client.get(reverse("cage-slips")).content)
     assert "Credit C-000001 · House · $100.00" in page.by_id(f"receive-{credit.pk}").text
-    received = client.post(action("receive"), {"slip": credit.pk, "secret": PASSWORD})
+    received = client.post(action("receive"), {"slip": credit.pk, "secret": PASSWORD, **CONFIRMED})
     assert received.status_code == 302
     credit.refresh_from_db()
     assert credit.delivery.bank_entry.amount == -100
@@ -74,7 +80,7 @@ def test_a_step_out_of_turn_is_refused_on_the_page(client, floor, people):
         table=floor["house"], kind="credit", chips={"25": 4}, by=people["supervisor"]
     )
     client.force_login(people["cashier"])
-    response = client.post(action("receive"), {"slip": credit.pk, "secret": PASSWORD})
+    response = client.post(action("receive"), {"slip": credit.pk, "secret": PASSWORD, **CONFIRMED})
     assert response.status_code == 422
     assert "Credit C-000001 is not counted and signed by the dealer yet" in response.text
     assert not SlipStep.objects.exists()

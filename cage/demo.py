@@ -61,7 +61,7 @@ from wagers.services import incidents as incidents_at_tables
 
 from . import selectors, services
 from .demo_cage import demo_cage_close, demo_cage_open, demo_cage_sell
-from .models import Slip
+from .demo_slips import demo_slip_signed_through, demo_slips
 
 DEMO_SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
 DEALER_QUALIFIES = "Ks 9s 4s 2c 7h 8c 3c"
@@ -191,13 +191,14 @@ def _play(clock: _Clock) -> None:
     clock.at("08:00")
     _house_hand(house, dealer, {2: ("10", WINNER, "raise"), 4: ("10", LOSER, "fold")})
     _dp_hand(dp, dealer, draw_cards={1: "As", 3: "2c", 5: "3c"})
-    _slips(house, clock, people)
+    clock.at("09:00")
+    demo_slips(house, people)
     clock.at("10:00")
     _house_hand(house, dealer, {2: ("25", LOSER, "raise"), 4: ("5", WINNER, "fold")})
     _dp_hand(dp, dealer)
     clock.at("12:00")
     credit = services.slip_request(table=house, kind="credit", chips={"25": 20}, by=floor)
-    _signed_through(credit, people)
+    demo_slip_signed_through(credit, people)
     clock.at("13:30")
     services.inventory_count_record(
         table=house,
@@ -258,33 +259,6 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
         ("closed", "Explained to the player; no adjustment.", floor),
     ):
         incidents.incident_follow_up(incident=dispute, kind=kind, text=text, by=by)
-
-
-def _signed_through(slip: Slip, people: dict[str, User]) -> None:
-    """Every step of the slip's chain, each person signing as themselves: the cashier, the
-    dealer at the table, the floor supervisor (the demo cardroom sets no runner)."""
-    cashier, dealer, floor = people["cashier"], people["dealer"], people["floor"]
-    if slip.kind == Slip.Kind.FILL:
-        services.slip_prepare(slip=slip, signature=_signed(cashier), by=cashier)
-    services.slip_dealer_sign(slip=slip, signature=_signed(dealer), by=dealer)
-    services.slip_supervisor_sign(slip=slip, signature=_signed(floor), by=floor)
-    if slip.kind == Slip.Kind.CREDIT:
-        services.slip_cage_receive(slip=slip, signature=_signed(cashier), by=cashier)
-
-
-def _slips(house: Table, clock: _Clock, people: dict[str, User]) -> None:
-    floor, dealer = people["floor"], people["dealer"]
-    clock.at("09:00")
-    fill = services.slip_request(table=house, kind="fill", chips={"100": 5}, by=floor)
-    _signed_through(fill, people)
-    clock.at("09:20")
-    wrong = services.slip_request(table=house, kind="fill", chips={"5": 10}, by=floor)
-    services.slip_void(
-        slip=wrong,
-        reason="Requested for the wrong table",
-        witness=_signed(dealer),
-        by=floor,
-    )
 
 
 def _counts_and_closes(

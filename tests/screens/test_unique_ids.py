@@ -18,13 +18,14 @@ from cardroom.screens import urls
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
 from tests.api.conftest import IDENTITY
-from tests.conftest import PASSWORD
+from tests.conftest import PASSWORD, a_cashier
 
 from .support import Node, parse
 
 pytestmark = pytest.mark.django_db
 
 SUPERVISOR, DEALER, AUDITOR, COUNTER = "supervisor", "dealer", "auditor", "counter"
+CASHIER = "cashier"
 
 #: url name, its arguments (names of the objects below), who looks at it.
 PAGES = [
@@ -48,6 +49,11 @@ PAGES = [
     ("cage-overview", {}, AUDITOR),
     ("cage-month", {}, AUDITOR),
     ("cage-table", {"pk": "house_table"}, SUPERVISOR),
+    ("cage-count-sheet", {}, SUPERVISOR),
+    ("cage-controls", {}, SUPERVISOR),
+    ("cage-slips", {}, CASHIER),
+    ("cashier-home", {}, CASHIER),
+    ("compliance-discrepancies", {}, AUDITOR),
     ("count-home", {}, COUNTER),
     ("law-home", {}, AUDITOR),
     ("law-player", {"pk": "player"}, AUDITOR),
@@ -83,6 +89,10 @@ NOT_PAGES = {
     "cage-table-action": "a POST answering the rack page",
     "cage-slip-print": "a printed slip, no form",
     "count-record": "a POST answering the count page",
+    "count-correct": "a POST answering the count page",
+    "cage-slip-action": "a POST answering the cage's slips page",
+    "cashier-action": "a POST answering the cashier's page",
+    "cashier-circulation-csv": "a CSV file",
     "law-mtl-csv": "a CSV file",
     "law-ctr-csv": "a CSV file",
     "law-ctr-file": "a POST answering the compliance law page",
@@ -104,10 +114,10 @@ def objects(world, settled, supervisor, auditor) -> dict:
     slips panel), two house tables' boxes to count, a variance to sign off, a player's file."""
     house = world.house_table
     cage_services.slip_request(table=house, kind="fill", chips={"100": 1}, by=supervisor)
-    cage_services.slip_request(table=house, kind="credit", chips={"25": 2}, by=supervisor)
+    cage_services.slip_request(table=house, kind="credit", chips={"100": 2}, by=supervisor)
     player = world.seats[1].player
     identity_record(player=player, identity=IDENTITY, by=supervisor)
-    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=supervisor)
+    cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=a_cashier())
     reviews.review_open(player=player, note="Cash", by=auditor)
     # Two incidents: the follow-up form under each has ids of its own.
     for summary in ("A payout", "A seat"):

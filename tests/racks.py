@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from cage import services
 from cage.models import InventoryCount
@@ -78,3 +79,15 @@ def _as_chips(table: Table) -> dict[str, int]:
             chips[denomination] = number
             left -= number * Decimal(denomination)
     return chips
+
+
+def rack_counted_for_play(table: Table) -> None:
+    """A house-banked table whose rack's count no longer covers the shift (a new shift began
+    while it was open) gets its shift-change count, what the books hold, as the dealer and a
+    floor supervisor take it before the next hand or sale."""
+    session = selectors.open_session(table)
+    if table.banking != "house" or session is None or session.rack_count_kind == "":
+        return
+    until = session.rack_counted_until
+    if until is None or timezone.now() >= until:
+        rack_shift_change_count(table)

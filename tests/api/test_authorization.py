@@ -699,6 +699,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
                 "kind": "closing",
                 "chips": CAGE_CHIPS,
                 "cash": CAGE_CASH,
+                "note": "Counted before the prepared fill went out",
                 "signature": {"secret": PASSWORD},
                 "other": {"username": w.supervisor.username, "secret": PASSWORD},
             }

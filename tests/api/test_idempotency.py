@@ -251,6 +251,7 @@ MONEY_MOVING = {
     "api/v1/hands/<int:pk>/cancel/",
     "api/v1/hands/<int:pk>/settle/",
     "api/v1/hands/<int:pk>/corrections/",
+    "api/v1/drop-counts/<int:pk>/corrections/",
     "api/v1/tables/<int:pk>/inventory/",
     "api/v1/tables/<int:pk>/slips/",
     "api/v1/slips/<int:pk>/prepare/",

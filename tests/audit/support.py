@@ -24,6 +24,7 @@ from tables.services.stacks import stack_add
 from tests import runtime_role
 from tests.clock import T0 as T0  # re-exported: the audit tests start their clock there
 from tests.clock import Clock
+from tests.racks import rack_counted_for_play
 from wagers import services
 from wagers.models import Hand, Settlement
 
@@ -140,6 +141,7 @@ def _start(table: Table, by, bank, rng: random.Random) -> Hand:
     """Start a hand; where a failed rotation window stopped the game (R16, 2026), a floor
     supervisor restarts it first, as the cardroom would."""
     draw = draw_cards(table, rng) if table.banking == "designated_player" else None
+    rack_counted_for_play(table)
     try:
         return services.hand_start(table=table, by=by, dp_bank=bank, draw_cards=draw)
     except Conflict as refused:

@@ -54,6 +54,7 @@ from tables.models import (
     GameStop,
     HouseBankEntry,
     IncidentTable,
+    Rack,
     RotationRecord,
     Seating,
     Signature,
@@ -130,10 +131,10 @@ APPEND_ONLY = [
     TwoPersonDecision,
 ]
 # Changed only through the services, so that each change is checked and audited (the rolling
-# re-hash's cursor: by beat alone).
+# re-hash's cursor: by beat alone; a rack's books: by its counts and moves).
 THROUGH_SERVICES = [
     SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun, StaffProfile,
-    ChainSweep,
+    ChainSweep, Rack,
 ]  # fmt: skip
 
 
@@ -369,7 +370,8 @@ def _drop_rows(cardroom, table, count, supervisor, dealer, now) -> None:
 
 
 def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) -> None:
-    """One row of each cage record (and the shifts and house bank beneath them), as rows."""
+    """One row of each cage record (and the shifts, house bank and rack beneath them), as
+    rows."""
     cardroom_shifts_set(
         cardroom=cardroom, shifts=[("day", time(6)), ("night", time(18))], by=supervisor
     )
@@ -394,6 +396,7 @@ def _cage_rows(cardroom, table, session, supervisor, dealer, checkpoint, now) ->
         verified_by=supervisor,
         created_at=now,
     )
+    Rack.objects.create(table=table, cents=10000, pieces=chips)
     SerialCounter.objects.create(cardroom=cardroom, kind="fill", last=1)
     slips = [
         Slip.objects.create(

@@ -18,6 +18,7 @@ from patrons.identity import identity_record
 from patrons.models import CashTransaction, CurrencyTransactionReport, StructuringFlag
 from tables.services.seating import player_create, seat_player, seating_leave
 from tables.services.stacks import stack_add
+from tests.racks import rack_counted_for_play
 
 from .conftest import an_id, local
 
@@ -118,6 +119,7 @@ def test_the_gaming_day_ends_at_six_in_new_york_and_the_sum_starts_again(
         table=house_a, seat=1, player=player, buy_in="9000", tender="cash", by=dealer
     )
     clock.set(local(2026, 4, 3, 6, 0))  # April 3's gaming day
+    rack_counted_for_play(house_a)  # a new shift's rack count before the sale
     stack_add(seating=seating, amount="9000", tender="cash", by=dealer)
     days = list(CashTransaction.objects.order_by("id").values_list("gaming_day", "day_total"))
     assert [(str(day), total) for day, total in days] == [

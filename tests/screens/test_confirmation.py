@@ -13,6 +13,8 @@ from cage import selectors as cage_selectors
 from cage import services as cage_services
 from cage.models import DropCount, InventoryCount, Slip
 from tables import selectors as table_selectors
+from tables.services.configuration import table_create
+from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
 from tests.conftest import PASSWORD
 
@@ -28,6 +30,14 @@ COUNT = {
     "chips_25.00": 40,
     "chips_100.00": 12,
 }
+
+
+@pytest.fixture
+def uncounted(world, supervisor, dealer):
+    """A house-banked table just opened, its rack not yet counted."""
+    table = table_create(cardroom=world.cardroom, name="Table 3", banking="house", by=supervisor)
+    table_open(table=table, dealer=dealer, by=supervisor)
+    return table
 
 
 def _confirmation(response) -> tuple[str, dict[str, str]]:
@@ -68,20 +78,20 @@ def test_the_table_page_says_the_same_in_its_dialog(floor, world):
     )
 
 
-def test_a_rack_count_shows_its_total_and_seals_the_passwords(floor, world):
-    count = reverse("cage-table-action", args=[world.house_table.pk, "count"])
+def test_a_rack_count_shows_its_total_and_seals_the_passwords(floor, uncounted):
+    count = reverse("cage-table-action", args=[uncounted.pk, "count"])
 
     response = floor.post(count, COUNT)
     sentence, fields = _confirmation(response)
 
     assert sentence == (
-        "Records the opening count of Table 2's rack: $2,200.00 in chips (40×$25.00, "
+        "Records the opening count of Table 3's rack: $2,200.00 in chips (40×$25.00, "
         "12×$100.00), counted by dealer and verified by you."
     )
     assert PASSWORD not in response.text  # what was typed is sealed, not readable
-    assert not InventoryCount.objects.exists()
+    assert not InventoryCount.objects.filter(table=uncounted).exists()
     assert floor.post(count, fields).status_code == 302
-    assert InventoryCount.objects.get().total == 2200
+    assert InventoryCount.objects.get(table=uncounted).total == 2200
 
 
 def test_a_closing_count_says_it_closes_the_table_and_cashes_out(floor, world, clock):
@@ -90,9 +100,9 @@ def test_a_closing_count_says_it_closes_the_table_and_cashes_out(floor, world, c
     assert sentence.endswith("closes Table 2 and cashes out 2 seated players, $400.00 in all.")
 
 
-def test_a_seal_works_only_untouched_for_its_person_and_url(client, world, supervisor):
-    count = reverse("cage-table-action", args=[world.house_table.pk, "count"])
-    void = reverse("cage-table-action", args=[world.house_table.pk, "void"])
+def test_a_seal_works_only_untouched_for_its_person_and_url(client, uncounted, supervisor):
+    count = reverse("cage-table-action", args=[uncounted.pk, "count"])
+    void = reverse("cage-table-action", args=[uncounted.pk, "void"])
     client.force_login(supervisor)
     _, fields = _confirmation(client.post(count, COUNT))
     tampered = {**fields, "sealed": fields["sealed"][:-4] + "AAAA"}
@@ -103,19 +113,20 @@ def test_a_seal_works_only_untouched_for_its_person_and_url(client, world, super
 
     assert [refused.status_code, elsewhere.status_code] == [400, 400]
     assert "Nothing was done" in refused.text
-    assert not InventoryCount.objects.exists() and not Slip.objects.exists()
+    assert not InventoryCount.objects.filter(table=uncounted).exists()
+    assert not Slip.objects.exists()
     assert last_seq() == before
 
 
-def test_a_seal_is_of_no_use_to_another_person(client, world, supervisor, second_supervisor):
-    count = reverse("cage-table-action", args=[world.house_table.pk, "count"])
+def test_a_seal_is_of_no_use_to_another_person(client, uncounted, supervisor, second_supervisor):
+    count = reverse("cage-table-action", args=[uncounted.pk, "count"])
     client.force_login(supervisor)
     _, fields = _confirmation(client.post(count, COUNT))
     client.force_login(second_supervisor)
     before = last_seq()
 
     assert client.post(count, fields).status_code == 400
-    assert not InventoryCount.objects.exists()
+    assert not InventoryCount.objects.filter(table=uncounted).exists()
     assert last_seq() == before
 
 
@@ -137,17 +148,12 @@ def test_a_void_and_a_signature_say_what_they_do(floor, world, supervisor):
             {"slip": slip.pk, "reason": "Typo", "witness": "dealer", "witness_secret": PASSWORD},
         )
     )
-    deliver, _ = _confirmation(
-        floor.post(action("deliver"), {"slip": slip.pk, "signer": "dealer", "secret": PASSWORD})
-    )
+    sign, _ = _confirmation(floor.post(action("sign"), {"slip": slip.pk, "secret": PASSWORD}))
     assert void == (
         "Voids fill F-000001 ($600.00) at Table 2, witnessed by dealer: no chips move, and "
         "its number is never used again."
     )
-    assert (
-        deliver
-        == "Signs for fill F-000001 as dealer: $600.00 in chips go into the rack of Table 2."
-    )
+    assert sign == "Signs fill F-000001 as you: $600.00 in chips go into the rack of Table 2."
     assert not Slip.objects.filter(delivery__isnull=False).exists()
     assert not Slip.objects.filter(void__isnull=False).exists()
 

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cage import services as cage_services
+from cage.cashier_books import cage_pieces
 from cage.models import SlipDelivery, SlipStep
 from core.roles import CASHIER, DEALER, FLOOR_SUPERVISOR
 from tables.models import HouseBankEntry
@@ -18,6 +19,7 @@ from tables.services.configuration import table_create
 from tables.services.sessions import table_open
 from tables.signatures import pin_set
 from tests.browser.support import log_in
+from tests.cage_books import cage_opened
 from tests.conftest import an_administrator
 
 pytestmark = pytest.mark.browser
@@ -30,11 +32,13 @@ def test_a_fill_is_signed_by_the_cashier_the_dealer_and_the_floor_each_as_themse
 ):
     supervisor = make_user("floor", role=FLOOR_SUPERVISOR, first_name="Fran", last_name="Ortiz")
     dealer = make_user("dee", role=DEALER, first_name="Dee", last_name="Lee")
-    make_user("cy", role=CASHIER, first_name="Cy", last_name="Moss")
+    cashier = make_user("cy", role=CASHIER, first_name="Cy", last_name="Moss")
     pin_set(user=dealer, password=password, pin=PIN, by=dealer)
     cardroom = cardroom_create(name="Riverside", by=an_administrator())
     table = table_create(cardroom=cardroom, name="Table 2", banking="house", by=supervisor)
     table_open(table=table, dealer=dealer, by=supervisor)
+    cage_opened(cardroom, cashier)  # the fill's chips come out of the cage's books
+    in_cage = cage_pieces(cardroom)["100.00"]
     at_the_table = new_page()
     log_in(at_the_table, live_server.url, "dee", password)
     expect(at_the_table).to_have_url(re.compile(rf"/dealer/tables/{table.pk}/$"))
@@ -98,3 +102,4 @@ def test_a_fill_is_signed_by_the_cashier_the_dealer_and_the_floor_each_as_themse
     ]
     assert SlipDelivery.objects.get(slip=fill).delivered_by == supervisor
     assert HouseBankEntry.objects.get(reference="F-000001").amount == 600
+    assert cage_pieces(cardroom)["100.00"] == in_cage - 5

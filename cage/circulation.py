@@ -10,7 +10,6 @@ the outstanding chips are dollar totals; the issued chips and the cage's are by 
 
 from __future__ import annotations
 
-import csv
 import io
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -19,6 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from core.csv_cells import csv_writer
 from core.money import ZERO, money_text
 from engine.table import Banking
 from patrons.models import Cardroom
@@ -93,7 +93,7 @@ class CirculationStatement:
 
     def as_csv(self) -> str:
         out = io.StringIO()
-        rows = csv.writer(out)
+        rows = csv_writer(out)
         rows.writerow(["term", "denomination", "pieces", "amount"])
         for term, pieces in (("issued", self.issued), ("cage", self.cage)):
             for d in self.cardroom.chip_denominations:

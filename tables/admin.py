@@ -11,6 +11,7 @@ from .models import (
     GameStop,
     HouseBankEntry,
     IncidentTable,
+    Rack,
     RotationRecord,
     Seating,
     ShiftDefinition,
@@ -198,6 +199,16 @@ class HouseBankEntryAdmin(ReadOnlyAdmin):
 class TableCashAdmin(ReadOnlyAdmin):
     list_display = ["cash_transaction", "table", "stack_entry"]
     list_select_related = ["cash_transaction__player", "table", "stack_entry__seating__table"]
+    search_fields = ["table__name"]
+
+
+@admin.register(Rack)
+class RackAdmin(ReadOnlyAdmin):
+    """A house-banked table's rack by the books: the one row per table that the counts, fills,
+    credits, chip sales and payouts move (through the services, never here)."""
+
+    list_display = ["table", "cents", "pieces"]
+    list_select_related = ["table"]
     search_fields = ["table__name"]
 
 

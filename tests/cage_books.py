@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 
 from cage import cashier_books, services
 from cage.models import CageShift, Slip, SlipDelivery, SlipStep
 from cage.services import CountGiven
 from core.roles import FLOOR_SUPERVISOR
 from patrons.models import Cardroom
-from tests.conftest import PASSWORD, a_cashier, signed
+from tests.conftest import a_cashier, a_person, signed
 
 #: Pieces of each of the cardroom's denominations the tests' cage opens with.
 TEST_CAGE_PIECES = 10_000
@@ -21,14 +21,7 @@ TEST_CAGE_PIECES = 10_000
 
 def cage_witness() -> User:
     """A floor supervisor who witnesses the tests' cage openings (made on first use)."""
-    user, created = User.objects.get_or_create(
-        username="cage-witness", defaults={"first_name": "Wyn", "last_name": "Ash"}
-    )
-    if created:
-        user.set_password(PASSWORD)
-        user.save()
-        user.groups.add(Group.objects.get_or_create(name=FLOOR_SUPERVISOR)[0])
-    return user
+    return a_person("cage-witness", FLOOR_SUPERVISOR, "Wyn", "Ash")
 
 
 def cage_opened(cardroom: Cardroom, cashier: User) -> CageShift:

@@ -149,17 +149,23 @@ def auditor(make_user):
     return make_user("auditor", role=COMPLIANCE_AUDITOR, first_name="Ari", last_name="Kim")
 
 
-def an_administrator() -> User:
-    """The administrator who creates the tests' cardrooms (made on first use): cardrooms and
-    R17's self-approval switch are the administrators'."""
+def a_person(username: str, role: str, first_name: str, last_name: str) -> User:
+    """A person of ``role`` with the tests' password, made on first use (a helper's person
+    outside any fixture)."""
     user, created = User.objects.get_or_create(
-        username="administrator", defaults={"first_name": "Jo", "last_name": "Blake"}
+        username=username, defaults={"first_name": first_name, "last_name": last_name}
     )
     if created:
         user.set_password(PASSWORD)
         user.save()
-        user.groups.add(Group.objects.get_or_create(name=ADMINISTRATOR)[0])
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
     return user
+
+
+def an_administrator() -> User:
+    """The administrator who creates the tests' cardrooms (made on first use): cardrooms and
+    R17's self-approval switch are the administrators'."""
+    return a_person("administrator", ADMINISTRATOR, "Jo", "Blake")
 
 
 @pytest.fixture
@@ -222,14 +228,7 @@ def second_counter(make_user):
 def a_cashier() -> User:
     """The cage's cashier (made on first use): records players' cash at the cage and the
     cage's transactions."""
-    user, created = User.objects.get_or_create(
-        username="cashier", defaults={"first_name": "Cy", "last_name": "Moss"}
-    )
-    if created:
-        user.set_password(PASSWORD)
-        user.save()
-        user.groups.add(Group.objects.get_or_create(name=CASHIER)[0])
-    return user
+    return a_person("cashier", CASHIER, "Cy", "Moss")
 
 
 @pytest.fixture

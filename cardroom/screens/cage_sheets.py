@@ -15,6 +15,7 @@ from django.utils import timezone
 from cage import services
 from cage.count_sheets import count_sheet
 from compliance.discrepancies import discrepancies, discrepancies_csv
+from core.inputs import AsciiDigitsForm
 from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, FLOOR_SUPERVISOR
 from tables import selectors as table_selectors
 
@@ -35,7 +36,7 @@ def count_sheet_view(request: SignedInRequest) -> HttpResponseBase:
     return render(request, "cage/count_sheet.html", {"sheet": sheet, "printed_at": timezone.now()})
 
 
-class PeriodForm(forms.Form):
+class PeriodForm(AsciiDigitsForm):
     start = forms.DateField(label="From gaming day")
     end = forms.DateField(label="To gaming day")
     regulator = forms.BooleanField(label="Only the regulator's list", required=False)
@@ -71,7 +72,7 @@ def discrepancies_view(request: SignedInRequest) -> HttpResponseBase:
     return render(request, "compliance/discrepancies.html", context)
 
 
-class ControlsForm(forms.Form):
+class ControlsForm(AsciiDigitsForm):
     runner_required = forms.BooleanField(label="A runner carries fills and credits", required=False)
     count_team_size = forms.IntegerField(label="Count team size", min_value=2, max_value=6)
     variance_incident_threshold = forms.DecimalField(

@@ -3,20 +3,21 @@ the discrepancy report and the cage's control settings."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cage import selectors, services
 from cage.count_sheets import count_sheet
-from cage.models import DropBox, DropCount
+from cage.models import DropBox, DropCount, Variance
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, PersonNameField
+from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import SignatureIn, signature_input
@@ -28,7 +29,7 @@ from tables import selectors as table_selectors
 from tables.models import Table
 
 from .common import COUNTERS, SUPERVISOR, gaming_day_of, pieces
-from .drop import DropCountOut
+from .drop import SHIFT_PARAMS, DropCountOut
 
 #: Who carries a box from the table to the count room.
 CUSTODIANS = (*SUPERVISOR, COUNT_TEAM)
@@ -110,7 +111,7 @@ class DropBoxSteps(ServiceView):
         return Response(IssuedDropBoxOut(DropBox.objects.get(pk=pk)).data, status=201)
 
 
-class CorrectionIn(StrictSerializer):
+class DropCountCorrectionIn(StrictSerializer):
     cash = pieces(required=False, default=dict)
     chips = pieces(required=False, default=dict)
     reason = serializers.CharField(max_length=2000)
@@ -124,9 +125,9 @@ class DropCountCorrections(ServiceView):
     moves_money = True
     read_roles = COUNTERS
     write_roles = (COUNT_TEAM,)
-    input_serializer = CorrectionIn
+    input_serializer = DropCountCorrectionIn
 
-    @extend_schema(request=CorrectionIn, responses={201: DropCountOut})
+    @extend_schema(request=DropCountCorrectionIn, responses={201: DropCountOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
@@ -141,6 +142,52 @@ class DropCountCorrections(ServiceView):
         )
         count = DropCount.objects.select_related("counted_by", "second_counter").get(pk=pk)
         return Response(DropCountOut(count).data, status=201)
+
+
+class CountSheetCorrectionOut(serializers.Serializer):
+    total = MoneyField()
+    initials = serializers.CharField()
+    reason = serializers.CharField()
+    at = serializers.DateTimeField()
+
+
+class CountSheetBoxOut(serializers.Serializer):
+    """One box of the sheet: its count's figures as they stand (corrected, if corrected)."""
+
+    count = serializers.IntegerField(help_text="the drop count's id")
+    table = serializers.CharField(help_text="the table's name")
+    box = serializers.CharField(help_text="the drop box's identifier; empty if none was issued")
+    counted_at = serializers.DateTimeField()
+    counters = serializers.ListField(child=serializers.CharField())
+    cash = serializers.DictField(child=serializers.IntegerField())
+    chips = serializers.DictField(child=serializers.IntegerField())
+    cash_total = MoneyField()
+    chips_total = MoneyField()
+    total = MoneyField()
+    expected_total = MoneyField()
+    variance = SignedMoneyField()
+    signed_off = serializers.BooleanField()
+    as_entered = MoneyField(help_text="the total as first entered, before any correction")
+    corrections = CountSheetCorrectionOut(many=True)
+    slip_originals = serializers.ListField(child=serializers.CharField())
+
+
+class CountSheetOut(serializers.Serializer):
+    """Schema only: the answer is built by ``_sheet_json``."""
+
+    cardroom = serializers.CharField(help_text="the cardroom's name")
+    gaming_day = serializers.DateField()
+    shift = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    number_of_boxes = serializers.IntegerField()
+    counters = serializers.ListField(child=serializers.CharField())
+    cash_total = MoneyField()
+    chips_total = MoneyField()
+    total = MoneyField()
+    expected_total = MoneyField()
+    variance = SignedMoneyField()
+    boxes = CountSheetBoxOut(many=True)
 
 
 def _sheet_json(sheet: Any) -> dict[str, Any]:
@@ -166,6 +213,7 @@ class CountSheet(ServiceView):
 
     read_roles = COUNTERS
 
+    @extend_schema(parameters=SHIFT_PARAMS, responses=CountSheetOut)
     def get(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
         day, shift = selectors.last_shift_over(cardroom)
@@ -176,12 +224,38 @@ class CountSheet(ServiceView):
         return Response(_sheet_json(count_sheet(cardroom, day, shift)))
 
 
+class DiscrepancyOut(serializers.Serializer):
+    """Schema only: one variance as found and as it stands (the answer is built in the view)."""
+
+    id = serializers.IntegerField()
+    gaming_day = serializers.DateField()
+    shift = serializers.CharField()
+    table = serializers.IntegerField(allow_null=True)
+    source = serializers.ChoiceField(choices=Variance.Source.choices)  # type: ignore[assignment]  # a field named like Field.source
+    record = serializers.CharField(help_text="the record it was found on: type:id")
+    amount = SignedMoneyField(help_text="the variance as found")
+    now = SignedMoneyField(help_text="its record's variance today (a correction may change it)")
+    current = serializers.BooleanField(help_text="it still stands")
+    incident = serializers.IntegerField(allow_null=True)
+    regulator = serializers.BooleanField(help_text="over the regulator's threshold")
+    signed_off = serializers.BooleanField()
+    explanation = serializers.CharField()
+
+
+DISCREPANCY_PARAMS = [
+    OpenApiParameter("start", date, description="the first gaming day (default: today's)"),
+    OpenApiParameter("end", date, description="the last gaming day (default: start)"),
+    OpenApiParameter("regulator", str, description="1: the regulator's list only"),
+]
+
+
 class Discrepancies(ServiceView):
     """Every variance of gaming days ``start``–``end`` (default: the gaming day now, and
     ``start``); ``regulator=1``: the regulator's list."""
 
     read_roles = AUDITORS
 
+    @extend_schema(parameters=DISCREPANCY_PARAMS, responses=DiscrepancyOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
         params = request.query_params

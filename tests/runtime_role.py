@@ -84,6 +84,14 @@ def install() -> Roles:
     return roles
 
 
+def grant_again() -> None:
+    """After migrating by hand (the executor, not ``manage.py migrate``), the runtime role's
+    privileges on the tables the migrations made again, as ``migrate`` grants them."""
+    if POSTGRES:
+        roles = current()
+        db_roles.grant_runtime(connection, roles.owner, roles.runtime, _quiet)
+
+
 def remove(roles: Roles) -> None:
     """Connected as the superuser again: the roles dropped, what they owned given back to it
     (the test database goes next, or stays for ``--reuse-db``)."""

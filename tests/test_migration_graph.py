@@ -6,9 +6,12 @@ that then lived higher up), the higher one says so with ``run_before``."""
 from __future__ import annotations
 
 import graphlib
+import inspect
+import re
 
 from django.apps import apps
 from django.db.migrations.loader import MigrationLoader
+from django.db.migrations.operations import RunPython
 
 #: The apps with models, top to bottom (pyproject.toml's layer contract).
 LAYERS = ("compliance", "cage", "wagers", "rake", "tables", "patrons", "audit")
@@ -67,3 +70,30 @@ def test_every_model_relation_points_to_its_own_app_or_below():
 #: Relations of the released schema still pointing up a layer, to reverse (each to a link on
 #: the higher side): none left, and none may come back.
 STILL_POINTING_UP: list[str] = []
+
+
+def _data_steps() -> list[tuple[tuple[str, str], object]]:
+    """Every RunPython step of the project's migrations, with its migration's key."""
+    loader = MigrationLoader(None, ignore_no_migrations=True)
+    steps = []
+    for key, migration in loader.disk_migrations.items():
+        if key[0] not in LAYERS:
+            continue
+        for operation in migration.operations:
+            if isinstance(operation, RunPython):
+                steps += [(key, operation.code), (key, operation.reverse_code)]
+    return [(key, code) for key, code in steps if code is not None and code is not RunPython.noop]
+
+
+def test_every_data_step_queries_on_the_connection_migrate_runs_on():
+    """With MIGRATION_DATABASE_URL, migrate runs as the owner on a connection of its own; a
+    query on the default alias (the runtime role's) waits for the owner's locks for ever."""
+    default_alias = re.compile(r"\b[A-Z]\w*\.objects\.(?!using\()")
+    strays = []
+    for key, code in _data_steps():
+        source = inspect.getsource(code)  # type: ignore[arg-type]
+        if default_alias.search(source) or (
+            ".objects." in source and "schema_editor.connection.alias" not in source
+        ):
+            strays.append((key, code.__name__))  # type: ignore[attr-defined]
+    assert strays == []

@@ -39,6 +39,7 @@ def _shift_end(cardroom, shifts, day: date, name: str) -> datetime | None:
 
 
 def racks_from_the_books(apps, schema_editor):
+    db = schema_editor.connection.alias  # migrate's own connection (the owner)
     Table = apps.get_model("tables", "Table")
     Rack = apps.get_model("tables", "Rack")
     TableSession = apps.get_model("tables", "TableSession")
@@ -46,31 +47,39 @@ def racks_from_the_books(apps, schema_editor):
     Shift = apps.get_model("tables", "Shift")
     InventoryCount = apps.get_model("cage", "InventoryCount")
     Slip = apps.get_model("cage", "Slip")
-    for table in Table.objects.filter(banking="house").select_related("cardroom"):
-        last = InventoryCount.objects.filter(table=table).order_by("-session_id", "-id").first()
+    for table in Table.objects.using(db).filter(banking="house").select_related("cardroom"):
+        last = (
+            InventoryCount.objects.using(db)
+            .filter(table=table)
+            .order_by("-session_id", "-id")
+            .first()
+        )
         if last is None:
             continue
-        since = HouseBankEntry.objects.filter(table=table, id__gt=last.bank_through)
+        since = HouseBankEntry.objects.using(db).filter(table=table, id__gt=last.bank_through)
         value = last.total + sum(since.values_list("amount", flat=True), Decimal(0))
         pieces = dict(last.chips)
-        delivered = Slip.objects.filter(table=table, delivery__bank_entry_id__gt=last.bank_through)
+        delivered = Slip.objects.using(db).filter(
+            table=table, delivery__bank_entry_id__gt=last.bank_through
+        )
         for slip in delivered:
             sign = 1 if slip.kind == "fill" else -1
             for denomination, number in slip.chips.items():
                 pieces[denomination] = pieces.get(denomination, 0) + sign * number
         if value >= 0:
             pieces = {d: max(n, 0) for d, n in pieces.items()}
-            Rack.objects.create(table=table, cents=int(value * 100), pieces=pieces)
-        session = TableSession.objects.filter(table=table, closed_at=None).first()
+            Rack.objects.using(db).create(table=table, cents=int(value * 100), pieces=pieces)
+        session = TableSession.objects.using(db).filter(table=table, closed_at=None).first()
         if session is not None and last.session_id == session.pk:
             shifts = [
-                (s.name, s.starts_at) for s in Shift.objects.filter(cardroom_id=table.cardroom_id)
+                (s.name, s.starts_at)
+                for s in Shift.objects.using(db).filter(cardroom_id=table.cardroom_id)
             ]
             session.rack_count_kind = last.kind
             session.rack_counted_until = _shift_end(
                 table.cardroom, shifts, last.gaming_day, last.shift
             )
-            session.save(update_fields=["rack_count_kind", "rack_counted_until"])
+            session.save(using=db, update_fields=["rack_count_kind", "rack_counted_until"])
 
 
 class Migration(migrations.Migration):

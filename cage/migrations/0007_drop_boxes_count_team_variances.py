@@ -9,9 +9,12 @@ from core.db import AppendOnly, AppendOnlyEnd
 
 def _amounts_signed(apps, schema_editor):
     """A sign-off made before sign-offs kept their amount signed its count's variance."""
+    db = schema_editor.connection.alias  # migrate's own connection (the owner)
     VarianceSignOff = apps.get_model("cage", "VarianceSignOff")
-    for sign_off in VarianceSignOff.objects.select_related("count"):
-        VarianceSignOff.objects.filter(pk=sign_off.pk).update(amount=sign_off.count.variance)
+    for sign_off in VarianceSignOff.objects.using(db).select_related("count"):
+        VarianceSignOff.objects.using(db).filter(pk=sign_off.pk).update(
+            amount=sign_off.count.variance
+        )
 
 
 class Migration(migrations.Migration):

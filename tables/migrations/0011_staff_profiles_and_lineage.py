@@ -9,35 +9,40 @@ from django.db import migrations
 
 
 def forward(apps, schema_editor):
+    db = schema_editor.connection.alias  # migrate's own connection (the owner)
     User = apps.get_model("auth", "User")
     StaffProfile = apps.get_model("tables", "StaffProfile")
     StaffLineage = apps.get_model("tables", "StaffLineage")
     AuditEvent = apps.get_model("audit", "AuditEvent")
-    known = set(StaffProfile.objects.values_list("user_id", flat=True))
-    StaffProfile.objects.bulk_create(
+    known = set(StaffProfile.objects.using(db).values_list("user_id", flat=True))
+    StaffProfile.objects.using(db).bulk_create(
         StaffProfile(user_id=user.pk, set_up_at=user.date_joined)
-        for user in User.objects.exclude(pk__in=known).only("pk", "date_joined")
+        for user in User.objects.using(db).exclude(pk__in=known).only("pk", "date_joined")
     )
-    events = AuditEvent.objects.filter(
-        action__in=["staff.created", "staff.role_set"], object_type="auth.user"
-    ).exclude(actor=None)
+    events = (
+        AuditEvent.objects.using(db)
+        .filter(action__in=["staff.created", "staff.role_set"], object_type="auth.user")
+        .exclude(actor=None)
+    )
     made_with_password = set()
     for event in events.order_by("seq"):
         account = int(event.object_id)
-        if not User.objects.filter(pk=account).exists():
+        if not User.objects.using(db).filter(pk=account).exists():
             continue
         payload = json.loads(event.payload)
         how = "made" if event.action == "staff.created" else "promoted"
         if how == "made":
             made_with_password.add(account)
-        StaffLineage.objects.create(
+        StaffLineage.objects.using(db).create(
             account_id=account,
             maker_id=event.actor_id,
             how=how,
             role=payload.get("role", ""),
             at=event.occurred_at,
         )
-    StaffProfile.objects.filter(user_id__in=made_with_password).update(password_change_due=True)
+    StaffProfile.objects.using(db).filter(user_id__in=made_with_password).update(
+        password_change_due=True
+    )
 
 
 class Migration(migrations.Migration):

@@ -25,12 +25,15 @@ def _order(starts, day_start):
 
 
 def definitions_from_shifts(apps, schema_editor):
+    db = schema_editor.connection.alias  # migrate's own connection (the owner)
     Shift = apps.get_model("tables", "Shift")
     Definition = apps.get_model("tables", "ShiftDefinition")
     Cardroom = apps.get_model("patrons", "Cardroom")
-    for cardroom in Cardroom.objects.filter(pk__in=Shift.objects.values("cardroom_id")):
-        starts = [(s.name, s.starts_at) for s in Shift.objects.filter(cardroom=cardroom)]
-        Definition.objects.create(
+    for cardroom in Cardroom.objects.using(db).filter(
+        pk__in=Shift.objects.using(db).values("cardroom_id")
+    ):
+        starts = [(s.name, s.starts_at) for s in Shift.objects.using(db).filter(cardroom=cardroom)]
+        Definition.objects.using(db).create(
             cardroom=cardroom,
             effective_from=EARLIEST,
             shifts=[[n, f"{at:%H:%M}"] for n, at in _order(starts, cardroom.gaming_day_starts_at)],
@@ -41,15 +44,16 @@ def definitions_from_shifts(apps, schema_editor):
 
 def shifts_from_definitions(apps, schema_editor):
     """Back: each cardroom's newest definition becomes its shifts again."""
+    db = schema_editor.connection.alias  # migrate's own connection (the owner)
     Shift = apps.get_model("tables", "Shift")
     Definition = apps.get_model("tables", "ShiftDefinition")
     done = set()
-    for definition in Definition.objects.order_by("-effective_from", "-id"):
+    for definition in Definition.objects.using(db).order_by("-effective_from", "-id"):
         if definition.cardroom_id in done:
             continue
         done.add(definition.cardroom_id)
         for name, start in definition.shifts:
-            Shift.objects.create(
+            Shift.objects.using(db).create(
                 cardroom_id=definition.cardroom_id,
                 name=name,
                 starts_at=start,

@@ -35,7 +35,9 @@ from . import selectors
 from .exclusions import alerting, player_screen
 from .models import (
     CTR_THRESHOLD,
+    KIND_DIRECTION,
     Cardroom,
+    CashKind,
     CashPolicy,
     CashTransaction,
     CurrencyTransactionReport,
@@ -44,6 +46,8 @@ from .models import (
 )
 
 Direction = CashTransaction.Direction
+#: A cash transaction of no named kind: chips bought (in) or redeemed (out).
+_CHIPS = {Direction.IN: CashKind.CHIP_PURCHASE, Direction.OUT: CashKind.CHIP_REDEMPTION}
 
 
 def cash_transaction_record(
@@ -55,9 +59,15 @@ def cash_transaction_record(
     place: str,
     by: User,
     at: datetime | None = None,
+    kind: str | None = None,
 ) -> CashTransaction:
     """One cash transaction on the log, with its MTL mark, CTR and structuring watch. The
-    caller holds the transaction and the player's row lock."""
+    caller holds the transaction and the player's row lock. ``kind`` is its 31 CFR 1021.311
+    type (``CashKind``); without it, a purchase of chips (in) or a redemption (out)."""
+    kind = kind or _CHIPS[direction]
+    if KIND_DIRECTION.get(kind) != direction:
+        named = CashKind(kind).label if kind in CashKind.values else repr(kind)
+        raise DomainError(f"A cash {direction} cannot be a {named}.", field="kind")
     at = at or timezone.now()
     day = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
     total = selectors.day_total(player.pk, day, direction) + amount
@@ -69,6 +79,7 @@ def cash_transaction_record(
         cardroom=cardroom,
         player=player,
         direction=direction,
+        kind=kind,
         amount=amount,
         place=place,
         gaming_day=day,

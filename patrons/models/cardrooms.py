@@ -63,7 +63,8 @@ class Cardroom(models.Model):
 
 
 class Player(models.Model):
-    """A player of a cardroom (identity, cash log, exclusions: ``patrons.models.records``)."""
+    """A player of a cardroom (identity and exclusions: ``patrons.models.records``; the cash
+    log: ``patrons.models.cash_log``)."""
 
     audit_label = "tables.player"  # as ``Cardroom.audit_label``
 

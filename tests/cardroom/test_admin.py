@@ -197,6 +197,7 @@ def one_of_each(supervisor, dealer, make_user):
         cardroom=cardroom,
         player=seatings[1].player,
         direction=CashTransaction.Direction.IN,
+        kind=CashTransaction.Kind.CHIP_PURCHASE,
         amount=Decimal("300.00"),
         place=CashTransaction.Place.TABLE,
         gaming_day=now.date(),

@@ -47,7 +47,7 @@ from .models import (
 
 Direction = CashTransaction.Direction
 #: A cash transaction of no named kind: chips bought (in) or redeemed (out).
-_CHIPS = {Direction.IN: CashKind.CHIP_PURCHASE, Direction.OUT: CashKind.CHIP_REDEMPTION}
+_CHIPS: dict[str, str] = {"in": CashKind.CHIP_PURCHASE, "out": CashKind.CHIP_REDEMPTION}
 
 
 def cash_transaction_record(
@@ -64,7 +64,7 @@ def cash_transaction_record(
     """One cash transaction on the log, with its MTL mark, CTR and structuring watch. The
     caller holds the transaction and the player's row lock. ``kind`` is its 31 CFR 1021.311
     type (``CashKind``); without it, a purchase of chips (in) or a redemption (out)."""
-    kind = kind or _CHIPS[direction]
+    kind = kind or _CHIPS.get(direction, "")
     if KIND_DIRECTION.get(kind) != direction:
         named = CashKind(kind).label if kind in CashKind.values else repr(kind)
         raise DomainError(f"A cash {direction} cannot be a {named}.", field="kind")

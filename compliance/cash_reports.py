@@ -29,6 +29,7 @@ MTL_COLUMNS = [
     "player",
     "player_id",
     "direction",
+    "kind",  # its 31 CFR 1021.311 type
     "amount",
     "day_total",
     "place",
@@ -91,6 +92,7 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
                 row.player.name,
                 row.player_id,
                 row.direction,
+                row.kind,
                 money_text(row.amount),
                 money_text(row.day_total),
                 row.place,

@@ -124,6 +124,7 @@ class CashTransactionOut(serializers.ModelSerializer):
             "player",
             "player_name",
             "direction",
+            "kind",
             "amount",
             "day_total",
             "place",

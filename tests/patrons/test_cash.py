@@ -13,7 +13,7 @@ import pytest
 from audit.models import AuditEvent
 from compliance.cash_reports import ctr_csv, mtl_csv
 from core.errors import DomainError, PermissionDenied
-from patrons.cash import cage_cash, cash_policy_set
+from patrons.cash import cage_cash, cash_policy_set, cash_transaction_record
 from patrons.identity import identity_record
 from patrons.models import CashTransaction, CurrencyTransactionReport, StructuringFlag
 from tables.services.seating import player_create, seat_player, seating_leave
@@ -175,3 +175,35 @@ def test_a_player_named_like_a_formula_reaches_the_mtl_as_text(
 
     names = [row[rows[0].index("player")] for row in rows[1:]]
     assert names == ['\'=HYPERLINK("http://evil")']
+
+
+def test_each_cash_transaction_carries_its_31_cfr_1021_311_type_on_the_mtl(
+    cardroom, player, auditor, clock, cashier
+):
+    cage_cash(player=player, direction="in", amount="3000.00", by=cashier)
+    cage_cash(player=player, direction="out", amount="3000.00", by=cashier)
+    day = local(2026, 4, 2, 20, 0).date()
+
+    rows = list(csv.reader(io.StringIO(mtl_csv(cardroom=cardroom, start=day, end=day, by=auditor))))
+
+    kinds = [(row[rows[0].index("direction")], row[rows[0].index("kind")]) for row in rows[1:]]
+    assert kinds == [("in", "chip_purchase"), ("out", "chip_redemption")]
+
+
+@pytest.mark.parametrize(
+    ("direction", "kind"), [("in", "chip_redemption"), ("out", "front_money_deposit")]
+)
+def test_a_kind_on_the_other_side_of_the_cash_log_is_refused_and_nothing_is_logged(
+    cardroom, player, cashier, refusal, direction, kind
+):
+    with refusal(DomainError, field="kind", says="cannot be a"):
+        cash_transaction_record(
+            cardroom=cardroom,
+            player=player,
+            direction=direction,
+            amount=D("100.00"),
+            place=CashTransaction.Place.CAGE,
+            by=cashier,
+            kind=kind,
+        )
+    assert not CashTransaction.objects.exists()

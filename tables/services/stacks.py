@@ -15,8 +15,8 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import MONEY_LIMIT, MoneyInput, money, money_text
 from engine.table import Banking
-from patrons.cash import cash_transaction_record
 from patrons.age import player_age_screen
+from patrons.cash import cash_transaction_record
 from patrons.exclusions import player_screen
 from patrons.models import CashTransaction, Player
 

@@ -22,6 +22,7 @@ class AuditAction(models.TextChoices):
     CARDROOM_SHIFTS_SET = "cardroom.shifts_set"
     CARDROOM_DENOMINATIONS_SET = "cardroom.denominations_set"
     CARDROOM_CAGE_LIMIT_SET = "cardroom.cage_limit_set"
+    CARDROOM_MINIMUM_AGE_SET = "cardroom.minimum_age_set"
     TABLE_CREATED = "table.created"
     # Staff accounts (tables.staff): made and given roles by an administrator, a floor
     # supervisor (dealers) or a two-person change; set up by their own person.
@@ -125,6 +126,7 @@ class AuditAction(models.TextChoices):
     EXCLUSION_ENDED = "exclusion.ended"
     EXCLUSION_LIST_IMPORTED = "exclusion.list_imported"
     EXCLUSION_MATCHED = "exclusion.matched"
+    PLAYER_UNDER_AGE_REFUSED = "player.under_age_refused"
     REVIEW_OPENED = "review.opened"
     REVIEW_NOTED = "review.noted"
     INCIDENT_REPORTED = "incident.reported"

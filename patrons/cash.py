@@ -32,6 +32,7 @@ from core.permissions import require_role
 from core.roles import CASHIER, COMPLIANCE_AUDITOR
 
 from . import selectors
+from .age import player_age_screen
 from .exclusions import alerting, player_screen
 from .models import (
     CTR_THRESHOLD,
@@ -203,6 +204,7 @@ def cage_cash_record(
     player = type(player).objects.select_for_update().select_related("cardroom").get(pk=player.pk)
     if direction == Direction.IN:
         player_screen(action="buy chips", player=player, by=by)
+        player_age_screen(action="buy chips", player=player, by=by)
     row = cash_transaction_record(
         cardroom=player.cardroom,
         player=player,

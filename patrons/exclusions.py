@@ -30,6 +30,7 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import hooks, seals, selectors
+from .age import UnderAge, age_alert
 from .incidents import AtTable, incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Cardroom, Exclusion, IdType, Incident, Player
@@ -125,19 +126,23 @@ def player_screen(*, action: str, player: Player, by: User, table: AtTable | Non
 
 
 #: What a layer above adds to an alert in its transaction (tables: the link to the table).
-AlertLinked = Callable[[Incident, Excluded], object]
+AlertLinked = Callable[[Incident, "Excluded | UnderAge"], object]
 
 
 @contextmanager
 def alerting(by: User, *, linked: AlertLinked | None = None) -> Iterator[None]:
     """Around a service whose transaction screens players: a match's alert is recorded once
-    the refused transaction has rolled back (and the refusal raised on)."""
+    the refused transaction has rolled back (and the refusal raised on); so is the alert of a
+    player under the minimum age (``patrons.age``)."""
     try:
         yield
     except Excluded as refusal:
         if not refusal.alerted:
             refusal.alerted = True
             exclusion_alert(refusal, by=by, linked=linked)
+        raise
+    except UnderAge as refusal:
+        age_alert(refusal, by=by, linked=linked)
         raise
 
 

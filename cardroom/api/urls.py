@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 
 from cardroom.api import (
+    age,
     alarms,
     audit_log,
     cage,
@@ -146,6 +147,7 @@ urlpatterns = [
     path("cardrooms/<int:pk>/ctrs.csv", law.CashCsv.as_view(kind="ctr")),
     path("cardrooms/<int:pk>/structuring-flags/", law.StructuringFlags.as_view()),
     path("cardrooms/<int:pk>/cash-policy/", law.CashPolicyView.as_view()),
+    path("cardrooms/<int:pk>/minimum-age/", age.CardroomMinimumAge.as_view()),
     path("ctrs/<int:pk>/file/", law.CtrFile.as_view()),
     path("exclusions/", exclusions.ExclusionList.as_view()),
     path("exclusions/import/", exclusions.ExclusionImport.as_view()),

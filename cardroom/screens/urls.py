@@ -8,6 +8,7 @@ from . import (
     cage_count,
     cage_sheets,
     cage_slips,
+    cardroom_settings,
     cashier,
     compliance,
     dealer,
@@ -55,6 +56,7 @@ floor_patterns = [
         name="floor-staff-change",
     ),
     path("paytables/<slug:action>/", floor_paytables.paytable_action, name="floor-paytable-action"),
+    path("cardroom/", cardroom_settings.cardroom_settings, name="floor-cardroom"),
 ]
 
 compliance_patterns = [

@@ -2,6 +2,7 @@
 
 from .cardrooms import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
 from .cardrooms import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
+from .cardrooms import MINIMUM_AGE_BOUNDS as MINIMUM_AGE_BOUNDS
 from .cardrooms import Cardroom as Cardroom
 from .cardrooms import Player as Player
 from .cardrooms import default_denominations as default_denominations

@@ -7,6 +7,7 @@ from datetime import time
 from decimal import Decimal
 
 from django.db import models
+from django.db.models import Q
 
 from core.money import MoneyField
 
@@ -26,6 +27,11 @@ DEFAULT_LARGEST_CAGE_AMOUNT = Decimal("1000000.00")
 #: A variance over this raises an incident; over the second, it is reported to the regulator.
 DEFAULT_VARIANCE_INCIDENT_THRESHOLD = Decimal("25.00")
 DEFAULT_VARIANCE_REGULATOR_THRESHOLD = Decimal("100.00")
+
+#: The youngest a player may be, by the cardroom's jurisdiction: 21 in California (Business
+#: and Professions Code §19921); no jurisdiction asks for less than 18 or more than 25.
+DEFAULT_MINIMUM_AGE = 21
+MINIMUM_AGE_BOUNDS = (18, 25)
 
 
 class Cardroom(models.Model):
@@ -54,9 +60,18 @@ class Cardroom(models.Model):
     count_team_size = models.PositiveSmallIntegerField(default=2)
     variance_incident_threshold = MoneyField(default=DEFAULT_VARIANCE_INCIDENT_THRESHOLD)
     variance_regulator_threshold = MoneyField(default=DEFAULT_VARIANCE_REGULATOR_THRESHOLD)
+    # The age line (``patrons.age``): checked at registration, at a seat and at a cash buy-in.
+    minimum_age = models.PositiveSmallIntegerField(default=DEFAULT_MINIMUM_AGE)
 
     class Meta:
         db_table = "tables_cardroom"  # made by ``tables``, where the model began
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(minimum_age__gte=MINIMUM_AGE_BOUNDS[0])
+                & Q(minimum_age__lte=MINIMUM_AGE_BOUNDS[1]),
+                name="cardroom_minimum_age_18_to_25",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

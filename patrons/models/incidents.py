@@ -21,6 +21,7 @@ class Incident(models.Model):
         MISDEAL_REVIEW = "misdeal_review"
         PLAYER_REMOVAL = "player_removal"
         EXCLUSION_MATCH = "exclusion_match"
+        UNDER_AGE = "under_age"
         OTHER = "other"
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")

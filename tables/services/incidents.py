@@ -8,6 +8,7 @@ from contextlib import AbstractContextManager
 from django.contrib.auth.models import User
 
 from patrons import exclusions
+from patrons.age import UnderAge
 from patrons.models import Incident
 
 from ..models import IncidentTable, Table
@@ -26,6 +27,6 @@ def alerting(by: User) -> AbstractContextManager[None]:
     return exclusions.alerting(by, linked=_alert_at_table)
 
 
-def _alert_at_table(incident: Incident, refusal: exclusions.Excluded) -> None:
+def _alert_at_table(incident: Incident, refusal: exclusions.Excluded | UnderAge) -> None:
     if refusal.table is not None:
         IncidentTable.objects.create(incident=incident, table_id=refusal.table.pk)

@@ -12,6 +12,7 @@ from core.errors import Conflict, DomainError
 from core.money import ZERO, MoneyInput, money
 from core.permissions import require_role, require_supervisor
 from core.roles import TABLE_STAFF
+from patrons.age import age_screen, player_age_screen
 from patrons.exclusions import exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import Cardroom, Player
@@ -50,6 +51,14 @@ def _player_create(
         date_of_birth=identity.date_of_birth if identity else None,
         hashed_id=identity.hashed() if identity else "",
         by=by,
+    )
+    age_screen(
+        action="register",
+        cardroom=cardroom,
+        name=name.strip(),
+        date_of_birth=identity.date_of_birth if identity else None,
+        by=by,
+        field="date_of_birth",
     )
     player = Player.objects.create(cardroom=cardroom, name=name.strip())
     audit_record(
@@ -124,6 +133,7 @@ def _seat_player(
     if Seating.objects.filter(player=player, left_at=None).exists():
         raise Conflict(f"{player} is seated already.", field="player")
     player_screen(action="seat", player=player, table=table, by=by)
+    player_age_screen(action="seat", player=player, table=table, by=by)
     try:
         with transaction.atomic():  # the constraints are the last word under a race
             seating = Seating.objects.create(

@@ -15,6 +15,7 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import MONEY_LIMIT, MoneyInput, money, money_text
 from engine.table import Banking
+from patrons.age import player_age_screen
 from patrons.cash import cash_transaction_record
 from patrons.exclusions import player_screen
 from patrons.models import CashTransaction, Player
@@ -51,6 +52,7 @@ def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: 
         assert session is not None  # seating_lock_for_change refuses a closed table
         rack_require_counted(seating.table, session, field="tender", action="sell chips for cash")
     player_screen(action="buy chips", player=seating.player, table=seating.table, by=by)
+    player_age_screen(action="buy chips", player=seating.player, table=seating.table, by=by)
     stack_entry_add(
         seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, tender=paid_with, by=by
     )

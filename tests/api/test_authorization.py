@@ -304,6 +304,10 @@ MATRIX = [
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 200, 200, 200, 200),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 200, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage-limit/",         401, 405, 405, 405, 405, 405),
+    # the age line: read as configuration; the floor or an administrator sets it
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/minimum-age/",        401, 200, 200, 200, 200, 200),
+    ("PUT",    f"{V}/cardrooms/{{cardroom}}/minimum-age/",        401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/minimum-age/",        401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/drop-boxes/{SHIFT}",  401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/drop-boxes/",         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/shift-closes/",       401, 200, 403, 403, 200, 403),
@@ -518,7 +522,7 @@ ROWS = (
 
 def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
     """A valid body for the request, whoever sends it."""
-    if method != "POST":
+    if method not in ("POST", "PUT"):
         return None
     w = world
     bodies = {
@@ -622,6 +626,7 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "denominations": ["1", "5", "25", "100"]
         },
         f"{V}/cardrooms/{{cardroom}}/cage-limit/": lambda: {"largest_cage_amount": "250000"},
+        f"{V}/cardrooms/{{cardroom}}/minimum-age/": lambda: {"minimum_age": 21},
         f"{V}/cardrooms/{{cardroom}}/shift-closes/": lambda: {
             "gaming_day": "2024-03-01",
             "shift": "day",

@@ -81,6 +81,9 @@ SCREENS = [
     # the catalogue of approved paytables
     ("floor-paytables", {}, "get", None, FLOOR, 200),
     ("floor-paytable-action", {"action": "propose"}, "post", {}, FLOOR, 422),
+    # the cardroom's settings: the age line (an administrator's too)
+    ("floor-cardroom", {}, "get", None, FLOOR, 200),
+    ("floor-cardroom", {}, "post", {}, FLOOR, 422),
     # players under the law: compliance's, and the floor's incident log
     ("law-home", {}, "get", None, ONLY_COMPLIANCE, 200),
     ("law-mtl-csv", {}, "get", None, ONLY_COMPLIANCE, 200),

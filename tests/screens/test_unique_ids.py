@@ -41,6 +41,7 @@ PAGES = [
     ("floor-hand", {"pk": "hand"}, SUPERVISOR),
     ("floor-paytables", {}, SUPERVISOR),
     ("floor-staff", {}, SUPERVISOR),
+    ("floor-cardroom", {}, SUPERVISOR),
     ("compliance-audit", {}, AUDITOR),
     ("compliance-reports", {}, AUDITOR),
     ("compliance-player", {"pk": "player"}, AUDITOR),

@@ -121,6 +121,7 @@ class AuditAction(models.TextChoices):
     CASH_AT_CAGE = "cash.cage_transaction"
     CTR_CREATED = "cash.ctr_created"
     CTR_FILED = "cash.ctr_filed"
+    CTR_AMENDED = "cash.ctr_amended"
     STRUCTURING_FLAGGED = "cash.structuring_flagged"
     EXCLUSION_ADDED = "exclusion.added"
     EXCLUSION_ENDED = "exclusion.ended"

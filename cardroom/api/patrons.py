@@ -4,7 +4,7 @@ CTRs (JSON and CSV), structuring flags and the cash policy (reviews, incidents a
 games: ``cardroom.api.patron_reviews``; the exclusion lists: ``cardroom.api.exclusions``).
 
 One masking rule (``patrons.masking.masked_id``) serves every answer: no body here carries a
-whole ID number but the reveal's, which writes its audit event first.
+whole ID number or TIN but the reveal's, which writes its audit event first.
 """
 
 from __future__ import annotations
@@ -21,7 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, PersonNameField
+from cardroom.api.ctrs import CtrFile as CtrFile
+from cardroom.api.ctrs import CtrList as CtrList
+from cardroom.api.ctrs import CtrOut as CtrOut
+from cardroom.api.ctrs import FileIn as FileIn
+from cardroom.api.ctrs import query_day as _day
+from cardroom.api.fields import MoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from compliance import cash_reports
@@ -32,16 +37,16 @@ from core.roles import (
     TABLE_STAFF,
 )
 from patrons import cash, selectors
-from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
+from patrons.identity import RECORDERS, SHOWN, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
     Cardroom,
     CashTransaction,
-    CurrencyTransactionReport,
     Player,
     PlayerIdentity,
     StructuringFlag,
 )
+from patrons.person import PERSON_PARTS, Person, masked_last4
 from tables.models import Table
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
@@ -59,16 +64,34 @@ class IdentityIn(StrictSerializer):
     id_issuer = serializers.CharField(max_length=60)
     id_expires = serializers.DateField()
     photo = serializers.FileField(required=False, allow_null=True, default=None)
+    # The person as a CTR names them (``patrons.person``): optional, checked there.
+    last_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    middle_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    street = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    state = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    zip_code = serializers.CharField(max_length=10, required=False, allow_blank=True)
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    tin = serializers.CharField(max_length=11, required=False, allow_blank=True)
+    tin_type = serializers.CharField(max_length=10, required=False, allow_blank=True)
+    occupation = serializers.CharField(max_length=60, required=False, allow_blank=True)
+
+
+_PERSON = set(PERSON_PARTS)
 
 
 def identity_input(data: dict[str, Any]) -> IdentityInput:
-    return IdentityInput(**{key: value for key, value in data.items() if key != "photo"})
+    person = Person(**{key: value for key, value in data.items() if key in _PERSON})
+    given = {key: value for key, value in data.items() if key not in _PERSON | {"photo"}}
+    return IdentityInput(**given, person=person)
 
 
 class IdentityOut(serializers.ModelSerializer):
-    """An identity as everyone sees it: the ID number masked."""
+    """An identity as everyone sees it: the ID number and the TIN masked."""
 
     id_number = serializers.SerializerMethodField()
+    tin = serializers.SerializerMethodField()
     photo_on_file = serializers.SerializerMethodField()
 
     class Meta:
@@ -80,12 +103,26 @@ class IdentityOut(serializers.ModelSerializer):
             "id_number",
             "id_issuer",
             "id_expires",
+            "last_name",
+            "first_name",
+            "middle_name",
+            "street",
+            "city",
+            "state",
+            "zip_code",
+            "country",
+            "tin",
+            "tin_type",
+            "occupation",
             "photo_on_file",
             "recorded_at",
         ]
 
     def get_id_number(self, row: PlayerIdentity) -> str:
         return masked_id(row.id_number)
+
+    def get_tin(self, row: PlayerIdentity) -> str:
+        return masked_last4(row.tin_last4)
 
     def get_photo_on_file(self, row: PlayerIdentity) -> bool:
         return bool(row.photo)
@@ -101,11 +138,15 @@ class IdentityStatusOut(serializers.Serializer):
 
 class RevealIn(StrictSerializer):
     reason = serializers.CharField(max_length=500, required=False, default="")
+    show = serializers.ChoiceField(choices=SHOWN, required=False, default="id_number")
 
 
 class RevealOut(serializers.Serializer):
+    """The one thing shown whole: ``id_number`` or (``show=tin``) ``tin``."""
+
     player = serializers.IntegerField()
-    id_number = serializers.CharField()
+    id_number = serializers.CharField(required=False)
+    tin = serializers.CharField(required=False)
 
 
 class CashTransactionOut(serializers.ModelSerializer):
@@ -135,34 +176,6 @@ class CashTransactionOut(serializers.ModelSerializer):
         ]
 
 
-class CtrOut(serializers.ModelSerializer):
-    cash_in = MoneyField()
-    cash_out = MoneyField()
-    player_name = serializers.CharField(source="player.name")
-    filed_by_name = PersonNameField(source="filed_by", allow_null=True)
-
-    class Meta:
-        model = CurrencyTransactionReport
-        fields = [
-            "id",
-            "player",
-            "player_name",
-            "gaming_day",
-            "cash_in",
-            "cash_out",
-            "status",
-            "filing_reference",
-            "filed_by",
-            "filed_by_name",
-            "filed_at",
-            "created_at",
-        ]
-
-
-class FileIn(StrictSerializer):
-    reference = serializers.CharField(max_length=60)
-
-
 class FlagOut(serializers.ModelSerializer):
     class Meta:
         model = StructuringFlag
@@ -182,16 +195,6 @@ class PolicyOut(serializers.Serializer):
 
 
 # --- views -----------------------------------------------------------------------------------
-
-
-def _day(request: Request, name: str, default: date | None = None) -> date | None:
-    text = request.query_params.get(name)
-    if not text:
-        return default
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise DomainError(f"'{text}' is not a date (YYYY-MM-DD).", field=name) from None
 
 
 class PlayerIdentityView(ServiceView):
@@ -238,8 +241,9 @@ class PlayerIdentityReveal(ServiceView):
     @extend_schema(request=RevealIn, responses=RevealOut)
     def post(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        number = identity_reveal(player=player, by=actor(request), **self.parse(request))
-        return Response(RevealOut({"player": player.pk, "id_number": number}).data)
+        data = self.parse(request)
+        value = identity_reveal(player=player, by=actor(request), **data)
+        return Response(RevealOut({"player": player.pk, data["show"]: value}).data)
 
 
 class CashLog(generics.ListAPIView):
@@ -258,30 +262,6 @@ class CashLog(generics.ListAPIView):
         if self.request.query_params.get("logged") in ("true", "1"):
             rows = rows.filter(logged=True)
         return rows
-
-
-class CtrList(generics.ListAPIView):
-    serializer_class = CtrOut
-    read_roles = COMPLIANCE
-
-    def get_queryset(self) -> QuerySet[CurrencyTransactionReport]:
-        if getattr(self, "swagger_fake_view", False):
-            return CurrencyTransactionReport.objects.none()
-        cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
-        return selectors.ctrs(cardroom.pk, _day(self.request, "day"))
-
-
-class CtrFile(ServiceView):
-    read_roles = ()
-    write_roles = COMPLIANCE
-    input_serializer = FileIn
-
-    @extend_schema(request=FileIn, responses=CtrOut)
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
-        report = get_object_or_404(CurrencyTransactionReport, pk=pk)
-        report = cash.ctr_file(report=report, **self.parse(request), by=actor(request))
-        return Response(CtrOut(report).data)
 
 
 class CashCsv(ServiceView):

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
@@ -310,14 +311,20 @@ class World:
 
     @cached_property
     def ctr(self):
-        """The CTR of $10,000.01 in cash bought at the cage (over the federal line)."""
-        cash.cage_cash(
-            player=self.identified_player,
-            direction="in",
-            amount=Decimal("10000.01"),
-            by=self.cashier,
-        )
-        return CurrencyTransactionReport.objects.get(player=self.identified_player)
+        """The CTR of $10,000.01 in cash bought at the cage (over the federal line) yesterday:
+        its gaming day is over, so compliance may file it."""
+        player = self.identified_player
+        with transaction.atomic():
+            cash.cash_transaction_record(
+                cardroom=player.cardroom,
+                player=player,
+                direction="in",
+                amount=Decimal("10000.01"),
+                place="cage",
+                by=self.cashier,
+                at=timezone.now() - timedelta(days=1),
+            )
+        return CurrencyTransactionReport.objects.get(player=player)
 
     @cached_property
     def exclusion(self):

@@ -20,9 +20,9 @@ from core.people import person_name
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
+from patrons.ctr_person import masked_tin
 from patrons.masking import masked_id
 from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, PlayerIdentity
-from patrons.person import masked_tin
 
 MTL_COLUMNS = [
     "transaction",

@@ -18,10 +18,10 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, TABLE_STAFF
 
 from . import hooks
+from .ctr_person import CtrPerson, masked_tin, person_clean
 from .keys import id_hash, normal_id
 from .masking import masked_id
 from .models import IdType, Player, PlayerIdentity
-from .person import Person, masked_tin, person_clean
 
 #: Who records a player's identity: the floor and the dealer (taking the ID at the table),
 #: and compliance.
@@ -31,14 +31,14 @@ RECORDERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
 @dataclass(frozen=True)
 class IdentityInput:
     """An identity as given: the date of birth and one ID, and the person as a CTR names
-    them (``patrons.person``; all blank when not given)."""
+    them (``patrons.ctr_person``; all blank when not given)."""
 
     date_of_birth: date
     id_type: str
     id_number: str
     id_issuer: str
     id_expires: date
-    person: Person = field(default_factory=Person)
+    person: CtrPerson = field(default_factory=CtrPerson)
 
     def hashed(self) -> str:
         return id_hash(self.id_type, self.id_issuer, self.id_number)
@@ -127,7 +127,7 @@ def identity_record(
     return row
 
 
-def _person_set(row: PlayerIdentity, person: Person) -> None:
+def _person_set(row: PlayerIdentity, person: CtrPerson) -> None:
     """The CTR's person onto the identity. A TIN not given keeps the one on file (it is never
     shown whole again, so nobody could give it back); a new one replaces it."""
     for name in ("last_name", "first_name", "middle_name", "street", "city", "state"):

@@ -37,6 +37,7 @@ from core.roles import (
     TABLE_STAFF,
 )
 from patrons import cash, selectors
+from patrons.ctr_person import PERSON_PARTS, CtrPerson, masked_last4
 from patrons.identity import RECORDERS, SHOWN, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
@@ -46,7 +47,6 @@ from patrons.models import (
     PlayerIdentity,
     StructuringFlag,
 )
-from patrons.person import PERSON_PARTS, Person, masked_last4
 from tables.models import Table
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
@@ -64,7 +64,7 @@ class IdentityIn(StrictSerializer):
     id_issuer = serializers.CharField(max_length=60)
     id_expires = serializers.DateField()
     photo = serializers.FileField(required=False, allow_null=True, default=None)
-    # The person as a CTR names them (``patrons.person``): optional, checked there.
+    # The person as a CTR names them (``patrons.ctr_person``): optional, checked there.
     last_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
     first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
     middle_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
@@ -82,7 +82,7 @@ _PERSON = set(PERSON_PARTS)
 
 
 def identity_input(data: dict[str, Any]) -> IdentityInput:
-    person = Person(**{key: value for key, value in data.items() if key in _PERSON})
+    person = CtrPerson(**{key: value for key, value in data.items() if key in _PERSON})
     given = {key: value for key, value in data.items() if key not in _PERSON | {"photo"}}
     return IdentityInput(**given, person=person)
 

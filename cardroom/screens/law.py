@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from compliance import cash_reports
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import cash, ctrs, reviews, selectors
+from patrons.ctr_person import masked_last4
 from patrons.identity import identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
@@ -30,7 +31,6 @@ from patrons.models import (
     Player,
     SuspiciousActivityReview,
 )
-from patrons.person import masked_last4
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 

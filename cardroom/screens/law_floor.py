@@ -16,10 +16,10 @@ from django.views.decorators.http import require_POST
 from core.inputs import whole_number
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import exclusions, incidents, selectors
+from patrons.ctr_person import PERSON_PARTS, CtrPerson, masked_last4
 from patrons.identity import IdentityInput, identity_record
 from patrons.masking import masked_id
 from patrons.models import Incident, Player
-from patrons.person import PERSON_PARTS, Person, masked_last4
 from tables import selectors as table_selectors
 from tables.models import Table
 from tables.rotation import game_restart
@@ -129,7 +129,7 @@ def identity_page(request: SignedInRequest) -> HttpResponse:
     if form.is_valid():
         data = dict(form.cleaned_data)
         player, photo = data.pop("player"), data.pop("photo")
-        person = Person(**{key: data.pop(key) for key in PERSON_PARTS})
+        person = CtrPerson(**{key: data.pop(key) for key in PERSON_PARTS})
         identity = IdentityInput(**data, person=person)
         row = call_service(
             request,

@@ -13,9 +13,9 @@ from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from core.errors import DomainError
+from patrons.ctr_person import CtrPerson
 from patrons.identity import identity_record
 from patrons.models import PlayerIdentity
-from patrons.person import Person
 
 from .conftest import an_id
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 TIN = "123456789"
 MASKED = "•••••6789"
-PERSON = Person(
+PERSON = CtrPerson(
     last_name="Vale",
     first_name="Robin",
     middle_name="Q",

@@ -21,9 +21,9 @@ from compliance.entries import Offence
 from compliance.state_law import check_ctrs
 from core.errors import DomainError
 from patrons.cash import cage_cash, cash_transaction_record, ctr_file
+from patrons.ctr_person import CtrPerson
 from patrons.identity import identity_record
 from patrons.models import CurrencyTransactionReport
-from patrons.person import Person
 from tests.audit.support import raw
 
 from .conftest import an_id, local
@@ -35,7 +35,7 @@ TIN = "123456789"
 
 
 def identify(player, supervisor, last_name="Vale"):
-    person = Person(last_name=last_name, first_name="Robin", tin=TIN, tin_type="ssn")
+    person = CtrPerson(last_name=last_name, first_name="Robin", tin=TIN, tin_type="ssn")
     identity = dataclasses.replace(an_id(), person=person)
     return identity_record(player=player, identity=identity, by=supervisor)
 

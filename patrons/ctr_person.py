@@ -39,7 +39,7 @@ US_STATES = frozenset(
 
 
 @dataclass(frozen=True)
-class Person:
+class CtrPerson:
     """The CTR's person as given (each part blank when not given)."""
 
     last_name: str = ""
@@ -56,7 +56,7 @@ class Person:
 
 
 #: The parts' names, as the API and the forms name their fields.
-PERSON_PARTS = tuple(part.name for part in dataclasses.fields(Person))
+PERSON_PARTS = tuple(part.name for part in dataclasses.fields(CtrPerson))
 
 
 def normal_tin(text: str) -> str:
@@ -74,13 +74,13 @@ def masked_last4(last4: str) -> str:
     return masked_id("0" * 5 + last4) if last4 else ""
 
 
-def person_clean(person: Person) -> Person:
+def person_clean(person: CtrPerson) -> CtrPerson:
     """``person`` checked and tidied (spaces trimmed, codes upper case), or a DomainError
     naming the field at fault."""
-    clean = Person(
+    clean = CtrPerson(
         **{
             part.name: (getattr(person, part.name) or "").strip()
-            for part in dataclasses.fields(Person)
+            for part in dataclasses.fields(CtrPerson)
         }
     )
     clean = _codes_upper(clean)
@@ -92,7 +92,7 @@ def person_clean(person: Person) -> Person:
     return clean
 
 
-def _codes_upper(person: Person) -> Person:
+def _codes_upper(person: CtrPerson) -> CtrPerson:
     return dataclasses.replace(
         person,
         state=person.state.upper(),
@@ -103,7 +103,7 @@ def _codes_upper(person: Person) -> Person:
     )
 
 
-def _names_check(person: Person) -> None:
+def _names_check(person: CtrPerson) -> None:
     for name in ("last_name", "first_name", "middle_name"):
         if len(getattr(person, name)) > 60:
             raise DomainError("A name is at most 60 characters.", field=name)
@@ -113,7 +113,7 @@ def _names_check(person: Person) -> None:
         raise DomainError("Give the first name with the last name.", field="first_name")
 
 
-def _address_check(person: Person) -> None:
+def _address_check(person: CtrPerson) -> None:
     if not _COUNTRY.fullmatch(person.country) or not person.country.isascii():
         raise DomainError(
             "The country is its ISO 3166 two-letter code (US, CA, MX...).", field="country"
@@ -145,7 +145,7 @@ def _zip_ok(code: str, *, us: bool) -> bool:
     return code.isascii() and pattern.fullmatch(code) is not None
 
 
-def _tin_check(person: Person) -> None:
+def _tin_check(person: CtrPerson) -> None:
     if not person.tin:
         if person.tin_type:
             raise DomainError("Give the TIN with its type.", field="tin")

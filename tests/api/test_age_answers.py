@@ -48,7 +48,8 @@ def registration(world, born: date) -> dict:
     return {
         "cardroom": world.cardroom.pk,
         "name": "Kit Young",
-        "identity": {key: str(value) for key, value in shown.items()},
+        # registration takes the ID alone; the CTR's person is recorded with the identity
+        "identity": {key: str(value) for key, value in shown.items() if key != "person"},
     }
 
 

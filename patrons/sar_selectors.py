@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from core.money import ZERO
 
@@ -27,7 +27,7 @@ def sar_cases(cardroom_id: int, *, due: str | None = None, today: date) -> Query
 
 
 def with_details(rows: QuerySet[SarCase]) -> QuerySet[SarCase]:
-    return rows.select_related("player", "opened_by", "decision__by").prefetch_related(
+    return rows.select_related("cardroom", "player", "opened_by", "decision__by").prefetch_related(
         "transactions", "notes__by"
     )
 
@@ -51,6 +51,10 @@ class SarFacts:
     days_left: int
     overdue: bool
     status: str
+
+    @property
+    def days_overdue(self) -> int:
+        return max(0, -self.days_left)
 
     @property
     def threshold_words(self) -> str:
@@ -78,9 +82,3 @@ def facts(case: SarCase, today: date) -> SarFacts:
         overdue=decision is None and days_left < 0,
         status=status,
     )
-
-
-def open_cases_of_flags(cardroom_id: int) -> dict[int, int]:
-    """The case opened on each structuring flag of the cardroom: flag id → case id."""
-    rows = SarCase.objects.filter(cardroom_id=cardroom_id).filter(~Q(structuring_flag=None))
-    return dict(rows.values_list("structuring_flag_id", "pk"))

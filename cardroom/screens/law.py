@@ -33,8 +33,10 @@ from patrons.models import (
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
+from . import law_sar
 from .base import SignedInRequest, call_service, role_required
 from .forms.law import DayForm, FileForm, ImportForm, ReviewForm, ReviewNoteForm
+from .forms.sar import SarOpenForm
 
 compliance_only = role_required(COMPLIANCE_AUDITOR)
 
@@ -72,12 +74,13 @@ def _law_page(
         "day": day,
         "log": selectors.cash_log(cardroom.pk, day).select_related("at_table__table"),
         "ctrs": selectors.ctrs(cardroom.pk, day),
-        "flags": selectors.structuring_flags(cardroom.pk)[:50],
+        "flags": selectors.structuring_flags(cardroom.pk).select_related("sar_case")[:50],
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],
         "policy": selectors.cash_policy(cardroom.pk),
         "file_form": file_form or FileForm(),
         "import_form": import_form or ImportForm(),
+        **law_sar.sar_section(request, cardroom),
     }
     return render(request, "law/compliance.html", context, status=422 if refused else 200)
 
@@ -184,6 +187,7 @@ def _player_page(
         "reviews": selectors.reviews(player.pk),
         "review_form": form or ReviewForm(),
         "note_form": note_form or ReviewNoteForm(),
+        "sar_open_form": SarOpenForm(initial={"player": player.pk}),
     }
     refused = form is not None or note_form is not None
     return render(request, "law/player.html", context, status=422 if refused else 200)

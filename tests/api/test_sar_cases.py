@@ -137,7 +137,7 @@ def test_the_audit_log_hides_sar_events_from_everyone_but_compliance(api, world)
 
 
 def test_a_case_leaks_into_no_player_answer_and_no_incident(api, world):
-    world.sar_case
+    assert world.sar_case.pk
     player = world["identified_player"]
     for who in ("supervisor", "dealer"):
         identity = api(getattr(world, who)).get(f"{V}/players/{player}/identity/")

@@ -4,7 +4,7 @@ that a case exists; every look by compliance (the list, a case) is an audit even
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -48,8 +48,8 @@ class ComplianceAlone(IsAuthenticated):
 
 class _SarView(ServiceView):
     permission_classes = [ComplianceAlone, RolePermission]
-    read_roles = COMPLIANCE
-    write_roles = COMPLIANCE
+    read_roles: ClassVar[tuple[str, ...]] = COMPLIANCE
+    write_roles: ClassVar[tuple[str, ...]] = COMPLIANCE
 
 
 class SarOpenIn(StrictSerializer):

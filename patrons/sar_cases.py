@@ -10,7 +10,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
@@ -165,13 +165,9 @@ def sar_decide(
     """Decide a case once: file (the BSA id of the SAR filed) or not, and why. A case below
     the $5,000 line may still be decided either way."""
     require_role(by, COMPLIANCE_AUDITOR, action="decide a suspicious activity case")
-    case = SarCase.objects.select_for_update().get(pk=case.pk)
-    decided = SarDecision.objects.filter(case_id=case.pk).first()
-    if decided is not None:
-        raise Conflict(
-            f"This case was decided ({decided.get_outcome_display()}): it is frozen.",
-            field="outcome",
-        )
+    # The case is append-only (no row lock on it): one decision a case is the database's
+    # unique key, and a decision made meanwhile is refused as one made before.
+    _refuse_decided(case)
     if outcome not in Outcome.values:
         raise DomainError(f"The outcome is one of: {', '.join(Outcome.values)}.", field="outcome")
     if not reason.strip():
@@ -181,14 +177,19 @@ def sar_decide(
         raise DomainError("Give the BSA id of the SAR filed.", field="filing_reference")
     if outcome == Outcome.NO_FILE and reference:
         raise DomainError("A case not filed has no BSA id.", field="filing_reference")
-    decision = SarDecision.objects.create(
-        case=case,
-        outcome=outcome,
-        reason=reason.strip(),
-        filing_reference=reference,
-        by=by,
-        at=timezone.now(),
-    )
+    try:
+        with transaction.atomic():
+            decision = SarDecision.objects.create(
+                case=case,
+                outcome=outcome,
+                reason=reason.strip(),
+                filing_reference=reference,
+                by=by,
+                at=timezone.now(),
+            )
+    except IntegrityError:
+        _refuse_decided(case)
+        raise
     audit_record(
         actor=by,
         action=AuditAction.SAR_DECIDED,
@@ -196,6 +197,15 @@ def sar_decide(
         payload={"outcome": outcome, "filing_reference": reference},
     )
     return decision
+
+
+def _refuse_decided(case: SarCase) -> None:
+    decided = SarDecision.objects.filter(case_id=case.pk).first()
+    if decided is not None:
+        raise Conflict(
+            f"This case was decided ({decided.get_outcome_display()}): it is frozen.",
+            field="outcome",
+        )
 
 
 @transaction.atomic

@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import connection
 
 from audit.models import AuditEvent
 from core.errors import Conflict, DomainError, PermissionDenied
@@ -17,6 +17,7 @@ from patrons import reviews, sar_selectors
 from patrons.cash import cage_cash
 from patrons.models import SarCase, SarDecision, SarNote, StructuringFlag
 from patrons.sar_cases import SarOpening, sar_case_open, sar_decide, sar_note_add
+from tests.runtime_role import assert_append_only
 
 pytestmark = pytest.mark.django_db
 D = Decimal
@@ -197,7 +198,12 @@ def test_cases_notes_and_decisions_are_never_edited(flag, auditor):
         (SarNote, SarNote.objects.get().pk, {"note": "rewritten"}),
         (SarDecision, decision.pk, {"reason": "rewritten"}),
     ):
-        with pytest.raises(IntegrityError), transaction.atomic():
-            model.objects.filter(pk=pk).update(**change)
-        with pytest.raises(IntegrityError), transaction.atomic():
-            model.objects.filter(pk=pk).delete()
+        rows = model.objects.filter(pk=pk)
+        assert_append_only(lambda rows=rows, change=change: rows.update(**change))
+        delete = f'DELETE FROM "{model._meta.db_table}" WHERE id = %s'
+        assert_append_only(lambda delete=delete, pk=pk: _raw(delete, pk))
+
+
+def _raw(statement: str, *params: object) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)

@@ -51,7 +51,10 @@ def sar_section(request: SignedInRequest, cardroom: Cardroom) -> dict[str, Any]:
     today = sar_cases.today_at(cardroom)
     cases = list(sar_selectors.sar_cases(cardroom.pk, today=today)[:100])
     sar_cases.sar_cases_looked_at(cardroom=cardroom, cases=cases, due=None, by=request.user)
-    return {"sar_cases": [(case, sar_selectors.facts(case, today)) for case in cases]}
+    return {
+        "sar_shown": True,
+        "sar_cases": [(case, sar_selectors.facts(case, today)) for case in cases],
+    }
 
 
 def _opening(form: SarOpenForm, cardroom: Cardroom) -> sar_cases.SarOpening:

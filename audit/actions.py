@@ -130,9 +130,20 @@ class AuditAction(models.TextChoices):
     PLAYER_UNDER_AGE_REFUSED = "player.under_age_refused"
     REVIEW_OPENED = "review.opened"
     REVIEW_NOTED = "review.noted"
+    # Suspicious activity cases (patrons.sar_cases): compliance's alone, every look recorded;
+    # the log hides ``sar.*`` from everyone else (``SAR_PREFIX``).
+    SAR_OPENED = "sar.opened"
+    SAR_NOTED = "sar.noted"
+    SAR_DECIDED = "sar.decided"
+    SAR_LISTED = "sar.listed"
+    SAR_VIEWED = "sar.viewed"
     INCIDENT_REPORTED = "incident.reported"
     INCIDENT_FOLLOWED_UP = "incident.followed_up"
     # R16 (2026): a failed rotation window ends the game until a supervisor restarts it.
     GAME_STOPPED = "rotation.game_stopped"
     GAME_RESTARTED = "rotation.game_restarted"
     EXPORT_RETRIED = "export.retried"
+
+
+#: The actions of suspicious activity cases: the audit log shows them to compliance alone.
+SAR_PREFIX = "sar."

@@ -21,9 +21,11 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from audit.actions import SAR_PREFIX
 from audit.models import AuditEvent
 from core.csv_cells import csv_writer
 from core.people import person_name
+from core.roles import COMPLIANCE_AUDITOR, role_of
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -321,6 +323,8 @@ def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
     events = AuditEvent.objects.filter(
         occurred_at__gte=export.start, occurred_at__lt=export.end, seq__lte=up_to_seq
     ).order_by("seq")
+    if role_of(export.requested_by) != COMPLIANCE_AUDITOR:  # suspicious activity: theirs alone
+        events = events.exclude(action__startswith=SAR_PREFIX)
 
     def rows() -> Iterator[list]:
         for e in events.select_related("actor").iterator(chunk_size=2000):

@@ -11,6 +11,7 @@ from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from audit.actions import SAR_PREFIX
 from audit.models import AuditEvent, Checkpoint
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import PersonNameField
@@ -19,7 +20,7 @@ from cardroom.api.idempotency import idempotent
 from compliance import services
 from compliance.models import VerificationRun
 from core.inputs import AsciiDigitsForm
-from core.roles import AUDITORS
+from core.roles import AUDITORS, COMPLIANCE_AUDITOR, role_of
 from tables import selectors as table_selectors
 from wagers import selectors as wagers_selectors
 
@@ -61,12 +62,18 @@ class EventFilter(django_filters.FilterSet):
 
 class EventList(generics.ListAPIView):
     """The audit log, newest first, by actor, action (prefix), object type and period. The
-    cards of a hand still in play are hidden from compliance until it settles."""
+    cards of a hand still in play are hidden from compliance until it settles; suspicious
+    activity cases' events (``sar.*``) from everyone but compliance."""
 
-    queryset = AuditEvent.objects.select_related("actor").order_by("-seq")
     serializer_class = EventOut
     filterset_class = EventFilter
     read_roles = AUDITORS
+
+    def get_queryset(self) -> Any:
+        events = AuditEvent.objects.select_related("actor").order_by("-seq")
+        if role_of(self.request.user) != COMPLIANCE_AUDITOR:
+            events = events.exclude(action__startswith=SAR_PREFIX)
+        return events
 
     def paginate_queryset(self, queryset: Any) -> Any:
         page = super().paginate_queryset(queryset)

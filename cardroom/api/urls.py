@@ -24,6 +24,7 @@ from cardroom.api import (
 from cardroom.api import hands as wagers
 from cardroom.api import patron_reviews as reviews
 from cardroom.api import patrons as law
+from cardroom.api import sar_cases as sar
 from cardroom.api.tables import cardrooms as table_cardrooms
 from cardroom.api.tables import configuration as table_configuration
 from cardroom.api.tables import rotation as table_rotation
@@ -159,6 +160,11 @@ urlpatterns = [
     path("incidents/<int:pk>/", reviews.IncidentDetail.as_view()),
     path("incidents/<int:pk>/entries/", reviews.IncidentEntryView.as_view()),
     path("tables/<int:pk>/game-stops/", reviews.GameStops.as_view()),
+    # suspicious activity cases: compliance's alone (404 for everyone else)
+    path("cardrooms/<int:pk>/sar-cases/", sar.SarCaseList.as_view()),
+    path("sar-cases/<int:pk>/", sar.SarCaseDetail.as_view()),
+    path("sar-cases/<int:pk>/notes/", sar.SarNoteView.as_view()),
+    path("sar-cases/<int:pk>/decision/", sar.SarDecisionView.as_view()),
     # the cage: shifts, inventory, fills and credits, drop and count, closes, statistics
     path("cardrooms/<int:pk>/shifts/", cage.CardroomShifts.as_view()),
     path("cardrooms/<int:pk>/denominations/", cage.CardroomDenominations.as_view()),

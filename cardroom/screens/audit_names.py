@@ -104,6 +104,7 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
         f"{_player(review.player)}, review #{review.pk}"
     ),
     "patrons.cashpolicy": lambda policy: f"{policy.cardroom}, cash-reporting policy",
+    "patrons.sarcase": lambda case: f"{_player(case.player)}, SAR case #{case.pk}",
     # the log's own alarms
     "audit.checkpointproblem": lambda problem: f"checkpoint problem #{problem.pk}",
 }
@@ -128,6 +129,7 @@ RELATED: dict[str, list[str]] = {
     "patrons.structuringflag": ["player"],
     "patrons.suspiciousactivityreview": ["player"],
     "patrons.cashpolicy": ["cardroom"],
+    "patrons.sarcase": ["player"],
 }
 
 

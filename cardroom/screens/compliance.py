@@ -17,13 +17,14 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from audit import alarms
+from audit.actions import SAR_PREFIX
 from audit.models import AuditEvent, CheckpointProblem
 from audit.sweep import sweep_state
 from compliance import hold, reports, services
 from compliance.models import Export, VerificationRun
 from core.errors import Conflict
 from core.inputs import whole_number
-from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, role_of
 from patrons.models import Cardroom, Player
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
@@ -48,6 +49,8 @@ def compliance_home(request: SignedInRequest) -> HttpResponse:
 def audit_log(request: SignedInRequest) -> HttpResponse:
     form = EventSearchForm(request.GET or None)
     events = AuditEvent.objects.select_related("actor").order_by("-seq")
+    if role_of(request.user) != COMPLIANCE_AUDITOR:  # suspicious activity cases: theirs alone
+        events = events.exclude(action__startswith=SAR_PREFIX)
     if form.is_valid():
         data = form.cleaned_data
         if data["actor"]:

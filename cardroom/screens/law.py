@@ -34,8 +34,10 @@ from patrons.models import (
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
+from . import law_sar
 from .base import SignedInRequest, call_service, role_required
 from .forms.law import DayForm, FileForm, ImportForm, ReviewForm, ReviewNoteForm
+from .forms.sar import SarOpenForm
 
 compliance_only = role_required(COMPLIANCE_AUDITOR)
 
@@ -75,12 +77,14 @@ def _law_page(
         "ctrs": selectors.ctrs(cardroom.pk, day).order_by("player__name", "player_id", "version"),
         "ctrs_to_file": ctrs.ctrs_to_file(cardroom)[:100],
         "today": ctrs.gaming_day_today(cardroom),
-        "flags": selectors.structuring_flags(cardroom.pk)[:50],
+        "flags": selectors.structuring_flags(cardroom.pk).select_related("sar_case")[:50],
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],
         "policy": selectors.cash_policy(cardroom.pk),
         "file_form": file_form or FileForm(),
         "import_form": import_form or ImportForm(),
+        # A refused form's page writes nothing, not even the look at the cases: it links them.
+        **({} if refused else law_sar.sar_section(request, cardroom)),
     }
     return render(request, "law/compliance.html", context, status=422 if refused else 200)
 
@@ -188,6 +192,7 @@ def _player_page(
         "reviews": selectors.reviews(player.pk),
         "review_form": form or ReviewForm(),
         "note_form": note_form or ReviewNoteForm(),
+        "sar_open_form": SarOpenForm(initial={"player": player.pk}),
     }
     refused = form is not None or note_form is not None
     return render(request, "law/player.html", context, status=422 if refused else 200)

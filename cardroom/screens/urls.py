@@ -19,6 +19,7 @@ from . import (
     home,
     law,
     law_floor,
+    law_sar,
     staff,
 )
 
@@ -126,6 +127,11 @@ law_compliance_patterns = [
     path("players/<int:pk>/reveal/", law.law_player_reveal, name="law-player-reveal"),
     path("players/<int:pk>/reviews/", law.law_review_open, name="law-review-open"),
     path("reviews/<int:pk>/notes/", law.law_review_note, name="law-review-note"),
+    # suspicious activity cases: compliance's alone (404 for everyone else)
+    path("sar-cases/open/", law_sar.sar_open, name="law-sar-open"),
+    path("sar-cases/<int:pk>/", law_sar.sar_case, name="law-sar-case"),
+    path("sar-cases/<int:pk>/notes/", law_sar.sar_note, name="law-sar-note"),
+    path("sar-cases/<int:pk>/decision/", law_sar.sar_decision, name="law-sar-decision"),
 ]
 law_floor_patterns = [
     path("incidents/", law_floor.incident_list, name="law-incidents"),

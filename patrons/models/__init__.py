@@ -27,3 +27,7 @@ from .records import PlayerIdentity as PlayerIdentity
 from .records import TinType as TinType
 from .reviews import ReviewNote as ReviewNote
 from .reviews import SuspiciousActivityReview as SuspiciousActivityReview
+from .sar import SAR_THRESHOLD as SAR_THRESHOLD
+from .sar import SarCase as SarCase
+from .sar import SarDecision as SarDecision
+from .sar import SarNote as SarNote

@@ -28,7 +28,7 @@ from compliance import exports, verifications
 from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from core.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
-from patrons import cash, exclusions, incidents, reviews
+from patrons import cash, exclusions, incidents, reviews, sar_cases
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
@@ -352,6 +352,14 @@ class World:
         return reviews.review_open(
             player=self.identified_player, note="Cash just under the line", by=self.auditor
         )
+
+    @cached_property
+    def sar_case(self):
+        """A suspicious activity case compliance opened by hand on the identified player."""
+        opening = sar_cases.SarOpening(
+            summary="Asked how to stay under the CTR", player=self.identified_player
+        )
+        return sar_cases.sar_case_open(cardroom=self.cardroom, opening=opening, by=self.auditor)
 
     @cached_property
     def incident(self):

@@ -435,6 +435,17 @@ MATRIX = [
     ("POST",   f"{V}/reviews/",                                   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/reviews/{{review}}/notes/",                  401, 403, 403, 403, 201, 403),
     ("GET",    f"{V}/reviews/{{review}}/notes/",                  401, 405, 405, 405, 405, 405),
+    # suspicious activity cases: compliance's alone; everyone else is told the route is not
+    # there (404), whatever the method, so that no one learns a case exists
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/sar-cases/",          401, 404, 404, 404, 200, 404),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/sar-cases/",          401, 404, 404, 404, 201, 404),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/sar-cases/",          401, 404, 404, 404, 405, 404),
+    ("GET",    f"{V}/sar-cases/{{sar_case}}/",                    401, 404, 404, 404, 200, 404),
+    ("POST",   f"{V}/sar-cases/{{sar_case}}/",                    401, 404, 404, 404, 405, 404),
+    ("POST",   f"{V}/sar-cases/{{sar_case}}/notes/",              401, 404, 404, 404, 201, 404),
+    ("GET",    f"{V}/sar-cases/{{sar_case}}/notes/",              401, 404, 404, 404, 405, 404),
+    ("POST",   f"{V}/sar-cases/{{sar_case}}/decision/",           401, 404, 404, 404, 201, 404),
+    ("GET",    f"{V}/sar-cases/{{sar_case}}/decision/",           401, 404, 404, 404, 405, 404),
     ("GET",    f"{V}/incidents/",                                 401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/incidents/",                                 401, 201, 201, 201, 201, 403),
     ("DELETE", f"{V}/incidents/",                                 401, 405, 405, 405, 405, 405),
@@ -498,11 +509,17 @@ CASHIER = {
 
 
 def count_team_status(method: str, url: str, supervisor: int) -> int:
-    return COUNT_TEAM.get((method, url), 405 if supervisor == 405 else 403)
+    return COUNT_TEAM.get((method, url), _refused(supervisor))
 
 
 def cashier_status(method: str, url: str, supervisor: int) -> int:
-    return CASHIER.get((method, url), 405 if supervisor == 405 else 403)
+    return CASHIER.get((method, url), _refused(supervisor))
+
+
+def _refused(supervisor: int) -> int:
+    """A method nobody is served is 405 for them too; a route hidden from the floor (a
+    suspicious activity case, 404) is hidden from them too; elsewhere they are refused."""
+    return supervisor if supervisor in (404, 405) else 403
 
 
 #: Each row, one by one: (method, url, actor, expected status).
@@ -752,6 +769,17 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "reason": "Ban lifted on appeal",
         },
         f"{V}/reviews/{{review}}/notes/": lambda: {"status": "closed", "note": "Explained"},
+        f"{V}/cardrooms/{{cardroom}}/sar-cases/": lambda: {
+            "structuring_flag": None,
+            "player": w["identified_player"],
+            "summary": "Cash just under the line, three days running",
+        },
+        f"{V}/sar-cases/{{sar_case}}/notes/": lambda: {"note": "Surveillance asked for tape"},
+        f"{V}/sar-cases/{{sar_case}}/decision/": lambda: {
+            "outcome": "file",
+            "reason": "Structuring to avoid a CTR",
+            "filing_reference": "31000123456789",
+        },
         f"{V}/incidents/": lambda: {
             "cardroom": w["cardroom"],
             "kind": "dispute",

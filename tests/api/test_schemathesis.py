@@ -84,6 +84,7 @@ IDS = [
     (r"^/api/v1/exclusions/import/\{id\}/", ["state_list_import"]),
     (r"^/api/v1/exclusions/\{id\}/", ["exclusion"]),
     (r"^/api/v1/reviews/\{id\}/", ["review"]),
+    (r"^/api/v1/sar-cases/\{id\}/", ["sar_case"]),
     (r"^/api/v1/audit/verify/\{id\}/", ["chain_run"]),
     (r"^/api/v1/books/verify/\{id\}/", ["books_run"]),
     (r"^/api/v1/state/verify/\{id\}/", ["state_run"]),
@@ -92,6 +93,7 @@ IDS = [
 COMPLIANCE_READS = re.compile(
     r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews)/?$"
     r"|/exclusions/import/"
+    r"|/sar-cases/"
 )
 
 

@@ -15,7 +15,7 @@ from django.urls import URLPattern, reverse
 
 from cage import services as cage_services
 from cardroom.screens import urls
-from patrons import cash, incidents, reviews
+from patrons import cash, incidents, reviews, sar_cases
 from patrons.identity import identity_record
 from tests.api.conftest import IDENTITY
 from tests.conftest import PASSWORD, a_cashier
@@ -61,6 +61,7 @@ PAGES = [
     ("law-incidents", {}, SUPERVISOR),
     ("law-identity", {}, SUPERVISOR),
     ("law-table-notice", {"pk": "table"}, SUPERVISOR),
+    ("law-sar-case", {"pk": "sar_case"}, AUDITOR),
 ]
 
 #: Screen URLs that are not pages with forms of their own, and why.
@@ -102,6 +103,9 @@ NOT_PAGES = {
     "law-player-reveal": "a POST answering the player page",
     "law-review-open": "a POST answering the player page",
     "law-review-note": "a POST answering the player page",
+    "law-sar-open": "a POST answering the case page (or its refusal's own one-form page)",
+    "law-sar-note": "a POST answering the SAR case page",
+    "law-sar-decision": "a POST answering the SAR case page",
     "law-incident-report": "a POST answering the incident log",
     "law-incident-follow-up": "a POST answering the incident log",
     "law-exclusion-bar": "a POST answering the incident log",
@@ -120,6 +124,11 @@ def objects(world, settled, supervisor, auditor) -> dict:
     identity_record(player=player, identity=IDENTITY, by=supervisor)
     cash.cage_cash(player=player, direction="in", amount=Decimal("10000.01"), by=a_cashier())
     reviews.review_open(player=player, note="Cash", by=auditor)
+    case = sar_cases.sar_case_open(
+        cardroom=world.cardroom,
+        opening=sar_cases.SarOpening(summary="Cash just under", player=player),
+        by=auditor,
+    )
     # Two incidents: the follow-up form under each has ids of its own.
     for summary in ("A payout", "A seat"):
         incidents.incident_report(
@@ -130,6 +139,7 @@ def objects(world, settled, supervisor, auditor) -> dict:
         "house_table": house.pk,
         "hand": settled.pk,
         "player": player.pk,
+        "sar_case": case.pk,
     }
 
 

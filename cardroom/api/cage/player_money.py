@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
@@ -124,6 +123,32 @@ def _marker_json(state: player_accounts.MarkerState) -> dict[str, Any]:
     }
 
 
+class MarkerOut(serializers.Serializer):
+    """A marker as the answers give it (``_marker_json``): for the schema."""
+
+    id = serializers.IntegerField()
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    amount = serializers.CharField()
+    issued_as = serializers.ChoiceField(choices=Marker.IssuedAs.choices)
+    paid = serializers.CharField()
+    outstanding = serializers.CharField()
+    status = serializers.ChoiceField(choices=[("open", "open"), ("paid", "paid")])
+    cage_entry = serializers.IntegerField()
+    by = serializers.IntegerField()
+    by_name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class BalancesOut(serializers.Serializer):
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    front_money = serializers.CharField()
+    safekeeping = serializers.CharField()
+    markers_outstanding = serializers.CharField()
+    markers = MarkerOut(many=True)
+
+
 class MarkerIn(StrictSerializer):
     player = IdField()
     issued_as = serializers.ChoiceField(choices=Marker.IssuedAs.choices)
@@ -152,14 +177,14 @@ class Markers(ServiceView):
     write_roles = CASHIERS
     input_serializer = MarkerIn
 
-    @extend_schema(parameters=PLAYER_PARAM, responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=PLAYER_PARAM, responses=MarkerOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
         player_id = _player_param(request, required=False)
         player = _player(pk, player_id) if player_id is not None else None
         rows = player_accounts.markers(_cardroom(pk), player=player)[:200]
         return Response([_marker_json(player_accounts.marker_state(m)) for m in rows])
 
-    @extend_schema(request=MarkerIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=MarkerIn, responses={201: MarkerOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         data = self.parse(request)
@@ -185,7 +210,7 @@ class MarkerPayments(ServiceView):
     write_roles = CASHIERS
     input_serializer = MarkerPaymentIn
 
-    @extend_schema(request=MarkerPaymentIn, responses={201: OpenApiTypes.OBJECT})
+    @extend_schema(request=MarkerPaymentIn, responses={201: MarkerOut})
     @idempotent
     def post(self, request: Request, pk: int, marker: int) -> Response:
         data = self.parse(request)
@@ -259,7 +284,7 @@ class PlayerBalances(ServiceView):
 
     read_roles = CAGE_READERS
 
-    @extend_schema(parameters=PLAYER_PARAM, responses=OpenApiTypes.OBJECT)
+    @extend_schema(parameters=PLAYER_PARAM, responses=BalancesOut)
     def get(self, request: Request, pk: int) -> Response:
         player = _player(pk, _player_param(request, required=True) or 0)
         balances = player_accounts.player_balances(player)

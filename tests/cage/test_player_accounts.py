@@ -213,9 +213,7 @@ def test_a_front_money_deposit_counts_toward_the_ctr(cage, cashier, player, iden
     assert kinds == {"chip_purchase", "front_money_deposit"}
 
 
-def test_the_cage_still_balances_at_its_closing_count(
-    cage, cardroom, cashier, supervisor, player
-):
+def test_the_cage_still_balances_at_its_closing_count(cage, cardroom, cashier, supervisor, player):
     move = services.player_account_move
     move(player=player, account="front_money", direction="deposit", amount="3000", by=cashier)
     move(player=player, account="safekeeping", direction="deposit", amount="500", by=cashier)

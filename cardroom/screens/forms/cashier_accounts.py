@@ -10,7 +10,11 @@ from core.inputs import AsciiDigitsForm
 
 from .cage import PiecesForm
 
-_AMOUNT = {"max_digits": 12, "decimal_places": 2, "min_value": 0}
+
+def _amount(label: str, *, required: bool = True) -> forms.DecimalField:
+    return forms.DecimalField(
+        max_digits=12, decimal_places=2, min_value=0, required=required, label=label
+    )
 
 
 class PlayerAccountForm(AsciiDigitsForm):
@@ -19,7 +23,7 @@ class PlayerAccountForm(AsciiDigitsForm):
     direction = forms.ChoiceField(
         choices=[("deposit", "Deposit (cash in)"), ("withdrawal", "Withdrawal (cash out)")]
     )
-    amount = forms.DecimalField(**_AMOUNT, label="Amount")
+    amount = _amount("Amount")
 
     def service_fields(self) -> dict[str, str]:
         return {"cashier": "player", "cardroom": "player", "kind": "account"}
@@ -28,7 +32,7 @@ class PlayerAccountForm(AsciiDigitsForm):
 class MarkerForm(PiecesForm):
     player = forms.IntegerField(min_value=1, label="Player number")
     issued_as = forms.ChoiceField(choices=Marker.IssuedAs.choices, label="Issued as")
-    amount = forms.DecimalField(**_AMOUNT, required=False, label="Amount (as cash)")
+    amount = _amount("Amount (as cash)", required=False)
 
     def service_fields(self) -> dict[str, str]:
         return super().service_fields() | {"cashier": "player", "cardroom": "player"}
@@ -36,7 +40,7 @@ class MarkerForm(PiecesForm):
 
 class MarkerPaymentForm(AsciiDigitsForm):
     marker = forms.IntegerField(min_value=1, label="Marker number")
-    amount = forms.DecimalField(**_AMOUNT, label="Paid in cash")
+    amount = _amount("Paid in cash")
 
     def service_fields(self) -> dict[str, str]:
         return {"cashier": "marker", "cardroom": "marker", "player": "marker"}
@@ -48,7 +52,7 @@ class ExchangeForm(AsciiDigitsForm):
     foreign_amount = forms.DecimalField(
         max_digits=14, decimal_places=2, min_value=0, label="Amount handed over"
     )
-    amount = forms.DecimalField(**_AMOUNT, label="US dollars paid")
+    amount = _amount("US dollars paid")
 
     def service_fields(self) -> dict[str, str]:
         return {"cashier": "player", "cardroom": "player"}

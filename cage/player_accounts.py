@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db import models
 from django.db.models import QuerySet
 
 from core.money import ZERO
@@ -49,6 +50,18 @@ def exchanges(cardroom: Cardroom, *, player: Player | None = None) -> QuerySet[C
     if player is not None:
         rows = rows.filter(player=player)
     return rows.select_related("player", "by").order_by("-id")
+
+
+def players_with_money(cardroom: Cardroom) -> QuerySet[Player]:
+    """The cardroom's players with a front money or safekeeping account, or a marker."""
+    accounts = PlayerAccountEntry.objects.filter(cardroom=cardroom).values("player_id")
+    owing = Marker.objects.filter(cardroom=cardroom).values("player_id")
+    return (
+        Player.objects.filter(cardroom=cardroom)
+        .filter(models.Q(pk__in=accounts) | models.Q(pk__in=owing))
+        .select_related("cardroom")
+        .order_by("name", "id")
+    )
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ from cage.models import CageEntry, CurrencyExchange, Marker, MarkerPayment, Play
 from cage.services import CountGiven
 from core.errors import Conflict, DomainError, PermissionDenied
 from patrons.models import CashTransaction, CurrencyTransactionReport
+from tests.audit.support import raw
 from tests.conftest import signed
+from tests.runtime_role import assert_append_only
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +252,20 @@ def test_the_plain_entry_takes_none_of_these_kinds(cage, cardroom, cashier, refu
             reference="",
             by=cashier,
         )
+
+
+@pytest.mark.parametrize(
+    "table",
+    ["cage_playeraccountentry", "cage_marker", "cage_markerpayment", "cage_currencyexchange"],
+)
+def test_the_records_are_append_only(cage, cashier, player, table):
+    services.player_account_move(
+        player=player, account="front_money", direction="deposit", amount="50", by=cashier
+    )
+    marker = services.marker_issue(player=player, issued_as="cash", amount="20", by=cashier)
+    services.marker_pay(marker=marker, amount="5", by=cashier)
+    services.currency_exchange(
+        player=player, amount="10", currency="EUR", foreign_amount="9", by=cashier
+    )
+    assert_append_only(lambda: raw(f'UPDATE "{table}" SET created_at = created_at'))
+    assert_append_only(lambda: raw(f'DELETE FROM "{table}"'))

@@ -72,13 +72,15 @@ def test_a_players_money_at_the_cage_through_the_api(cage, make_player, supervis
     floor = token_client(supervisor)
     balances = floor.get(f"{url}/player-balances/?player={player.pk}")
     assert balances.status_code == 200
-    body = balances.json()
+    body = balances.json()[0]
     assert (body["front_money"], body["safekeeping"], body["markers_outstanding"]) == (
         "1500.00",
         "200.00",
         "600.00",
     )
     assert floor.get(f"{url}/markers/?player={player.pk}").json()[0]["paid"] == "400.00"
+    everyone = floor.get(f"{url}/player-balances/").json()
+    assert [row["player_name"] for row in everyone] == ["Api Depositor"]
     assert CashTransaction.objects.filter(player=player).count() == 6
 
 
@@ -99,6 +101,7 @@ def test_refusals_name_their_field_and_write_nothing(cage, make_player):
         format="json",
     )
     assert currency.json()["error"]["field"] == "currency"
-    balances = client.get(f"{url}/player-balances/")
+    balances = client.get(f"{url}/player-balances/?player=x1")
     assert balances.status_code in (400, 422) and balances.json()["error"]["field"] == "player"
+    assert client.get(f"{url}/player-balances/").json() == []  # nobody holds money yet
     assert CashTransaction.objects.count() == before

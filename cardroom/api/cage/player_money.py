@@ -279,23 +279,30 @@ class CurrencyExchanges(generics.ListAPIView, ServiceView):
 
 
 class PlayerBalances(ServiceView):
-    """What the cage holds for a player (front money, safekeeping) and what the player owes it
-    (their markers, each with what is outstanding): ``?player=`` (required)."""
+    """What the cage holds for players (front money, safekeeping) and what they owe it (their
+    markers, each with what is outstanding): every player with an account or a marker, or
+    one (``?player=``)."""
 
     read_roles = CAGE_READERS
 
-    @extend_schema(parameters=PLAYER_PARAM, responses=BalancesOut)
+    @extend_schema(parameters=PLAYER_PARAM, responses=BalancesOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
-        player = _player(pk, _player_param(request, required=True) or 0)
-        balances = player_accounts.player_balances(player)
-        money = MoneyField().to_representation
-        return Response(
-            {
-                "player": player.pk,
-                "player_name": player.name,
-                "front_money": money(balances.front_money),
-                "safekeeping": money(balances.safekeeping),
-                "markers_outstanding": money(balances.markers_outstanding),
-                "markers": [_marker_json(state) for state in balances.markers],
-            }
-        )
+        player_id = _player_param(request, required=False)
+        if player_id is not None:
+            players = [_player(pk, player_id)]
+        else:
+            players = list(player_accounts.players_with_money(_cardroom(pk))[:200])
+        return Response([_balances_json(p) for p in players])
+
+
+def _balances_json(player: Player) -> dict[str, Any]:
+    balances = player_accounts.player_balances(player)
+    money = MoneyField().to_representation
+    return {
+        "player": player.pk,
+        "player_name": player.name,
+        "front_money": money(balances.front_money),
+        "safekeeping": money(balances.safekeeping),
+        "markers_outstanding": money(balances.markers_outstanding),
+        "markers": [_marker_json(state) for state in balances.markers],
+    }

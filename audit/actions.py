@@ -106,6 +106,12 @@ class AuditAction(models.TextChoices):
     CAGE_CLOSED = "cage.closed"
     CAGE_ENTRY_RECORDED = "cage.entry_recorded"
     CHIPS_ISSUED = "cage.chips_issued"
+    # A player's money at the cage (cage.services.player_accounts, markers).
+    PLAYER_ACCOUNT_DEPOSIT = "cage.account_deposit"
+    PLAYER_ACCOUNT_WITHDRAWAL = "cage.account_withdrawal"
+    MARKER_ISSUED = "cage.marker_issued"
+    MARKER_PAID = "cage.marker_paid"
+    CURRENCY_EXCHANGED = "cage.currency_exchanged"
     # Drop boxes and their custody, corrections of a count, variances found, the controls.
     DROP_BOX_ISSUED = "cage.drop_box_issued"
     DROP_BOX_STEP = "cage.drop_box_step"

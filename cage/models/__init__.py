@@ -13,6 +13,7 @@ from .count_records import DropCountCorrection, DropCountCounter, DropSlipOrigin
 from .counts import InventoryCount
 from .drop import DropCount, VarianceSignOff
 from .drop_boxes import DropBox, DropBoxStep
+from .player_accounts import CurrencyExchange, Marker, MarkerPayment, PlayerAccountEntry
 from .slip_steps import SlipOriginal, SlipStep
 from .slips import SerialCounter, Slip, SlipDelivery, SlipPrint, SlipVoid
 from .variances import Variance
@@ -40,4 +41,8 @@ __all__ = [
     "DropCountCounter",
     "DropSlipOriginal",
     "Variance",
+    "CurrencyExchange",
+    "Marker",
+    "MarkerPayment",
+    "PlayerAccountEntry",
 ]

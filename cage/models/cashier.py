@@ -90,6 +90,12 @@ class CageEntry(models.Model):
         CASH_FROM_VAULT = "cash_from_vault"
         DROP_DEPOSITED = "drop_deposited"
         CHIPS_ISSUED = "chips_issued"  # a ChipIssue: into (or out of) circulation, at the cage
+        # A player's money at the cage (``player_accounts``): deposits in, withdrawals out.
+        FRONT_MONEY = "front_money"
+        SAFEKEEPING = "safekeeping"
+        MARKER_ISSUED = "marker_issued"  # cash or chips out, on credit
+        MARKER_PAID = "marker_paid"
+        CURRENCY_EXCHANGE = "currency_exchange"  # cash in, then the same out
 
     cardroom = models.ForeignKey("patrons.Cardroom", on_delete=models.PROTECT, related_name="+")
     shift = models.ForeignKey(CageShift, on_delete=models.PROTECT, related_name="entries")

@@ -32,6 +32,8 @@ from .drop import drop_count_record, drop_variance_sign_off
 from .drop_boxes import drop_box_issue, drop_box_step
 from .drop_corrections import drop_count_correct
 from .late_counts import inventory_late_closing_count_record
+from .markers import currency_exchange, marker_issue, marker_pay
+from .player_accounts import player_account_move
 from .slip_chain import (
     slip_cage_receive,
     slip_carry,
@@ -76,4 +78,8 @@ __all__ = [
     "drop_count_correct",
     "rack_count_escalate",
     "variance_escalate",
+    "currency_exchange",
+    "marker_issue",
+    "marker_pay",
+    "player_account_move",
 ]

@@ -49,6 +49,11 @@ OWN_SERVICE: dict[str, str] = {
     Kind.CHIPS_REDEEMED: "cage_chips_redeem",
     Kind.CHIPS_ISSUED: "chip_issue_record",
     Kind.FILL_RETURNED: "slip_void",
+    Kind.FRONT_MONEY: "player_account_move",
+    Kind.SAFEKEEPING: "player_account_move",
+    Kind.MARKER_ISSUED: "marker_issue",
+    Kind.MARKER_PAID: "marker_pay",
+    Kind.CURRENCY_EXCHANGE: "currency_exchange",
 }
 
 

@@ -86,6 +86,17 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
     "cage.variance": lambda found: (
         f"{found.table or found.cardroom}, {_words(found.source)} variance {dollars(found.amount)}"
     ),
+    # a player's money at the cage
+    "cage.playeraccountentry": lambda row: (
+        f"{_player(row.player)}, {_words(row.account)} {dollars(row.amount)}"
+    ),
+    "cage.marker": lambda marker: f"{_player(marker.player)}, marker #{marker.pk}",
+    "cage.markerpayment": lambda paid: (
+        f"{_player(paid.marker.player)}, payment {dollars(paid.amount)} on marker #{paid.marker_id}"
+    ),
+    "cage.currencyexchange": lambda exchange: (
+        f"{_player(exchange.player)}, {exchange.currency} exchanged for {dollars(exchange.amount)}"
+    ),
     # compliance and players under the law (an excluded person's name stays off the log,
     # as it stays off the event's payload)
     "compliance.export": lambda export: f"export #{export.pk} ({_words(export.kind)})",
@@ -123,6 +134,10 @@ RELATED: dict[str, list[str]] = {
     "cage.dropbox": ["table"],
     "cage.variancesignoff": ["count__table"],
     "cage.variance": ["table", "cardroom"],
+    "cage.playeraccountentry": ["player"],
+    "cage.marker": ["player"],
+    "cage.markerpayment": ["marker__player"],
+    "cage.currencyexchange": ["player"],
     "patrons.incident": ["at_table__table"],
     "patrons.cashtransaction": ["player"],
     "patrons.currencytransactionreport": ["player"],

@@ -18,6 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -29,6 +30,7 @@ from core.roles import CASHIER, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons.models import Cardroom, Player
 from tables import selectors as table_selectors
 
+from . import cashier_accounts
 from .base import Actions, SignedInRequest, call_service, role_required
 from .cage import cardroom_first
 from .forms.cashier import (
@@ -67,7 +69,7 @@ def _blank_forms(cardroom: Cardroom) -> dict[str, Any]:
         "sale": PlayerCashForm(denominations=chips, auto_id=AUTO_IDS["sale"]),
         "entry": CageEntryForm(denominations=chips, auto_id=AUTO_IDS["entry"]),
         "issue": ChipIssueForm(denominations=chips, auto_id=AUTO_IDS["issue"]),
-    }
+    } | cashier_accounts.blank_forms(cardroom)
 
 
 @cage_readers
@@ -85,7 +87,7 @@ def cashier_home(request: SignedInRequest, forms: dict[str, Any] | None = None) 
         "statement": statement,
         "forms": _blank_forms(cardroom) | (forms or {}),
         "refused": bool(forms),
-    }
+    } | cashier_accounts.balances_context(request, cardroom)
     return render(request, "cage/cashier.html", context, status=422 if forms else 200)
 
 
@@ -106,7 +108,7 @@ cashier_actions: Actions[Callable[[SignedInRequest, Cardroom], HttpResponseBase]
 @require_POST
 @cashier_only
 def cashier_action(request: SignedInRequest, action: str) -> HttpResponseBase:
-    """count, player-cash, entry, issue."""
+    """count, player-cash, entry, issue; a player's money (``cashier_accounts.ACTIONS``)."""
     return cashier_actions.handler(action)(request, cardroom_first())
 
 
@@ -254,3 +256,32 @@ def _issue(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
         fields=form.service_fields(),
     )
     return _back(request, ok, "issue", form)
+
+
+def _money_action(name: str) -> Callable[[SignedInRequest, Cardroom], HttpResponseBase]:
+    """A form of a player's money at the cage: asks first, records, or shows the refusal."""
+    action = cashier_accounts.ACTIONS[name]
+
+    def handle(request: SignedInRequest, cardroom: Cardroom) -> HttpResponseBase:
+        form = action.form(cardroom, request.POST)
+        ok = form.is_valid() and call_service(
+            request,
+            form,
+            lambda: action.record(request, cardroom, form),
+            fields=form.service_fields(),
+        )
+        if not ok:
+            return cashier_home(request, {action.key: form})
+        player = getattr(ok, "player_id", None) or getattr(
+            getattr(ok, "marker", None), "player_id", ""
+        )
+        return redirect(f"{reverse('cashier-home')}?player={player}#player-money")
+
+    def sentence(request: HttpRequest, cardroom: Cardroom) -> str | None:
+        return action.say(request, cardroom)
+
+    return cashier_actions(name, confirm=sentence)(handle)
+
+
+for _name in cashier_accounts.ACTIONS:
+    _money_action(_name)

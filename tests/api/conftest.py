@@ -310,6 +310,14 @@ class World:
         )
 
     @cached_property
+    def marker(self):
+        """A $1,000.00 marker the cashier issued the identified player in cash, unpaid."""
+        self.open_cage  # noqa: B018 - the cage must be open to issue it
+        return cage.marker_issue(
+            player=self.identified_player, issued_as="cash", amount="1000", by=self.cashier
+        )
+
+    @cached_property
     def ctr(self):
         """The CTR of $10,000.01 in cash bought at the cage (over the federal line) yesterday:
         its gaming day is over, so compliance may file it."""

@@ -332,6 +332,25 @@ MATRIX = [
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/entries/",       401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/player-cash/",   401, 403, 403, 403, 403, 403),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/player-cash/",   401, 405, 405, 405, 405, 405),
+    # A player's money at the cage: the cashier records (CASHIER below); floor and compliance
+    # read the markers, the exchanges and a player's balances.
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/front-money/",   401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/front-money/",   401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/safekeeping/",   401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/safekeeping/",   401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/markers/",       401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/markers/",       401, 403, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/markers/",       401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/markers/{{marker}}/payments/",
+               401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/markers/{{marker}}/payments/",
+               401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/", 401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/", 401, 403, 403, 403, 403, 403),
+    ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/", 401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/player-balances/?player={{identified_player}}",
+               401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/player-balances/", 401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 403, 403, 403, 403, 403),
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/",   401, 405, 405, 405, 405, 405),
@@ -501,6 +520,14 @@ CASHIER = {
     ("GET", f"{V}/cardrooms/{{cardroom}}/cage/entries/"): 200,
     ("POST", f"{V}/cardrooms/{{cardroom}}/cage/entries/"): 201,
     ("POST", f"{V}/cardrooms/{{cardroom}}/cage/player-cash/"): 201,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/front-money/"): 201,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/safekeeping/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/markers/"): 200,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/markers/"): 201,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/markers/{{marker}}/payments/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/"): 200,
+    ("POST", f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/"): 201,
+    ("GET", f"{V}/cardrooms/{{cardroom}}/cage/player-balances/?player={{identified_player}}"): 200,
     ("GET", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/"): 200,
     ("POST", f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/"): 201,
     ("GET", f"{V}/cardrooms/{{cardroom}}/cage/circulation/{DAY}"): 200,
@@ -735,6 +762,28 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/cardrooms/{{cardroom}}/cage/player-cash/": lambda: (
             w.open_cage
             and {"player": w["identified_player"], "direction": "in", "chips": {"25": 4}}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/front-money/": lambda: (
+            w.open_cage
+            and {"player": w["identified_player"], "direction": "deposit", "amount": "500"}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/safekeeping/": lambda: (
+            w.open_cage
+            and {"player": w["identified_player"], "direction": "deposit", "amount": "200"}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/markers/": lambda: (
+            w.open_cage
+            and {"player": w["identified_player"], "issued_as": "cash", "amount": "1000"}
+        ),
+        f"{V}/cardrooms/{{cardroom}}/cage/markers/{{marker}}/payments/": lambda: {"amount": "100"},
+        f"{V}/cardrooms/{{cardroom}}/cage/currency-exchange/": lambda: (
+            w.open_cage
+            and {
+                "player": w["identified_player"],
+                "amount": "108.50",
+                "currency": "EUR",
+                "foreign_amount": "100",
+            }
         ),
         f"{V}/cardrooms/{{cardroom}}/cage/chip-issues/": lambda: (
             w.open_cage

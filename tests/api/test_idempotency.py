@@ -266,6 +266,11 @@ MONEY_MOVING = {
     "api/v1/cardrooms/<int:pk>/cage/entries/",
     "api/v1/cardrooms/<int:pk>/cage/player-cash/",
     "api/v1/cardrooms/<int:pk>/cage/chip-issues/",
+    "api/v1/cardrooms/<int:pk>/cage/front-money/",
+    "api/v1/cardrooms/<int:pk>/cage/safekeeping/",
+    "api/v1/cardrooms/<int:pk>/cage/markers/",
+    "api/v1/cardrooms/<int:pk>/cage/markers/<int:marker>/payments/",
+    "api/v1/cardrooms/<int:pk>/cage/currency-exchange/",
     "api/v1/sessions/<int:pk>/late-closing-count/",
 }
 

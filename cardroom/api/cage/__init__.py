@@ -38,6 +38,14 @@ from .custody import (
 )
 from .drop import DropBoxes, DropCountSignOff, TableDropCount
 from .late_counts import SessionLateClosingCount
+from .player_money import (
+    CurrencyExchanges,
+    FrontMoney,
+    MarkerPayments,
+    Markers,
+    PlayerBalances,
+    Safekeeping,
+)
 from .slip_steps import (
     CardroomSlipsAwaiting,
     SlipCageReceive,
@@ -49,6 +57,12 @@ from .slip_steps import (
 from .slips import SlipDetail, SlipVoid, TableSlips
 
 __all__ = [
+    "CurrencyExchanges",
+    "FrontMoney",
+    "MarkerPayments",
+    "Markers",
+    "PlayerBalances",
+    "Safekeeping",
     "CardroomCageLimit",
     "CardroomDenominations",
     "CardroomShifts",

@@ -1,0 +1,178 @@
+"""FinCEN's CTR batch of a cardroom, from its records: the CTRs of an ended gaming day (or the
+ones named), each with its person as the identity on file has them, filed by the cardroom's
+``CtrFiler``; written by ``compliance.fincen_ctr``. The file carries each person's TIN and ID
+number whole (the form needs them): each download is an audit event naming the CTRs and
+players in it. A CTR that lacks a field the form needs is refused by its number and the
+field ("CTR #12: the person's street is missing"), and nothing is written."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from datetime import date
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+from core import days
+from core.errors import Conflict, DomainError
+from core.permissions import require_role
+from core.roles import COMPLIANCE_AUDITOR
+from patrons.masking import masked_id
+from patrons.models import Cardroom, CtrFiler, CurrencyTransactionReport, PlayerIdentity
+
+from . import fincen_codes as codes
+from .fincen_ctr import Filer, FilingCtr, FilingPerson, FilingTransaction, batch_xml
+
+#: The person's fields FinCEN's CTR needs, as a refusal names them.
+PERSON_FIELDS = (
+    ("last_name", "last name"),
+    ("first_name", "first name"),
+    ("street", "street"),
+    ("city", "city"),
+    ("zip_code", "ZIP code"),
+    ("country", "country"),
+    ("tin", "TIN"),
+    ("tin_type", "TIN type"),
+    ("occupation", "occupation"),
+    ("id_number", "ID number"),
+)
+#: FinCEN asks for the state of an address in these countries.
+COUNTRIES_WITH_STATES = frozenset({"US", "CA", "MX"})
+
+
+def _text(identity: PlayerIdentity, name: str) -> str:
+    value = getattr(identity, name, None)  # the sealed ones (TIN, ID number) read unsealed
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _missing(number: int, what: str) -> DomainError:
+    return DomainError(f"CTR #{number}: the person's {what} is missing.", field="ctr")
+
+
+def filing_person(report: CurrencyTransactionReport) -> FilingPerson:
+    """The CTR's person from the identity on file, or a refusal naming what is missing."""
+    identity = getattr(report.player, "identity", None)
+    if identity is None:
+        raise DomainError(f"CTR #{report.pk}: the person has no identity on file.", field="ctr")
+    values = {name: _text(identity, name) for name, _ in PERSON_FIELDS}
+    for name, what in PERSON_FIELDS:
+        if not values[name]:
+            raise _missing(report.pk, what)
+    values["country"] = values["country"].upper()
+    state = _text(identity, "state").upper()
+    if not state and values["country"] in COUNTRIES_WITH_STATES:
+        raise _missing(report.pk, "state")
+    if values["tin_type"] not in codes.TIN_CODE:
+        raise DomainError(f"CTR #{report.pk}: the person's TIN type is not FinCEN's.", field="ctr")
+    return FilingPerson(
+        **{name: values[name] for name, _ in PERSON_FIELDS if name != "id_number"},
+        middle_name=_text(identity, "middle_name"),
+        state=state,
+        date_of_birth=identity.date_of_birth,
+        id_type=identity.id_type,
+        id_number=values["id_number"],
+        id_issuer=identity.id_issuer,
+    )
+
+
+def filing_ctr(report: CurrencyTransactionReport) -> FilingCtr:
+    transactions = [
+        FilingTransaction(kind=tx.kind, amount=tx.amount) for tx in report.transactions.all()
+    ]
+    if not transactions:
+        raise DomainError(f"CTR #{report.pk}: it has no cash transactions.", field="ctr")
+    return FilingCtr(
+        number=report.pk,
+        gaming_day=report.gaming_day,
+        person=filing_person(report),
+        transactions=transactions,
+    )
+
+
+def filer_of(cardroom: Cardroom) -> Filer:
+    row = CtrFiler.objects.filter(cardroom=cardroom).first()
+    if row is None:
+        raise DomainError(
+            "Set the cardroom's CTR filer (the filing institution) first.", field="ctr_filer"
+        )
+    return Filer(
+        legal_name=row.legal_name,
+        ein=row.ein,
+        street=row.street,
+        city=row.city,
+        state=row.state,
+        zip_code=row.zip_code,
+        country=row.country,
+        contact_office=row.contact_office,
+        phone=row.phone,
+        phone_extension=row.phone_extension,
+        transmitter_contact=row.transmitter_contact,
+        transmitter_tcc=row.transmitter_tcc,
+        doing_business_as=cardroom.name,
+    )
+
+
+def batch_reports(
+    cardroom: Cardroom, day: date | None, ctr_ids: Sequence[int]
+) -> list[CurrencyTransactionReport]:
+    """The CTRs of gaming day ``day``, or those of ``ctr_ids`` (the cardroom's), in order."""
+    if (day is None) == (not ctr_ids):
+        raise DomainError("Name a gaming day or the CTRs, not both.", field="day")
+    rows = CurrencyTransactionReport.objects.filter(cardroom=cardroom)
+    rows = rows.filter(gaming_day=day) if day is not None else rows.filter(pk__in=ctr_ids)
+    reports = list(
+        rows.select_related("player__identity").prefetch_related("transactions").order_by("id")
+    )
+    if ctr_ids:
+        unknown = sorted(set(ctr_ids) - {report.pk for report in reports})
+        if unknown:
+            raise DomainError(f"CTR #{unknown[0]} is not one of this cardroom's.", field="ctr")
+    elif not reports:
+        raise DomainError(f"No CTR was made on the gaming day {day}.", field="day")
+    return reports
+
+
+def _ended(cardroom: Cardroom, reports: Sequence[CurrencyTransactionReport]) -> date:
+    """Today's gaming day, which the batch's CTRs are all before (a running day's can grow)."""
+    today = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, timezone.now())
+    for report in reports:
+        if report.gaming_day >= today:
+            raise Conflict(
+                f"CTR #{report.pk}: its gaming day {report.gaming_day} is still running; "
+                "its cash can still grow. Export it once the day has ended.",
+                field="day",
+            )
+    return today
+
+
+@transaction.atomic
+def fincen_batch(
+    *, cardroom: Cardroom, by: User, day: date | None = None, ctr_ids: Sequence[int] = ()
+) -> bytes:
+    """The batch file of the CTRs of ``day`` (or of ``ctr_ids``), as FinCEN takes it, and an
+    audit event for the whole numbers it carries."""
+    require_role(by, COMPLIANCE_AUDITOR, action="export FinCEN's CTR batch")
+    filer = filer_of(cardroom)
+    reports = batch_reports(cardroom, day, ctr_ids)
+    _ended(cardroom, reports)
+    ctrs = [filing_ctr(report) for report in reports]
+    filed_on = timezone.now().astimezone(ZoneInfo(cardroom.time_zone)).date()
+    content = batch_xml(filer=filer, ctrs=ctrs, filed_on=filed_on)
+    audit_record(
+        actor=by,
+        action=AuditAction.CTR_BATCH_EXPORTED,
+        target=cardroom,
+        payload={
+            "day": day,
+            "ctrs": [report.pk for report in reports],
+            "players": sorted({report.player_id for report in reports}),
+            "tins": [masked_id(ctr.person.tin) for ctr in ctrs],
+            "sha256": hashlib.sha256(content).hexdigest(),
+        },
+    )
+    return content

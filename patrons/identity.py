@@ -3,7 +3,7 @@ compliance, whose every look at a whole ID number is an audit event."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from django.contrib.auth.models import User
@@ -21,6 +21,7 @@ from . import hooks
 from .keys import id_hash, normal_id
 from .masking import masked_id
 from .models import IdType, Player, PlayerIdentity
+from .person import Person, masked_tin, person_clean
 
 #: Who records a player's identity: the floor and the dealer (taking the ID at the table),
 #: and compliance.
@@ -29,13 +30,15 @@ RECORDERS = (*TABLE_STAFF, COMPLIANCE_AUDITOR)
 
 @dataclass(frozen=True)
 class IdentityInput:
-    """An identity as given: the date of birth and one ID."""
+    """An identity as given: the date of birth and one ID, and the person as a CTR names
+    them (``patrons.person``; all blank when not given)."""
 
     date_of_birth: date
     id_type: str
     id_number: str
     id_issuer: str
     id_expires: date
+    person: Person = field(default_factory=Person)
 
     def hashed(self) -> str:
         return id_hash(self.id_type, self.id_issuer, self.id_number)
@@ -86,6 +89,7 @@ def identity_record(
     shows the number masked."""
     require_role(by, *RECORDERS, action="record a player's identity")
     identity_check(identity, today=timezone.localdate())
+    person = person_clean(identity.person)
     if photo is not None:
         photo_check(photo)
     number = normal_id(identity.id_number)
@@ -93,6 +97,7 @@ def identity_record(
         player=player
     )
     replaced = row.pk is not None
+    _person_set(row, person)
     row.date_of_birth = identity.date_of_birth
     row.id_type = identity.id_type
     row.id_number = number  # type: ignore[assignment]  # the field is untyped (a library)
@@ -114,24 +119,46 @@ def identity_record(
             "id_issuer": row.id_issuer,
             "id_expires": row.id_expires,
             "photo": bool(row.photo),
+            "tin": masked_tin(row.tin),
+            "tin_type": row.tin_type,
             "replaced": replaced,
         },
     )
     return row
 
 
+def _person_set(row: PlayerIdentity, person: Person) -> None:
+    """The CTR's person onto the identity. A TIN not given keeps the one on file (it is never
+    shown whole again, so nobody could give it back); a new one replaces it."""
+    for name in ("last_name", "first_name", "middle_name", "street", "city", "state"):
+        setattr(row, name, getattr(person, name))
+    row.zip_code, row.country, row.occupation = person.zip_code, person.country, person.occupation
+    if person.tin:
+        row.tin = person.tin  # type: ignore[assignment]  # the field is untyped (a library)
+        row.tin_last4, row.tin_type = person.tin[-4:], person.tin_type
+
+
+#: What compliance's "show" shows whole: the ID number, or the TIN.
+SHOWN = ("id_number", "tin")
+
+
 @transaction.atomic
-def identity_reveal(*, player: Player, by: User, reason: str = "") -> str:
-    """Compliance's explicit "show": the whole ID number, and an audit event saying who saw
-    whose number and why. Nobody else is shown it."""
-    require_role(by, COMPLIANCE_AUDITOR, action="see a player's whole ID number")
+def identity_reveal(*, player: Player, by: User, reason: str = "", show: str = "id_number") -> str:
+    """Compliance's explicit "show": the whole ID number (or, ``show="tin"``, the whole TIN),
+    and an audit event saying who saw what of whose, and why. Nobody else is shown it."""
+    require_role(by, COMPLIANCE_AUDITOR, action="see a player's whole ID number or TIN")
+    if show not in SHOWN:
+        raise DomainError("Show is 'id_number' or 'tin'.", field="show")
     row = PlayerIdentity.objects.filter(player_id=player.pk).first()
     if row is None:
         raise DomainError(f"{player} has no identity on file.", field="player")
+    if show == "tin" and not row.tin:
+        raise DomainError(f"{player} has no TIN on file.", field="show")
+    value = str(row.tin if show == "tin" else row.id_number)
+    payload: dict[str, str] = {"id_number": masked_id(row.id_number), "reason": reason.strip()}
+    if show == "tin":
+        payload = {"show": "tin", "tin": masked_tin(value), "reason": reason.strip()}
     audit_record(
-        actor=by,
-        action=AuditAction.PLAYER_IDENTITY_REVEALED,
-        target=player,
-        payload={"id_number": masked_id(row.id_number), "reason": reason.strip()},
+        actor=by, action=AuditAction.PLAYER_IDENTITY_REVEALED, target=player, payload=payload
     )
-    return str(row.id_number)
+    return value

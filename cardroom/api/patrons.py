@@ -4,7 +4,7 @@ CTRs (JSON and CSV), structuring flags and the cash policy (reviews, incidents a
 games: ``cardroom.api.patron_reviews``; the exclusion lists: ``cardroom.api.exclusions``).
 
 One masking rule (``patrons.masking.masked_id``) serves every answer: no body here carries a
-whole ID number but the reveal's, which writes its audit event first.
+whole ID number or TIN but the reveal's, which writes its audit event first.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from core.roles import (
     TABLE_STAFF,
 )
 from patrons import cash, selectors
-from patrons.identity import RECORDERS, IdentityInput, identity_record, identity_reveal
+from patrons.identity import RECORDERS, SHOWN, IdentityInput, identity_record, identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
     Cardroom,
@@ -42,6 +42,7 @@ from patrons.models import (
     PlayerIdentity,
     StructuringFlag,
 )
+from patrons.person import PERSON_PARTS, Person, masked_last4
 from tables.models import Table
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
@@ -59,16 +60,34 @@ class IdentityIn(StrictSerializer):
     id_issuer = serializers.CharField(max_length=60)
     id_expires = serializers.DateField()
     photo = serializers.FileField(required=False, allow_null=True, default=None)
+    # The person as a CTR names them (``patrons.person``): optional, checked there.
+    last_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    first_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    middle_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    street = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    city = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    state = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    zip_code = serializers.CharField(max_length=10, required=False, allow_blank=True)
+    country = serializers.CharField(max_length=2, required=False, allow_blank=True)
+    tin = serializers.CharField(max_length=11, required=False, allow_blank=True)
+    tin_type = serializers.CharField(max_length=10, required=False, allow_blank=True)
+    occupation = serializers.CharField(max_length=60, required=False, allow_blank=True)
+
+
+_PERSON = set(PERSON_PARTS)
 
 
 def identity_input(data: dict[str, Any]) -> IdentityInput:
-    return IdentityInput(**{key: value for key, value in data.items() if key != "photo"})
+    person = Person(**{key: value for key, value in data.items() if key in _PERSON})
+    given = {key: value for key, value in data.items() if key not in _PERSON | {"photo"}}
+    return IdentityInput(**given, person=person)
 
 
 class IdentityOut(serializers.ModelSerializer):
-    """An identity as everyone sees it: the ID number masked."""
+    """An identity as everyone sees it: the ID number and the TIN masked."""
 
     id_number = serializers.SerializerMethodField()
+    tin = serializers.SerializerMethodField()
     photo_on_file = serializers.SerializerMethodField()
 
     class Meta:
@@ -80,12 +99,26 @@ class IdentityOut(serializers.ModelSerializer):
             "id_number",
             "id_issuer",
             "id_expires",
+            "last_name",
+            "first_name",
+            "middle_name",
+            "street",
+            "city",
+            "state",
+            "zip_code",
+            "country",
+            "tin",
+            "tin_type",
+            "occupation",
             "photo_on_file",
             "recorded_at",
         ]
 
     def get_id_number(self, row: PlayerIdentity) -> str:
         return masked_id(row.id_number)
+
+    def get_tin(self, row: PlayerIdentity) -> str:
+        return masked_last4(row.tin_last4)
 
     def get_photo_on_file(self, row: PlayerIdentity) -> bool:
         return bool(row.photo)
@@ -101,11 +134,15 @@ class IdentityStatusOut(serializers.Serializer):
 
 class RevealIn(StrictSerializer):
     reason = serializers.CharField(max_length=500, required=False, default="")
+    show = serializers.ChoiceField(choices=SHOWN, required=False, default="id_number")
 
 
 class RevealOut(serializers.Serializer):
+    """The one thing shown whole: ``id_number`` or (``show=tin``) ``tin``."""
+
     player = serializers.IntegerField()
-    id_number = serializers.CharField()
+    id_number = serializers.CharField(required=False)
+    tin = serializers.CharField(required=False)
 
 
 class CashTransactionOut(serializers.ModelSerializer):
@@ -238,8 +275,9 @@ class PlayerIdentityReveal(ServiceView):
     @extend_schema(request=RevealIn, responses=RevealOut)
     def post(self, request: Request, pk: int) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        number = identity_reveal(player=player, by=actor(request), **self.parse(request))
-        return Response(RevealOut({"player": player.pk, "id_number": number}).data)
+        data = self.parse(request)
+        value = identity_reveal(player=player, by=actor(request), **data)
+        return Response(RevealOut({"player": player.pk, data["show"]: value}).data)
 
 
 class CashLog(generics.ListAPIView):

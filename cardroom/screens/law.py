@@ -30,6 +30,7 @@ from patrons.models import (
     Player,
     SuspiciousActivityReview,
 )
+from patrons.person import masked_last4
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
@@ -181,6 +182,7 @@ def _player_page(
         "player": player,
         "identity": identity,
         "masked": masked_id(identity.id_number) if identity else "",
+        "tin_masked": masked_last4(identity.tin_last4) if identity else "",
         "revealed": revealed,
         "cash": player.cash_transactions.order_by("-created_at")[:100],
         "reviews": selectors.reviews(player.pk),

@@ -19,6 +19,7 @@ from patrons import exclusions, incidents, selectors
 from patrons.identity import IdentityInput, identity_record
 from patrons.masking import masked_id
 from patrons.models import Incident, Player
+from patrons.person import PERSON_PARTS, Person, masked_last4
 from tables import selectors as table_selectors
 from tables.models import Table
 from tables.rotation import game_restart
@@ -128,12 +129,12 @@ def identity_page(request: SignedInRequest) -> HttpResponse:
     if form.is_valid():
         data = dict(form.cleaned_data)
         player, photo = data.pop("player"), data.pop("photo")
+        person = Person(**{key: data.pop(key) for key in PERSON_PARTS})
+        identity = IdentityInput(**data, person=person)
         row = call_service(
             request,
             form,
-            lambda: identity_record(
-                player=player, identity=IdentityInput(**data), photo=photo, by=request.user
-            ),
+            lambda: identity_record(player=player, identity=identity, photo=photo, by=request.user),
         )
         if row:
             return redirect(f"{request.path}?recorded={player.pk}")
@@ -146,7 +147,9 @@ def _recorded(request: SignedInRequest) -> Any:
         return None
     player = Player.objects.filter(pk=pk).first()
     identity = selectors.identity_of(player) if player else None
-    return (player, masked_id(identity.id_number)) if identity else None
+    if identity is None:
+        return None
+    return (player, masked_id(identity.id_number), masked_last4(identity.tin_last4))
 
 
 def _identity_page(

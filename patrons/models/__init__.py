@@ -24,5 +24,6 @@ from .records import Exclusion as Exclusion
 from .records import ExclusionListImport as ExclusionListImport
 from .records import IdType as IdType
 from .records import PlayerIdentity as PlayerIdentity
+from .records import TinType as TinType
 from .reviews import ReviewNote as ReviewNote
 from .reviews import SuspiciousActivityReview as SuspiciousActivityReview

@@ -29,6 +29,15 @@ class IdType(models.TextChoices):
     OTHER = "other"
 
 
+class TinType(models.TextChoices):
+    """What a person's taxpayer identification number is (as FinCEN 112 asks)."""
+
+    SSN = "ssn", "social security number"
+    ITIN = "itin", "individual taxpayer identification number"
+    EIN = "ein", "employer identification number"
+    FOREIGN = "foreign", "foreign"
+
+
 class CashPolicy(models.Model):
     """A cardroom's cash-reporting settings; a cardroom without one has the defaults
     (``patrons.selectors.cash_policy``)."""
@@ -59,8 +68,10 @@ class CashPolicy(models.Model):
 
 
 class PlayerIdentity(models.Model):
-    """A player's identity on file: date of birth and one ID (type, number, issuer, expiry).
-    The number is encrypted at rest; ``id_hash`` (keyed) finds it without decrypting."""
+    """A player's identity on file: date of birth and one ID (type, number, issuer, expiry),
+    and the person as a CTR names them (the name split, the address, the TIN, the occupation;
+    blank on identities recorded before). The ID number and the TIN are encrypted at rest;
+    ``id_hash`` (keyed) finds the ID without decrypting, ``tin_last4`` shows the TIN masked."""
 
     player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="identity")
     date_of_birth = models.DateField()
@@ -70,6 +81,18 @@ class PlayerIdentity(models.Model):
     id_expires = models.DateField()
     id_hash = models.CharField(max_length=64, db_index=True)
     photo = models.FileField(upload_to="identity/", blank=True)
+    last_name = models.CharField(max_length=60, blank=True)
+    first_name = models.CharField(max_length=60, blank=True)
+    middle_name = models.CharField(max_length=60, blank=True)
+    street = models.CharField(max_length=100, blank=True)
+    city = models.CharField(max_length=60, blank=True)
+    state = models.CharField(max_length=2, blank=True)  # a USPS code, or a province's
+    zip_code = models.CharField(max_length=10, blank=True)
+    country = models.CharField(max_length=2, blank=True, default="US")  # ISO 3166-1 alpha-2
+    tin = SealedCharField(max_length=9, blank=True, null=True)  # empty: None
+    tin_last4 = models.CharField(max_length=4, blank=True)
+    tin_type = models.CharField(max_length=10, choices=TinType.choices, blank=True)
+    occupation = models.CharField(max_length=60, blank=True)
     recorded_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField()
 

@@ -13,6 +13,7 @@ from patrons.models import (
     IncidentEntry,
     Player,
     SuspiciousActivityReview,
+    TinType,
 )
 from tables.models import Table
 
@@ -72,6 +73,26 @@ class IdentityForm(AsciiDigitsForm):
     id_issuer = forms.CharField(label="Issued by", max_length=60)
     id_expires = forms.DateField(label="Expires", widget=forms.DateInput(attrs={"type": "date"}))
     photo = forms.FileField(required=False, help_text="optional: a JPEG or PNG, at most 5 MB")
+    # The person as a CTR names them: optional here, each part given whole.
+    last_name = forms.CharField(max_length=60, required=False)
+    first_name = forms.CharField(max_length=60, required=False)
+    middle_name = forms.CharField(max_length=60, required=False)
+    street = forms.CharField(max_length=100, required=False)
+    city = forms.CharField(max_length=60, required=False)
+    state = forms.CharField(max_length=2, required=False, help_text="two letters: CA, NV")
+    zip_code = forms.CharField(label="ZIP code", max_length=10, required=False)
+    country = forms.CharField(max_length=2, required=False, initial="US", help_text="ISO: US")
+    tin = forms.CharField(
+        label="TIN (SSN, ITIN or EIN)",
+        max_length=11,
+        required=False,
+        help_text="nine digits; empty keeps the one on file; shown masked once saved",
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    tin_type = forms.ChoiceField(
+        label="TIN type", choices=[("", "—"), *TinType.choices], required=False
+    )
+    occupation = forms.CharField(max_length=60, required=False)
 
 
 class RestartForm(AsciiDigitsForm):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import date
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
@@ -23,7 +24,13 @@ from core.errors import Conflict, DomainError
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons.masking import masked_id
-from patrons.models import Cardroom, CtrFiler, CurrencyTransactionReport, PlayerIdentity
+from patrons.models import (
+    Cardroom,
+    CashTransaction,
+    CtrFiler,
+    CurrencyTransactionReport,
+    PlayerIdentity,
+)
 
 from . import fincen_codes as codes
 from .fincen_ctr import Filer, FilingCtr, FilingPerson, FilingTransaction, batch_xml
@@ -46,7 +53,7 @@ COUNTRIES_WITH_STATES = frozenset({"US", "CA", "MX"})
 
 
 def _text(identity: PlayerIdentity, name: str) -> str:
-    value = getattr(identity, name, None)  # the sealed ones (TIN, ID number) read unsealed
+    value = getattr(identity, name)  # the sealed ones (TIN, ID number) read unsealed
     return " ".join(str(value).split()) if value is not None else ""
 
 
@@ -64,6 +71,8 @@ def filing_person(report: CurrencyTransactionReport) -> FilingPerson:
         if not values[name]:
             raise _missing(report.pk, what)
     values["country"] = values["country"].upper()
+    if values["country"] == "US":
+        values["zip_code"] = values["zip_code"].replace("-", "")  # FinCEN: 5 or 9 digits
     state = _text(identity, "state").upper()
     if not state and values["country"] in COUNTRIES_WITH_STATES:
         raise _missing(report.pk, "state")
@@ -80,12 +89,27 @@ def filing_person(report: CurrencyTransactionReport) -> FilingPerson:
     )
 
 
+def _transactions(report: CurrencyTransactionReport) -> list[FilingTransaction]:
+    """Every cash transaction the CTR sums: those linked to it and the rest of its player's
+    cash log that gaming day (each side's transactions before it crossed the line); they add
+    up to its totals, or the CTR is not filed from them."""
+    rows = {tx.pk: tx for tx in report.transactions.all()}
+    day_log = CashTransaction.objects.filter(
+        player_id=report.player_id, gaming_day=report.gaming_day
+    )
+    rows.update({tx.pk: tx for tx in day_log})
+    found = [FilingTransaction(kind=tx.kind, amount=tx.amount) for _, tx in sorted(rows.items())]
+    cash_in = sum((tx.amount for tx in rows.values() if tx.direction == "in"), Decimal(0))
+    cash_out = sum((tx.amount for tx in rows.values() if tx.direction == "out"), Decimal(0))
+    if not found or (cash_in, cash_out) != (report.cash_in, report.cash_out):
+        raise DomainError(
+            f"CTR #{report.pk}: its cash transactions do not add up to its totals.", field="ctr"
+        )
+    return found
+
+
 def filing_ctr(report: CurrencyTransactionReport) -> FilingCtr:
-    transactions = [
-        FilingTransaction(kind=tx.kind, amount=tx.amount) for tx in report.transactions.all()
-    ]
-    if not transactions:
-        raise DomainError(f"CTR #{report.pk}: it has no cash transactions.", field="ctr")
+    transactions = _transactions(report)
     return FilingCtr(
         number=report.pk,
         gaming_day=report.gaming_day,

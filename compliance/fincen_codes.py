@@ -11,7 +11,7 @@ user guide give them:
 
 from __future__ import annotations
 
-from patrons.models import CashKind, IdType
+from patrons.models import CashKind, IdType, TinType
 
 NAMESPACE = "www.fincen.gov/base"
 SCHEMA_LOCATION = (
@@ -90,11 +90,10 @@ ID_CODE: dict[str, tuple[str, str]] = {
 }
 #: The person's TIN, as FinCEN types it: an SSN or ITIN, an EIN, a foreign TIN.
 TIN_CODE: dict[str, str] = {
-    "ssn": IdCode.SSN_ITIN,
-    "itin": IdCode.SSN_ITIN,
-    "ssn_itin": IdCode.SSN_ITIN,
-    "ein": IdCode.EIN,
-    "foreign": IdCode.FOREIGN,
+    TinType.SSN: IdCode.SSN_ITIN,
+    TinType.ITIN: IdCode.SSN_ITIN,
+    TinType.EIN: IdCode.EIN,
+    TinType.FOREIGN: IdCode.FOREIGN,
 }
 
 US_STATES = frozenset(

@@ -5,6 +5,8 @@ its audit event, and its refusals, each naming what is at fault and writing noth
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -17,9 +19,10 @@ from patrons.cash import cage_cash
 from patrons.ctr_filer import FilerInput, ctr_filer_set
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CtrFiler, CurrencyTransactionReport
+from patrons.person import Person
 
 pytestmark = pytest.mark.django_db
-
+NS = "{www.fincen.gov/base}"
 DAY = date(2024, 3, 1)  # the clock's gaming day (tests/clock.py's T0)
 FILER = FilerInput(
     legal_name="Bay  Card Club LLC ",
@@ -102,7 +105,23 @@ def test_only_compliance_sets_the_filer(cardroom, supervisor, refusal):
         ctr_filer_set(cardroom=cardroom, filer=FILER, by=supervisor)
 
 
-def a_ctr(cardroom, make_player, supervisor, cashier, amount="10000.01"):
+PERSON = Person(
+    last_name="Vale",
+    first_name="Robin",
+    middle_name="Ann",
+    street="22 Elm Street",
+    city="Oakland",
+    state="CA",
+    zip_code="94607-1234",
+    country="US",
+    tin="123-45-6789",
+    tin_type="ssn",
+    occupation="Teacher",
+)
+
+
+def a_ctr(cardroom, make_player, supervisor, cashier, person=PERSON, *amounts):
+    """Robin Vale's CTR: cash at the cage (``amounts``; $10,000.01 in by default)."""
     player = make_player("Robin Vale")
     identity_record(
         player=player,
@@ -112,11 +131,124 @@ def a_ctr(cardroom, make_player, supervisor, cashier, amount="10000.01"):
             id_number="D1234567",
             id_issuer="CA",
             id_expires=date(2030, 1, 1),
+            person=person,
         ),
         by=supervisor,
     )
-    cage_cash(player=player, direction="in", amount=amount, by=cashier)
+    for direction, amount in amounts or (("in", "10000.01"),):
+        cage_cash(player=player, direction=direction, amount=amount, by=cashier)
     return player
+
+
+def text(element: ET.Element, path: str) -> str:
+    found = element.find("/".join(NS + part for part in path.split("/")))
+    assert found is not None, path
+    return found.text or ""
+
+
+def test_the_batch_of_an_ended_day_carries_each_ctrs_person_and_cash_and_is_audited(
+    cardroom, filer, auditor, make_player, supervisor, cashier, clock
+):
+    player = a_ctr(
+        cardroom,
+        make_player,
+        supervisor,
+        cashier,
+        PERSON,
+        ("in", "6000.00"),
+        ("in", "4000.01"),
+        ("out", "5000.00"),
+        ("out", "5500.50"),
+    )
+    report = CurrencyTransactionReport.objects.get()
+    clock.advance(days=1)
+    root = ET.fromstring(fincen_batch(cardroom=cardroom, day=DAY, by=auditor))
+    assert (root.get("ActivityCount"), root.get("PartyCount")) == ("1", "6")
+    assert root.get("TotalAmount") == str(10001 + 10501)
+    activity = root.find(NS + "Activity")
+    person = next(
+        p for p in activity.findall(NS + "Party") if text(p, "ActivityPartyTypeCode") == "50"
+    )
+    assert [
+        text(person, f"PartyName/{f}")
+        for f in (
+            "RawEntityIndividualLastName",
+            "RawIndividualFirstName",
+            "RawIndividualMiddleName",
+        )
+    ] == ["Vale", "Robin", "Ann"]
+    assert text(person, "Address/RawZIPCode") == "946071234"
+    assert text(person, "IndividualBirthDateText") == "19800517"
+    tin, licence = person.findall(NS + "PartyIdentification")
+    assert text(tin, "PartyIdentificationNumberText") == "123456789"  # whole: the form's
+    assert text(licence, "PartyIdentificationNumberText") == "D1234567"
+    assert text(person, "PartyOccupationBusiness/OccupationBusinessText") == "Teacher"
+    summary = activity.find(NS + "CurrencyTransactionActivity")
+    assert text(summary, "TransactionDateText") == "20240301"
+    assert text(summary, "TotalCashInReceiveAmountText") == "10001"
+    assert text(summary, "TotalCashOutAmountText") == "10501"
+    assert text(summary, "AggregateTransactionIndicator") == "Y"
+    institution = next(
+        p for p in activity.findall(NS + "Party") if text(p, "ActivityPartyTypeCode") == "30"
+    )
+    assert text(institution, "PartyName/RawPartyFullName") == "Bay Card Club LLC"
+    event = AuditEvent.objects.filter(action="cash.ctr_batch_exported").get()
+    payload = json.loads(event.payload)
+    assert (payload["ctrs"], payload["players"]) == ([report.pk], [player.pk])
+    assert "123456789" not in event.payload and payload["tins"] == ["•••••6789"]
+
+
+#: A person's parts blanked together (an identity takes an address, a name, a TIN whole).
+BLANKED = {
+    "street": {"street": "", "city": "", "state": "", "zip_code": ""},
+    "last name": {"last_name": "", "first_name": "", "middle_name": ""},
+    "TIN": {"tin": "", "tin_type": ""},
+    "occupation": {"occupation": ""},
+}
+
+
+@pytest.mark.parametrize("words", list(BLANKED))
+def test_a_ctr_missing_a_part_of_its_person_is_refused_naming_it(
+    cardroom, filer, auditor, make_player, supervisor, cashier, clock, refusal, words
+):
+    a_ctr(cardroom, make_player, supervisor, cashier, replace(PERSON, **BLANKED[words]))
+    report = CurrencyTransactionReport.objects.get()
+    clock.advance(days=1)
+    with refusal(
+        DomainError, field="ctr", says=f"CTR #{report.pk}: the person's {words} is missing"
+    ):
+        fincen_batch(cardroom=cardroom, day=DAY, by=auditor)
+
+
+def test_an_identity_recorded_before_the_ctr_fields_is_refused_by_the_name(
+    cardroom, filer, auditor, make_player, supervisor, cashier, clock, refusal
+):
+    a_ctr(cardroom, make_player, supervisor, cashier, Person())
+    clock.advance(days=1)
+    with refusal(DomainError, field="ctr", says="the person's last name is missing"):
+        fincen_batch(cardroom=cardroom, day=DAY, by=auditor)
+
+
+def test_the_api_and_the_law_page_answer_the_file(
+    cardroom, filer, auditor, make_player, supervisor, cashier, clock, api, client
+):
+    a_ctr(cardroom, make_player, supervisor, cashier)
+    report = CurrencyTransactionReport.objects.get()
+    clock.advance(days=1)
+    url = f"/api/v1/cardrooms/{cardroom.pk}/ctrs/fincen-batch.xml"
+    for answer in (
+        api(auditor).get(f"{url}?day=2024-03-01"),
+        api(auditor).get(f"{url}?ctr={report.pk}"),
+    ):
+        assert answer.status_code == 200, answer.content
+        assert answer["Content-Type"] == "application/xml"
+        assert ET.fromstring(answer.content).get("ActivityCount") == "1"
+    assert api(supervisor).get(f"{url}?day=2024-03-01").status_code == 403
+    client.force_login(auditor)
+    page = client.get("/compliance/law/ctrs/fincen-batch.xml?day=2024-03-01")
+    assert page.status_code == 200 and page["Content-Type"] == "application/xml"
+    assert 'filename="fincen-ctr-2024-03-01.xml"' in page["Content-Disposition"]
+    assert AuditEvent.objects.filter(action="cash.ctr_batch_exported").count() == 3
 
 
 def test_no_batch_without_a_filer(cardroom, auditor, clock, refusal):
@@ -136,16 +268,6 @@ def test_no_batch_while_the_ctrs_gaming_day_is_running(
 ):
     a_ctr(cardroom, make_player, supervisor, cashier)
     with refusal(Conflict, field="day", says="still running"):
-        fincen_batch(cardroom=cardroom, day=DAY, by=auditor)
-
-
-def test_a_ctr_whose_person_lacks_a_field_is_refused_by_its_number(
-    cardroom, filer, auditor, make_player, supervisor, cashier, clock, refusal
-):
-    a_ctr(cardroom, make_player, supervisor, cashier)
-    report = CurrencyTransactionReport.objects.get()
-    clock.advance(days=1)
-    with refusal(DomainError, field="ctr", says=f"CTR #{report.pk}: the person's"):
         fincen_batch(cardroom=cardroom, day=DAY, by=auditor)
 
 

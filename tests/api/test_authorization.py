@@ -86,7 +86,7 @@ DAY = "?day=2024-03-01"
 SHIFT = "?day=2024-03-01&shift=day"
 DAY_RANGE = "?start=2024-03-01"
 ACKNOWLEDGE = f"{V}/audit/checkpoint-problems/{{checkpoint_problem}}/acknowledge/"
-FINCEN_BATCH = f"{V}/cardrooms/{{cardroom}}/ctrs/fincen-batch.xml{DAY}"
+FINCEN_BATCH = f"{V}/cardrooms/{{cardroom}}/ctrs/fincen-batch.xml?ctr={{fincen_ctr}}"
 #: The bodies of the PUTs (a whole setting each).
 PUT_BODIES = {
     f"{V}/cardrooms/{{cardroom}}/ctr-filer/": {
@@ -430,12 +430,12 @@ MATRIX = [
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cash-policy/",        401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/ctrs/{{ctr}}/file/",                         401, 403, 403, 403, 200, 403),
     ("GET",    f"{V}/ctrs/{{ctr}}/file/",                         401, 405, 405, 405, 405, 405),
-    # FinCEN's CTR batch: who files (compliance sets it) and the batch file (compliance's
-    # alone: 422 in the world, which has no filer set)
+    # FinCEN's CTR batch: who files (compliance sets it) and the batch file of a CTR of an
+    # ended gaming day (compliance's alone)
     ("GET",    f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 403, 403, 403, 200, 403),
     ("PUT",    f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 405, 405, 405, 405, 405),
-    ("GET",    FINCEN_BATCH,                                      401, 403, 403, 403, 422, 403),
+    ("GET",    FINCEN_BATCH,                                      401, 403, 403, 403, 200, 403),
     ("POST",   FINCEN_BATCH,                                      401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/exclusions/",                                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/",                                401, 201, 403, 403, 201, 403),

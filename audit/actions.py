@@ -120,6 +120,7 @@ class AuditAction(models.TextChoices):
     CASH_AT_CAGE = "cash.cage_transaction"
     CTR_CREATED = "cash.ctr_created"
     CTR_FILED = "cash.ctr_filed"
+    CTR_AMENDED = "cash.ctr_amended"
     # FinCEN's CTR batch: who files it (compliance's setting), and each download of a batch.
     CTR_FILER_SET = "cash.ctr_filer_set"
     CTR_BATCH_EXPORTED = "cash.ctr_batch_exported"

@@ -5,6 +5,7 @@ needs them), so making it is an audited look at them, naming every player in it.
 from __future__ import annotations
 
 import io
+import json
 from datetime import date
 
 from django.contrib.auth.models import User
@@ -20,7 +21,8 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
 from patrons.masking import masked_id
-from patrons.models import Cardroom, CashTransaction
+from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, PlayerIdentity
+from patrons.person import masked_tin
 
 MTL_COLUMNS = [
     "transaction",
@@ -37,6 +39,19 @@ MTL_COLUMNS = [
     "id_on_file",
     "recorded_by",  # the person by name; their username beside it
     "recorded_by_username",
+]
+PERSON_COLUMNS = [
+    "last_name",
+    "first_name",
+    "middle_name",
+    "street",
+    "city",
+    "state",
+    "zip_code",
+    "country",
+    "tin",
+    "tin_type",
+    "occupation",
 ]
 CTR_COLUMNS = [
     "ctr",
@@ -57,6 +72,13 @@ CTR_COLUMNS = [
     "filed_by",
     "filed_by_username",
     "filed_at",
+    # a CTR's life: its version, what it amends and changes, when it is due
+    "version",
+    "amends",
+    "changes",
+    "due_on",
+    # the person (as filed, for a version filed): the TIN masked, as everywhere
+    *PERSON_COLUMNS,
 ]
 
 
@@ -105,6 +127,20 @@ def mtl_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
     return out.getvalue()
 
 
+def _person_cells(report: CurrencyTransactionReport, identity: PlayerIdentity | None) -> list[str]:
+    """The person's cells: as filed for a version filed, from the identity on file otherwise;
+    the TIN masked (its whole number is shown only by compliance's audited "show")."""
+    if report.filed_as:
+        person = json.loads(str(report.filed_as)).get("person", {})
+    elif identity is not None:
+        person = {name: getattr(identity, name) or "" for name in PERSON_COLUMNS}
+    else:
+        person = {}
+    cells = {name: str(person.get(name, "")) for name in PERSON_COLUMNS}
+    cells["tin"] = masked_tin(cells["tin"])
+    return [cells[name] for name in PERSON_COLUMNS]
+
+
 @transaction.atomic
 def ctr_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
     """The CTRs of gaming days ``start`` to ``end``, with the identity on file, whole (the
@@ -116,7 +152,7 @@ def ctr_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
         selectors.ctrs(cardroom.pk)
         .filter(gaming_day__gte=start, gaming_day__lte=end)
         .prefetch_related("transactions")
-        .order_by("gaming_day", "id")
+        .order_by("gaming_day", "player_id", "version")
     )
     out = io.StringIO()
     writer = csv_writer(out)
@@ -143,6 +179,11 @@ def ctr_csv(*, cardroom: Cardroom, start: date, end: date, by: User) -> str:
                 person_name(report.filed_by),
                 report.filed_by.get_username() if report.filed_by else "",
                 report.filed_at.isoformat() if report.filed_at else "",
+                report.version,
+                report.amends_id or "",
+                report.changes,
+                report.due_on,
+                *_person_cells(report, identity),
             ]
         )
     audit_record(

@@ -90,22 +90,30 @@ def filing_person(report: CurrencyTransactionReport) -> FilingPerson:
 
 
 def _transactions(report: CurrencyTransactionReport) -> list[FilingTransaction]:
-    """Every cash transaction the CTR sums: those linked to it and the rest of its player's
-    cash log that gaming day (each side's transactions before it crossed the line); they add
-    up to its totals, or the CTR is not filed from them."""
-    rows = {tx.pk: tx for tx in report.transactions.all()}
-    day_log = CashTransaction.objects.filter(
-        player_id=report.player_id, gaming_day=report.gaming_day
-    )
-    rows.update({tx.pk: tx for tx in day_log})
-    found = [FilingTransaction(kind=tx.kind, amount=tx.amount) for _, tx in sorted(rows.items())]
-    cash_in = sum((tx.amount for tx in rows.values() if tx.direction == "in"), Decimal(0))
-    cash_out = sum((tx.amount for tx in rows.values() if tx.direction == "out"), Decimal(0))
-    if not found or (cash_in, cash_out) != (report.cash_in, report.cash_out):
+    """The cash transactions the CTR version sums (every one of its player's gaming day, as
+    summed when the version was last grown); they add up to its totals, or nothing is filed
+    from them."""
+    rows = list(report.transactions.all())
+    cash_in = sum((tx.amount for tx in rows if tx.direction == "in"), Decimal(0))
+    cash_out = sum((tx.amount for tx in rows if tx.direction == "out"), Decimal(0))
+    if not rows or (cash_in, cash_out) != (report.cash_in, report.cash_out):
         raise DomainError(
             f"CTR #{report.pk}: its cash transactions do not add up to its totals.", field="ctr"
         )
-    return found
+    return [FilingTransaction(kind=tx.kind, amount=tx.amount) for tx in sorted(rows, key=_pk)]
+
+
+def _pk(row: CashTransaction) -> int:
+    return row.pk
+
+
+def prior_bsa_id(report: CurrencyTransactionReport) -> str:
+    """An amendment's: the BSA id of the version it amends (FinCEN's 14 digits; 14 zeros when
+    the reference recorded at filing is not one)."""
+    if report.amends is None:
+        return ""
+    digits = "".join(c for c in report.amends.filing_reference if c.isascii() and c.isdigit())
+    return digits if len(digits) == 14 else "0" * 14
 
 
 def filing_ctr(report: CurrencyTransactionReport) -> FilingCtr:
@@ -115,6 +123,7 @@ def filing_ctr(report: CurrencyTransactionReport) -> FilingCtr:
         gaming_day=report.gaming_day,
         person=filing_person(report),
         transactions=transactions,
+        prior_bsa_id=prior_bsa_id(report),
     )
 
 
@@ -144,20 +153,23 @@ def filer_of(cardroom: Cardroom) -> Filer:
 def batch_reports(
     cardroom: Cardroom, day: date | None, ctr_ids: Sequence[int]
 ) -> list[CurrencyTransactionReport]:
-    """The CTRs of gaming day ``day``, or those of ``ctr_ids`` (the cardroom's), in order."""
+    """The CTR versions of gaming day ``day`` still to file (amendments among them), or those
+    of ``ctr_ids`` (the cardroom's, filed or not), in order."""
     if (day is None) == (not ctr_ids):
         raise DomainError("Name a gaming day or the CTRs, not both.", field="day")
     rows = CurrencyTransactionReport.objects.filter(cardroom=cardroom)
-    rows = rows.filter(gaming_day=day) if day is not None else rows.filter(pk__in=ctr_ids)
-    reports = list(
-        rows.select_related("player__identity").prefetch_related("transactions").order_by("id")
-    )
+    if day is not None:
+        rows = rows.filter(gaming_day=day, status=CurrencyTransactionReport.Status.TO_FILE)
+    else:
+        rows = rows.filter(pk__in=ctr_ids)
+    rows = rows.select_related("player__identity", "amends").prefetch_related("transactions")
+    reports = list(rows.order_by("id"))
     if ctr_ids:
         unknown = sorted(set(ctr_ids) - {report.pk for report in reports})
         if unknown:
             raise DomainError(f"CTR #{unknown[0]} is not one of this cardroom's.", field="ctr")
     elif not reports:
-        raise DomainError(f"No CTR was made on the gaming day {day}.", field="day")
+        raise DomainError(f"No CTR of the gaming day {day} is still to file.", field="day")
     return reports
 
 

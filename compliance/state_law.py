@@ -212,6 +212,15 @@ class _CashLog:
     )
     made_of: dict[tuple[int, date], set[int]] = field(default_factory=lambda: defaultdict(set))
     links: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    amounts: dict[int, tuple[bool, Decimal]] = field(default_factory=dict)  # (out?, amount)
+
+    def sum_of(self, transactions: set[int]) -> tuple[Decimal, Decimal]:
+        """Cash in and out of these transactions (a filed version's own)."""
+        sums = [ZERO, ZERO]
+        for pk in transactions:
+            out, amount = self.amounts.get(pk, (False, ZERO))
+            sums[out] += amount
+        return sums[0], sums[1]
 
     @classmethod
     def read(cls) -> _CashLog:
@@ -222,6 +231,7 @@ class _CashLog:
         for pk, player, day, direction, amount in rows.iterator(chunk_size=5000):
             log.totals[(player, day)][direction != CashTransaction.Direction.IN] += amount
             log.made_of[(player, day)].add(pk)
+            log.amounts[pk] = (direction != CashTransaction.Direction.IN, amount)
         through = CurrencyTransactionReport.transactions.through
         for report, transaction in through.objects.values_list(
             "currencytransactionreport_id", "cashtransaction_id"
@@ -232,60 +242,114 @@ class _CashLog:
 
 def check_ctrs() -> int:
     """Every CTR against the cash log of its player and day and against the events that made
-    and filed it; every day over the line has its CTR."""
+    and filed it; every day over the line has its CTR. A day's versions run 1, 2, ... each
+    amending the one before, which is filed; the latest sums the day's cash log, a filed
+    earlier one its own transactions, as the event that filed it says."""
     log = _CashLog.read()
     created, filed = _ctr_events()
-    reports = CurrencyTransactionReport.objects.order_by("pk").values_list(
-        "pk", "player_id", "gaming_day", "cash_in", "cash_out", "status", "filing_reference"
-    )
-    reported = set()
-    for pk, player, day, cash_in, cash_out, status, reference in reports:
+    reports = CurrencyTransactionReport.objects.order_by("player_id", "gaming_day", "version")
+    days_seen: dict[tuple[int, date], list[int]] = defaultdict(list)
+    rows = list(reports.values_list(*_CTR_FIELDS))
+    latest = {(row[1], row[2]): row[3] for row in rows}
+    for pk, player, day, version, amends, cash_in, cash_out, status, reference in rows:
         row, where = f"patrons_currencytransactionreport #{pk}", f"player {player} gaming day {day}"
-        logged_in, logged_out = log.totals.get((player, day), [ZERO, ZERO])
-        if (cash_in, cash_out) != (logged_in, logged_out):
+        versions = days_seen[(player, day)]
+        if version != len(versions) + 1 or amends != (versions[-1] if versions else None):
             raise Offence(
-                row,
-                f"{where}: its cash in and out are {_cents(cash_in)} and {_cents(cash_out)}, the "
-                f"cash log's {_cents(logged_in)} and {_cents(logged_out)}",
+                row, f"{where}: version {version} does not follow version {len(versions)}"
             )
-        if max(logged_in, logged_out) <= CTR_THRESHOLD:
-            raise Offence(row, f"{where}: no cash in or out over ${_cents(CTR_THRESHOLD)}")
-        if log.links.get(pk, set()) != log.made_of[(player, day)]:
-            raise Offence(row, f"{where}: its transactions are not the day's cash log")
+        figures = (cash_in, cash_out)
+        if version == latest[(player, day)]:
+            _sums_the_day(log, row, where, figures, pk, (player, day))
+        elif status != CurrencyTransactionReport.Status.FILED:
+            raise Offence(row, f"{where}: version {version} was amended but is not filed")
+        elif figures != log.sum_of(log.links.get(pk, set())):
+            raise Offence(row, f"{where}: version {version}'s figures are not those it filed")
         if pk not in created:
             raise Offence(row, f"{where}: no cash.ctr_created event made it")
-        _as_filed(row, where, status, reference, filed.get(pk))
-        reported.add((player, day))
+        _as_filed(row, where, status, reference, filed.get(pk), figures)
+        versions.append(pk)
     for (player, day), (logged_in, logged_out) in sorted(log.totals.items()):
-        if max(logged_in, logged_out) > CTR_THRESHOLD and (player, day) not in reported:
+        if max(logged_in, logged_out) > CTR_THRESHOLD and (player, day) not in days_seen:
             raise Offence(
                 f"player {player} gaming day {day}",
                 f"cash in {_cents(logged_in)} and out {_cents(logged_out)}: over "
                 f"${_cents(CTR_THRESHOLD)}, with no CTR (patrons_currencytransactionreport)",
             )
-    return len(reported)
+    return len(days_seen)
+
+
+_CTR_FIELDS = (
+    "pk",
+    "player_id",
+    "gaming_day",
+    "version",
+    "amends_id",
+    "cash_in",
+    "cash_out",
+    "status",
+    "filing_reference",
+)
+
+
+def _sums_the_day(
+    log: _CashLog,
+    row: str,
+    where: str,
+    figures: tuple[Decimal, Decimal],
+    pk: int,
+    key: tuple[int, date],
+) -> None:
+    logged_in, logged_out = log.totals.get(key, [ZERO, ZERO])
+    if figures != (logged_in, logged_out):
+        raise Offence(
+            row,
+            f"{where}: its cash in and out are {_cents(figures[0])} and {_cents(figures[1])}, "
+            f"the cash log's {_cents(logged_in)} and {_cents(logged_out)}",
+        )
+    if max(logged_in, logged_out) <= CTR_THRESHOLD:
+        raise Offence(row, f"{where}: no cash in or out over ${_cents(CTR_THRESHOLD)}")
+    if log.links.get(pk, set()) != log.made_of[key]:
+        raise Offence(row, f"{where}: its transactions are not the day's cash log")
 
 
 def _as_filed(
-    row: str, where: str, status: str, reference: str, filed: tuple[int, str] | None
+    row: str,
+    where: str,
+    status: str,
+    reference: str,
+    filed: tuple[int, str, tuple[str, str] | None] | None,
+    figures: tuple[Decimal, Decimal],
 ) -> None:
     is_filed = status == CurrencyTransactionReport.Status.FILED
+    if filed is not None and filed[2] is not None and filed[2] != tuple(map(_cents, figures)):
+        raise Offence(
+            row, f"{where}: filed with cash in and out {filed[2]} (event #{filed[0]}), not so now"
+        )
     if is_filed == (filed is not None) and (filed is None or filed[1] == reference):
         return
     said = f"filed as {filed[1]!r} (event #{filed[0]})" if filed else "not filed"
     raise Offence(row, f"{where}: it is {status} {reference!r}, but the audit log says {said}")
 
 
-def _ctr_events() -> tuple[set[int], dict[int, tuple[int, str]]]:
+def _ctr_events() -> tuple[set[int], dict[int, tuple[int, str, tuple[str, str] | None]]]:
+    """The CTRs events made (created or amended), and those filed: the event's seq, the
+    reference and the figures filed (events before versions carried none)."""
     created: set[int] = set()
-    filed: dict[int, tuple[int, str]] = {}
+    filed: dict[int, tuple[int, str, tuple[str, str] | None]] = {}
     events = AuditEvent.objects.filter(
-        action__in=[AuditAction.CTR_CREATED, AuditAction.CTR_FILED],
+        action__in=[AuditAction.CTR_CREATED, AuditAction.CTR_AMENDED, AuditAction.CTR_FILED],
         object_type="patrons.currencytransactionreport",
     ).order_by("seq")
     for seq, action, object_id, text in events.values_list("seq", "action", "object_id", "payload"):
-        if action == AuditAction.CTR_CREATED:
+        if action != AuditAction.CTR_FILED:
             created.add(int(object_id))
-        else:
-            filed[int(object_id)] = (seq, json.loads(text).get("reference", ""))
+            continue
+        payload = json.loads(text)
+        figures = (
+            (_cents(Decimal(payload["cash_in"])), _cents(Decimal(payload["cash_out"])))
+            if "cash_in" in payload
+            else None
+        )
+        filed[int(object_id)] = (seq, payload.get("reference", ""), figures)
     return created, filed

@@ -26,12 +26,13 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core import days
-from core.errors import Conflict, DomainError
+from core.errors import DomainError
 from core.money import ZERO, money, money_text
 from core.permissions import require_role
 from core.roles import CASHIER, COMPLIANCE_AUDITOR
 
-from . import selectors
+from . import ctrs, selectors
+from .ctrs import ctr_file as ctr_file
 from .exclusions import alerting, player_screen
 from .models import (
     CTR_THRESHOLD,
@@ -108,34 +109,9 @@ def _require_identity(player: Player, direction: str, total: Decimal, day: date)
 
 
 def _report(row: CashTransaction, by: User) -> CurrencyTransactionReport:
-    """The day's CTR, made or grown by ``row`` (a filed one grows too: compliance amends)."""
-    report, made = CurrencyTransactionReport.objects.select_for_update().get_or_create(
-        player_id=row.player_id,
-        gaming_day=row.gaming_day,
-        defaults={"cardroom_id": row.cardroom_id, "created_at": row.created_at},
-    )
-    if made:
-        earlier = CashTransaction.objects.filter(
-            player_id=row.player_id, gaming_day=row.gaming_day
-        ).exclude(pk=row.pk)
-        report.transactions.add(*earlier)
-    report.transactions.add(row)
-    report.cash_in = selectors.day_total(row.player_id, row.gaming_day, Direction.IN)
-    report.cash_out = selectors.day_total(row.player_id, row.gaming_day, Direction.OUT)
-    report.save(update_fields=["cash_in", "cash_out"])
-    if made:
-        audit_record(
-            actor=by,
-            action=AuditAction.CTR_CREATED,
-            target=report,
-            payload={
-                "player": row.player_id,
-                "gaming_day": row.gaming_day,
-                "cash_in": report.cash_in,
-                "cash_out": report.cash_out,
-            },
-        )
-    return report
+    """The day's CTR, made or grown by ``row``; a filed one stays as filed and ``row`` makes
+    its amendment (``patrons.ctrs``)."""
+    return ctrs.ctr_for_cash(row, by)
 
 
 def _just_under(amount: Decimal, policy: selectors.Policy) -> bool:
@@ -218,30 +194,6 @@ def cage_cash_record(
         payload={"player": player.pk, "direction": direction, "amount": value},
     )
     return row
-
-
-@transaction.atomic
-def ctr_file(
-    *, report: CurrencyTransactionReport, reference: str, by: User
-) -> CurrencyTransactionReport:
-    """Compliance marks a CTR filed, with the filing's reference (the BSA id)."""
-    require_role(by, COMPLIANCE_AUDITOR, action="file a currency transaction report")
-    report = CurrencyTransactionReport.objects.select_for_update().get(pk=report.pk)
-    if report.status == CurrencyTransactionReport.Status.FILED:
-        raise Conflict(f"This CTR was filed on {report.filed_at:%Y-%m-%d}.", field="status")
-    if not reference.strip():
-        raise DomainError("Give the filing's reference.", field="reference")
-    report.status = CurrencyTransactionReport.Status.FILED
-    report.filed_by, report.filed_at = by, timezone.now()
-    report.filing_reference = reference.strip()[:60]
-    report.save(update_fields=["status", "filed_by", "filed_at", "filing_reference"])
-    audit_record(
-        actor=by,
-        action=AuditAction.CTR_FILED,
-        target=report,
-        payload={"reference": report.filing_reference},
-    )
-    return report
 
 
 @transaction.atomic

@@ -78,7 +78,7 @@ def ctrs(cardroom_id: int, day: date | None = None) -> QuerySet[CurrencyTransact
     rows = CurrencyTransactionReport.objects.filter(cardroom_id=cardroom_id)
     if day is not None:
         rows = rows.filter(gaming_day=day)
-    return rows.select_related("player", "player__identity", "filed_by")
+    return rows.select_related("cardroom", "player", "player__identity", "filed_by")
 
 
 def structuring_flags(cardroom_id: int) -> QuerySet[StructuringFlag]:

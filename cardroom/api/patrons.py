@@ -21,7 +21,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, PersonNameField
+from cardroom.api.ctrs import CtrFile as CtrFile
+from cardroom.api.ctrs import CtrList as CtrList
+from cardroom.api.ctrs import CtrOut as CtrOut
+from cardroom.api.ctrs import FileIn as FileIn
+from cardroom.api.ctrs import query_day as _day
+from cardroom.api.fields import MoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from compliance import cash_reports
@@ -37,7 +42,6 @@ from patrons.masking import masked_id
 from patrons.models import (
     Cardroom,
     CashTransaction,
-    CurrencyTransactionReport,
     Player,
     PlayerIdentity,
     StructuringFlag,
@@ -172,34 +176,6 @@ class CashTransactionOut(serializers.ModelSerializer):
         ]
 
 
-class CtrOut(serializers.ModelSerializer):
-    cash_in = MoneyField()
-    cash_out = MoneyField()
-    player_name = serializers.CharField(source="player.name")
-    filed_by_name = PersonNameField(source="filed_by", allow_null=True)
-
-    class Meta:
-        model = CurrencyTransactionReport
-        fields = [
-            "id",
-            "player",
-            "player_name",
-            "gaming_day",
-            "cash_in",
-            "cash_out",
-            "status",
-            "filing_reference",
-            "filed_by",
-            "filed_by_name",
-            "filed_at",
-            "created_at",
-        ]
-
-
-class FileIn(StrictSerializer):
-    reference = serializers.CharField(max_length=60)
-
-
 class FlagOut(serializers.ModelSerializer):
     class Meta:
         model = StructuringFlag
@@ -219,16 +195,6 @@ class PolicyOut(serializers.Serializer):
 
 
 # --- views -----------------------------------------------------------------------------------
-
-
-def _day(request: Request, name: str, default: date | None = None) -> date | None:
-    text = request.query_params.get(name)
-    if not text:
-        return default
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise DomainError(f"'{text}' is not a date (YYYY-MM-DD).", field=name) from None
 
 
 class PlayerIdentityView(ServiceView):
@@ -296,30 +262,6 @@ class CashLog(generics.ListAPIView):
         if self.request.query_params.get("logged") in ("true", "1"):
             rows = rows.filter(logged=True)
         return rows
-
-
-class CtrList(generics.ListAPIView):
-    serializer_class = CtrOut
-    read_roles = COMPLIANCE
-
-    def get_queryset(self) -> QuerySet[CurrencyTransactionReport]:
-        if getattr(self, "swagger_fake_view", False):
-            return CurrencyTransactionReport.objects.none()
-        cardroom = get_object_or_404(Cardroom, pk=self.kwargs["pk"])
-        return selectors.ctrs(cardroom.pk, _day(self.request, "day"))
-
-
-class CtrFile(ServiceView):
-    read_roles = ()
-    write_roles = COMPLIANCE
-    input_serializer = FileIn
-
-    @extend_schema(request=FileIn, responses=CtrOut)
-    @idempotent
-    def post(self, request: Request, pk: int) -> Response:
-        report = get_object_or_404(CurrencyTransactionReport, pk=pk)
-        report = cash.ctr_file(report=report, **self.parse(request), by=actor(request))
-        return Response(CtrOut(report).data)
 
 
 class CashCsv(ServiceView):

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from compliance import cash_reports
 from core.roles import COMPLIANCE_AUDITOR
-from patrons import cash, reviews, selectors
+from patrons import cash, ctrs, reviews, selectors
 from patrons.identity import identity_reveal
 from patrons.masking import masked_id
 from patrons.models import (
@@ -73,7 +73,9 @@ def law_page(
         "form": day_form or DayForm(),
         "day": day,
         "log": selectors.cash_log(cardroom.pk, day).select_related("at_table__table"),
-        "ctrs": selectors.ctrs(cardroom.pk, day),
+        "ctrs": selectors.ctrs(cardroom.pk, day).order_by("player__name", "player_id", "version"),
+        "ctrs_to_file": ctrs.ctrs_to_file(cardroom)[:100],
+        "today": ctrs.gaming_day_today(cardroom),
         "flags": selectors.structuring_flags(cardroom.pk)[:50],
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],

@@ -11,6 +11,7 @@ from django.db.models import Q
 
 from core.money import ZERO, MoneyField
 
+from ..fields import SealedTextField
 from .cardrooms import Cardroom, Player
 
 _USER = settings.AUTH_USER_MODEL
@@ -108,8 +109,11 @@ class CashTransaction(models.Model):
 
 class CurrencyTransactionReport(models.Model):
     """A CTR to file: a player's cash in or out of a gaming day passed $10,000.00. Its totals
-    grow with the day's later cash transactions until it is filed; the fields are those of
-    the federal form the cardroom holds (the person from the identity on file)."""
+    grow with the day's later cash transactions until it is filed, once the day is over; the
+    version filed is frozen (its figures, and the person as filed in ``filed_as``), and cash
+    recorded later for that day makes the next version (``amends`` the one filed, ``changes``
+    in words), which compliance files in turn (``patrons.ctrs``). Due 15 calendar days
+    after its gaming day (``due_on``)."""
 
     class Status(models.TextChoices):
         TO_FILE = "to_file"
@@ -128,16 +132,32 @@ class CurrencyTransactionReport(models.Model):
     )
     filed_at = models.DateTimeField(null=True, blank=True)
     filing_reference = models.CharField(max_length=60, blank=True)  # the BSA id when e-filed
+    due_on = models.DateField()
+    version = models.PositiveSmallIntegerField(default=1)
+    amends = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendment"
+    )
+    changes = models.TextField(blank=True)  # an amendment's: what changed since the one filed
+    # As filed, encrypted (it holds the ID number and the TIN): the figures and the person.
+    filed_as = SealedTextField(blank=True, null=True)
 
     class Meta:
         ordering = ["-gaming_day", "id"]
         verbose_name = "currency transaction report"
         constraints = [
-            models.UniqueConstraint(fields=["player", "gaming_day"], name="one_ctr_a_day"),
+            models.UniqueConstraint(
+                fields=["player", "gaming_day", "version"], name="one_ctr_version_a_day"
+            ),
+            models.CheckConstraint(
+                condition=Q(version=1, amends__isnull=True)
+                | Q(version__gt=1, amends__isnull=False),
+                name="ctr_amendment_amends",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"CTR player {self.player_id} {self.gaming_day}"
+        version = f" v{self.version}" if self.version > 1 else ""
+        return f"CTR player {self.player_id} {self.gaming_day}{version}"
 
 
 class StructuringFlag(models.Model):

@@ -338,14 +338,20 @@ class World:
 
     @cached_property
     def ctr(self):
-        """The CTR of $10,000.01 in cash bought at the cage (over the federal line)."""
-        cash.cage_cash(
-            player=self.identified_player,
-            direction="in",
-            amount=Decimal("10000.01"),
-            by=self.cashier,
-        )
-        return CurrencyTransactionReport.objects.get(player=self.identified_player)
+        """The CTR of $10,000.01 in cash bought at the cage (over the federal line) yesterday:
+        its gaming day is over, so compliance may file it."""
+        player = self.identified_player
+        with transaction.atomic():
+            cash.cash_transaction_record(
+                cardroom=player.cardroom,
+                player=player,
+                direction="in",
+                amount=Decimal("10000.01"),
+                place="cage",
+                by=self.cashier,
+                at=timezone.now() - timedelta(days=1),
+            )
+        return CurrencyTransactionReport.objects.get(player=player)
 
     @cached_property
     def fincen_ctr(self):

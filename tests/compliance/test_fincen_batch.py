@@ -7,16 +7,19 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
 from compliance.fincen_batch import fincen_batch
 from core.errors import Conflict, DomainError, PermissionDenied
-from patrons.cash import cage_cash
+from patrons.cash import cage_cash, cash_transaction_record
 from patrons.ctr_filer import FilerInput, ctr_filer_set
+from patrons.ctrs import ctr_file
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CtrFiler, CurrencyTransactionReport
 from patrons.person import Person
@@ -259,7 +262,9 @@ def test_no_batch_without_a_filer(cardroom, auditor, clock, refusal):
 
 def test_no_batch_of_a_day_without_ctrs(cardroom, filer, auditor, clock, refusal):
     clock.advance(days=1)
-    with refusal(DomainError, field="day", says="No CTR was made on the gaming day 2024-03-01"):
+    with refusal(
+        DomainError, field="day", says="No CTR of the gaming day 2024-03-01 is still to file"
+    ):
         fincen_batch(cardroom=cardroom, day=DAY, by=auditor)
 
 
@@ -321,3 +326,34 @@ def test_the_law_page_links_the_batch_and_shows_its_refusal(cardroom, auditor, c
 def test_the_batch_screen_is_compliances(cardroom, supervisor, client):
     client.force_login(supervisor)
     assert client.get("/compliance/law/ctrs/fincen-batch.xml").status_code in (302, 403)
+
+
+def test_an_amendment_is_in_the_days_batch_naming_the_filed_report_and_the_filed_is_not(
+    cardroom, filer, auditor, make_player, supervisor, cashier, clock
+):
+    player = a_ctr(cardroom, make_player, supervisor, cashier)
+    v1 = CurrencyTransactionReport.objects.get()
+    clock.advance(days=1)
+    ctr_file(report=v1, reference="BSA 31000012345678", by=auditor)
+    with transaction.atomic():  # a late entry for that day, from the cage's sheets
+        cash_transaction_record(
+            cardroom=cardroom,
+            player=player,
+            direction="in",
+            amount=Decimal("100.00"),
+            place="cage",
+            by=cashier,
+            at=clock.now - timedelta(days=1),
+        )
+    v2 = CurrencyTransactionReport.objects.get(version=2)
+    root = ET.fromstring(fincen_batch(cardroom=cardroom, day=DAY, by=auditor))
+    (activity,) = root.findall(NS + "Activity")
+    assert text(activity, "EFilingPriorDocumentNumber") == "31000012345678"
+    assert text(activity, "ActivityAssociation/CorrectsAmendsPriorReportIndicator") == "Y"
+    assert text(activity, "ActivityAssociation/InitialReportIndicator") == ""
+    summary = "CurrencyTransactionActivity/TotalCashInReceiveAmountText"
+    assert text(activity, summary) == "10101"  # v2's figures
+    # The filed version, asked for by its number, is as filed.
+    filed = ET.fromstring(fincen_batch(cardroom=cardroom, ctr_ids=[v1.pk], by=auditor))
+    assert text(filed.find(NS + "Activity"), summary) == "10001"
+    assert v2.amends_id == v1.pk

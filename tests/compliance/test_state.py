@@ -109,6 +109,7 @@ def world(
     identify(rich)
     cage_cash(player=rich, direction="in", amount="10000.00", by=cashier)
     cage_cash(player=rich, direction="in", amount="2500.00", by=cashier)
+    clock.advance(days=1)  # a CTR is filed once its gaming day is over
     ctr_file(report=CurrencyTransactionReport.objects.get(), reference="BSA-1", by=auditor)
     staff.staff_create(
         username="dana", first_name="Dana", last_name="Ruiz", role=DEALER, by=supervisor

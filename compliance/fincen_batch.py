@@ -19,10 +19,10 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from core import days
 from core.errors import Conflict, DomainError
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
+from patrons import ctrs
 from patrons.masking import masked_id
 from patrons.models import (
     Cardroom,
@@ -173,17 +173,15 @@ def batch_reports(
     return reports
 
 
-def _ended(cardroom: Cardroom, reports: Sequence[CurrencyTransactionReport]) -> date:
-    """Today's gaming day, which the batch's CTRs are all before (a running day's can grow)."""
-    today = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, timezone.now())
+def _ended(cardroom: Cardroom, reports: Sequence[CurrencyTransactionReport]) -> None:
+    """The batch's CTRs are all of ended gaming days (a running day's can still grow)."""
     for report in reports:
-        if report.gaming_day >= today:
+        if ctrs.day_running(cardroom, report.gaming_day):
             raise Conflict(
                 f"CTR #{report.pk}: its gaming day {report.gaming_day} is still running; "
                 "its cash can still grow. Export it once the day has ended.",
                 field="day",
             )
-    return today
 
 
 @transaction.atomic
@@ -196,9 +194,9 @@ def fincen_batch(
     filer = filer_of(cardroom)
     reports = batch_reports(cardroom, day, ctr_ids)
     _ended(cardroom, reports)
-    ctrs = [filing_ctr(report) for report in reports]
+    filings = [filing_ctr(report) for report in reports]
     filed_on = timezone.now().astimezone(ZoneInfo(cardroom.time_zone)).date()
-    content = batch_xml(filer=filer, ctrs=ctrs, filed_on=filed_on)
+    content = batch_xml(filer=filer, ctrs=filings, filed_on=filed_on)
     audit_record(
         actor=by,
         action=AuditAction.CTR_BATCH_EXPORTED,
@@ -207,7 +205,7 @@ def fincen_batch(
             "day": day,
             "ctrs": [report.pk for report in reports],
             "players": sorted({report.player_id for report in reports}),
-            "tins": [masked_id(ctr.person.tin) for ctr in ctrs],
+            "tins": [masked_id(filing.person.tin) for filing in filings],
             "sha256": hashlib.sha256(content).hexdigest(),
         },
     )

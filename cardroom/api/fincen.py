@@ -23,7 +23,7 @@ from core.roles import COMPLIANCE_AUDITOR
 from patrons.ctr_filer import FilerInput, ctr_filer_set
 from patrons.models import Cardroom, CtrFiler
 
-from .patrons import _day
+from .ctrs import query_day
 
 COMPLIANCE = (COMPLIANCE_AUDITOR,)
 FILER_FIELDS = [field.name for field in fields(FilerInput)]
@@ -120,7 +120,7 @@ class FincenBatch(ServiceView):
     )
     def get(self, request: Request, pk: int) -> HttpResponse:
         cardroom = get_object_or_404(Cardroom, pk=pk)
-        day, ids = _day(request, "day"), _ctr_ids(request)
+        day, ids = query_day(request, "day"), _ctr_ids(request)
         content = fincen_batch(cardroom=cardroom, day=day, ctr_ids=ids, by=actor(request))
         name = f"fincen-ctr-{day}.xml" if day else f"fincen-ctr-{ids[0]}.xml"
         response = HttpResponse(content, content_type="application/xml")

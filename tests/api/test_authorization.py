@@ -419,6 +419,9 @@ MATRIX = [
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cash-log/",           401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/ctrs/",               401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/ctrs/",               401, 405, 405, 405, 405, 405),
+    # the CTRs still to file: due (not yet past due) or overdue
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/ctrs/?due=due",       401, 403, 403, 403, 200, 403),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/ctrs/?due=overdue",   401, 403, 403, 403, 200, 403),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/mtl.csv",             401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/mtl.csv",             401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/ctrs.csv",            401, 403, 403, 403, 200, 403),

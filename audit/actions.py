@@ -128,6 +128,9 @@ class AuditAction(models.TextChoices):
     CTR_CREATED = "cash.ctr_created"
     CTR_FILED = "cash.ctr_filed"
     CTR_AMENDED = "cash.ctr_amended"
+    # FinCEN's CTR batch: who files it (compliance's setting), and each download of a batch.
+    CTR_FILER_SET = "cash.ctr_filer_set"
+    CTR_BATCH_EXPORTED = "cash.ctr_batch_exported"
     STRUCTURING_FLAGGED = "cash.structuring_flagged"
     EXCLUSION_ADDED = "exclusion.added"
     EXCLUSION_ENDED = "exclusion.ended"

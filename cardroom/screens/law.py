@@ -54,10 +54,10 @@ def law_home(request: SignedInRequest) -> HttpResponse:
     day = (form.cleaned_data["day"] if form.is_valid() else None) or table_selectors.gaming_day(
         cardroom, timezone.now()
     )
-    return _law_page(request, cardroom, day, day_form=form)
+    return law_page(request, cardroom, day, day_form=form)
 
 
-def _law_page(
+def law_page(
     request: SignedInRequest,
     cardroom: Cardroom,
     day: date,
@@ -65,10 +65,11 @@ def _law_page(
     day_form: Any = None,
     file_form: Any = None,
     import_form: Any = None,
+    batch_form: Any = None,
 ) -> HttpResponse:
     """The compliance page of ``cardroom`` (looked up once, by the caller); with a refused
     form (its errors shown), answered 422."""
-    refused = file_form is not None or import_form is not None
+    refused = file_form is not None or import_form is not None or batch_form is not None
     context: dict[str, Any] = {
         "cardroom": cardroom,
         "form": day_form or DayForm(),
@@ -83,6 +84,7 @@ def _law_page(
         "policy": selectors.cash_policy(cardroom.pk),
         "file_form": file_form or FileForm(),
         "import_form": import_form or ImportForm(),
+        "batch_form": batch_form or DayForm(),
         # A refused form's page writes nothing, not even the look at the cases: it links them.
         **({} if refused else law_sar.sar_section(request, cardroom)),
     }
@@ -102,7 +104,7 @@ def ctr_file(request: SignedInRequest, pk: int) -> HttpResponse:
         ),
     ):
         return redirect(f"/compliance/law/?day={report.gaming_day}")
-    return _law_page(request, cardroom_first(), report.gaming_day, file_form=form)
+    return law_page(request, cardroom_first(), report.gaming_day, file_form=form)
 
 
 @compliance_only
@@ -140,7 +142,7 @@ def exclusion_import(request: SignedInRequest) -> HttpResponse:
     if job is None:
         cardroom = cardroom_first()
         today = table_selectors.gaming_day(cardroom, timezone.now())
-        return _law_page(request, cardroom, today, import_form=form)
+        return law_page(request, cardroom, today, import_form=form)
     return redirect("law-exclusion-import-progress", job.pk)
 
 

@@ -18,6 +18,7 @@ from . import (
     floor_paytables,
     home,
     law,
+    law_fincen,
     law_floor,
     law_sar,
     staff,
@@ -116,6 +117,7 @@ law_compliance_patterns = [
     path("", law.law_home, name="law-home"),
     path("mtl.csv", law.cash_csv, {"kind": "mtl"}, name="law-mtl-csv"),
     path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
+    path("ctrs/fincen-batch.xml", law_fincen.fincen_batch_xml, name="law-fincen-batch"),
     path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
     path("exclusions/import/", law.exclusion_import, name="law-exclusion-import"),
     path(

@@ -17,6 +17,7 @@ from .cash_log import CashKind as CashKind
 from .cash_log import CashTransaction as CashTransaction
 from .cash_log import CurrencyTransactionReport as CurrencyTransactionReport
 from .cash_log import StructuringFlag as StructuringFlag
+from .ctr_filer import CtrFiler as CtrFiler
 from .incidents import Incident as Incident
 from .incidents import IncidentEntry as IncidentEntry
 from .records import CashPolicy as CashPolicy

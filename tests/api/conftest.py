@@ -8,6 +8,7 @@ authorization matrix builds a fresh world for each of its rows.
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from datetime import date, timedelta
 from decimal import Decimal
@@ -29,6 +30,8 @@ from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from core.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, exclusions, incidents, reviews, sar_cases
+from patrons.ctr_filer import FilerInput, ctr_filer_set
+from patrons.ctr_person import CtrPerson
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
@@ -65,6 +68,30 @@ IDENTITY = IdentityInput(
     id_number="D1234567",
     id_issuer="California",
     id_expires=date(2031, 5, 17),
+)
+
+CTR_PERSON = CtrPerson(
+    last_name="Filed",
+    first_name="Fay",
+    street="9 Pier Road",
+    city="Oakland",
+    state="CA",
+    zip_code="94607",
+    tin="987654321",
+    tin_type="ssn",
+    occupation="Nurse",
+)
+CTR_FILER = FilerInput(
+    legal_name="World Card Club LLC",
+    ein="943456789",
+    street="1 Market Street",
+    city="San Francisco",
+    state="CA",
+    zip_code="94105",
+    contact_office="Compliance Office",
+    phone="4155550100",
+    transmitter_contact="Cara Comply",
+    transmitter_tcc="PWRLD001",
 )
 
 #: A hand's states, in the order a hand goes through them ("ready": every spot has decided).
@@ -325,6 +352,26 @@ class World:
         with transaction.atomic():
             cash.cash_transaction_record(
                 cardroom=player.cardroom,
+                player=player,
+                direction="in",
+                amount=Decimal("10000.01"),
+                place="cage",
+                by=self.cashier,
+                at=timezone.now() - timedelta(days=1),
+            )
+        return CurrencyTransactionReport.objects.get(player=player)
+
+    @cached_property
+    def fincen_ctr(self):
+        """A CTR of yesterday's gaming day (ended: its FinCEN batch can be made), its person
+        whole on the identity, and the cardroom's CTR filer set by compliance."""
+        ctr_filer_set(cardroom=self.cardroom, filer=CTR_FILER, by=self.auditor)
+        player = player_create(cardroom=self.cardroom, name="Fay Filed", by=self.dealer)
+        identity = dataclasses.replace(IDENTITY, id_number="F7654321", person=CTR_PERSON)
+        identity_record(player=player, identity=identity, by=self.supervisor)
+        with transaction.atomic():
+            cash.cash_transaction_record(
+                cardroom=self.cardroom,
                 player=player,
                 direction="in",
                 amount=Decimal("10000.01"),

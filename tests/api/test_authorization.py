@@ -86,6 +86,22 @@ DAY = "?day=2024-03-01"
 SHIFT = "?day=2024-03-01&shift=day"
 DAY_RANGE = "?start=2024-03-01"
 ACKNOWLEDGE = f"{V}/audit/checkpoint-problems/{{checkpoint_problem}}/acknowledge/"
+FINCEN_BATCH = f"{V}/cardrooms/{{cardroom}}/ctrs/fincen-batch.xml?ctr={{fincen_ctr}}"
+#: The bodies of the PUTs (a whole setting each).
+PUT_BODIES = {
+    f"{V}/cardrooms/{{cardroom}}/ctr-filer/": {
+        "legal_name": "Bay Card Club LLC",
+        "ein": "94-3456789",
+        "street": "1 Market Street",
+        "city": "San Francisco",
+        "state": "CA",
+        "zip_code": "94105",
+        "contact_office": "Compliance Office",
+        "phone": "(415) 555-0100",
+        "transmitter_contact": "Cara Comply",
+        "transmitter_tcc": "PBAYC001",
+    },
+}
 # fmt: off
 # "other_dealer" is a dealer who is not on duty at the world's tables; "dealer" is on duty at
 # every one of them. {names} are objects of the world, made on first use.
@@ -440,6 +456,13 @@ MATRIX = [
     ("DELETE", f"{V}/cardrooms/{{cardroom}}/cash-policy/",        401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/ctrs/{{ctr}}/file/",                         401, 403, 403, 403, 200, 403),
     ("GET",    f"{V}/ctrs/{{ctr}}/file/",                         401, 405, 405, 405, 405, 405),
+    # FinCEN's CTR batch: who files (compliance sets it) and the batch file of a CTR of an
+    # ended gaming day (compliance's alone)
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 403, 403, 403, 200, 403),
+    ("PUT",    f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/ctr-filer/",          401, 405, 405, 405, 405, 405),
+    ("GET",    FINCEN_BATCH,                                      401, 403, 403, 403, 200, 403),
+    ("POST",   FINCEN_BATCH,                                      401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/exclusions/",                                401, 200, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/",                                401, 201, 403, 403, 201, 403),
     ("DELETE", f"{V}/exclusions/",                                401, 405, 405, 405, 405, 405),
@@ -569,6 +592,8 @@ ROWS = (
 
 def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
     """A valid body for the request, whoever sends it."""
+    if method == "PUT" and url in PUT_BODIES:
+        return PUT_BODIES[url]
     if method not in ("POST", "PUT"):
         return None
     w = world

@@ -97,6 +97,7 @@ NOT_PAGES = {
     "cashier-circulation-csv": "a CSV file",
     "law-mtl-csv": "a CSV file",
     "law-ctr-csv": "a CSV file",
+    "law-fincen-batch": "an XML file (FinCEN's CTR batch); its refusal is the law page above",
     "law-ctr-file": "a POST answering the compliance law page",
     "law-exclusion-import": "a POST answering the compliance law page",
     "law-exclusion-import-progress": "a progress page with no form",

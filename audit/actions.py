@@ -116,6 +116,10 @@ class AuditAction(models.TextChoices):
     # Players under the law (patrons): identity, cash reporting, exclusions, reviews.
     PLAYER_IDENTITY_RECORDED = "player.identity_recorded"
     PLAYER_IDENTITY_REVEALED = "player.identity_revealed"
+    # One person however many records (patrons.persons).
+    PLAYER_LINKED = "person.records_linked"
+    PERSON_MATCH_RAISED = "person.match_raised"
+    PERSON_MATCH_RESOLVED = "person.match_resolved"
     CASH_POLICY_SET = "cash.policy_set"
     CASH_AT_CAGE = "cash.cage_transaction"
     CTR_CREATED = "cash.ctr_created"

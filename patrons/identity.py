@@ -21,6 +21,7 @@ from . import hooks
 from .keys import id_hash, normal_id
 from .masking import masked_id
 from .models import IdType, Player, PlayerIdentity
+from .persons import identity_unique_check, person_matches_find
 
 #: Who records a player's identity: the floor and the dealer (taking the ID at the table),
 #: and compliance.
@@ -88,6 +89,8 @@ def identity_record(
     identity_check(identity, today=timezone.localdate())
     if photo is not None:
         photo_check(photo)
+    player = Player.objects.select_related("cardroom").get(pk=player.pk)
+    identity_unique_check(player=player, hashed_id=identity.hashed())
     number = normal_id(identity.id_number)
     row = PlayerIdentity.objects.filter(player_id=player.pk).first() or PlayerIdentity(
         player=player
@@ -117,6 +120,7 @@ def identity_record(
             "replaced": replaced,
         },
     )
+    person_matches_find(player=player, by=by)
     return row
 
 

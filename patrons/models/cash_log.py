@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from core.money import ZERO, MoneyField
 
-from .cardrooms import Cardroom, Player
+from .cardrooms import Cardroom, Person, Player
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -107,7 +107,8 @@ class CashTransaction(models.Model):
 
 
 class CurrencyTransactionReport(models.Model):
-    """A CTR to file: a player's cash in or out of a gaming day passed $10,000.00. Its totals
+    """A CTR to file: a person's cash in or out of a gaming day, under every record of theirs
+    at every cardroom of the licensee, passed $10,000.00. Its totals
     grow with the day's later cash transactions until it is filed; the fields are those of
     the federal form the cardroom holds (the person from the identity on file)."""
 
@@ -116,6 +117,8 @@ class CurrencyTransactionReport(models.Model):
         FILED = "filed"
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
+    # One per person a gaming day (31 CFR 1021.313): ``player`` is the record it was raised on.
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     cash_in = MoneyField(default=ZERO)
@@ -133,7 +136,7 @@ class CurrencyTransactionReport(models.Model):
         ordering = ["-gaming_day", "id"]
         verbose_name = "currency transaction report"
         constraints = [
-            models.UniqueConstraint(fields=["player", "gaming_day"], name="one_ctr_a_day"),
+            models.UniqueConstraint(fields=["person", "gaming_day"], name="one_ctr_a_day"),
         ]
 
     def __str__(self) -> str:
@@ -141,11 +144,12 @@ class CurrencyTransactionReport(models.Model):
 
 
 class StructuringFlag(models.Model):
-    """Structuring watch: a player with several cash transactions just under a threshold in
-    one gaming day, for compliance to review. Never edited."""
+    """Structuring watch: a person with several cash transactions (under any of their records)
+    just under a threshold in one gaming day, for compliance to review. Never edited."""
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")  # raised on
     gaming_day = models.DateField()
     transactions = models.JSONField()  # the ids of the transactions just under
     detail = models.TextField()
@@ -154,7 +158,7 @@ class StructuringFlag(models.Model):
     class Meta:
         ordering = ["-gaming_day", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "gaming_day"], name="one_flag_a_day"),
+            models.UniqueConstraint(fields=["person", "gaming_day"], name="one_flag_a_day"),
         ]
 
     def __str__(self) -> str:

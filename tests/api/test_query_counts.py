@@ -15,7 +15,7 @@ from django.utils import timezone
 from audit.models import Checkpoint
 from audit.services import audit_record
 from compliance.models import Export
-from patrons.models import Cardroom, Player
+from patrons.models import Cardroom, Person, Player
 from tables import selectors
 from tables.figures import figure_values
 from tables.models import RotationRecord, StackEntry, Table, TableSettings
@@ -47,7 +47,10 @@ def listed(client, url: str) -> int:
 
 
 def add_cardrooms(world, n: int) -> None:
-    Cardroom.objects.bulk_create(Cardroom(name=f"Room {i}-{n}") for i in range(n))
+    licensee = world.cardroom.licensee
+    Cardroom.objects.bulk_create(
+        Cardroom(name=f"Room {i}-{n}", licensee=licensee) for i in range(n)
+    )
 
 
 def add_tables(world, n: int) -> None:
@@ -59,8 +62,12 @@ def add_tables(world, n: int) -> None:
 
 def add_players(world, n: int) -> None:
     start = Player.objects.count()
+    persons = Person.objects.bulk_create(
+        Person(licensee=world.cardroom.licensee) for _ in range(n)
+    )
     Player.objects.bulk_create(
-        Player(cardroom=world.cardroom, name=f"P{start + i}") for i in range(n)
+        Player(cardroom=world.cardroom, person=person, name=f"P{start + i}")
+        for i, person in enumerate(persons)
     )
 
 

@@ -21,6 +21,7 @@ from .models import (
     CurrencyTransactionReport,
     Exclusion,
     Incident,
+    PersonMatch,
     Player,
     PlayerIdentity,
     StructuringFlag,
@@ -93,6 +94,14 @@ def ctrs(cardroom_id: int, day: date | None = None) -> QuerySet[CurrencyTransact
     if day is not None:
         rows = rows.filter(gaming_day=day)
     return rows.select_related("player", "player__identity", "filed_by")
+
+
+def person_matches(cardroom_id: int, status: str | None = None) -> QuerySet[PersonMatch]:
+    """The possible matches that name a record of the cardroom (either side), newest first."""
+    rows = PersonMatch.objects.filter(Q(cardroom_id=cardroom_id) | Q(other__cardroom_id=cardroom_id))
+    if status is not None:
+        rows = rows.filter(status=status)
+    return rows.select_related("player", "other__cardroom", "resolved_by")
 
 
 def structuring_flags(cardroom_id: int) -> QuerySet[StructuringFlag]:

@@ -39,10 +39,10 @@ from .models import (
     KIND_DIRECTION,
     Cardroom,
     CashKind,
-    Person,
     CashPolicy,
     CashTransaction,
     CurrencyTransactionReport,
+    Person,
     Player,
     StructuringFlag,
 )

@@ -109,7 +109,7 @@ def _candidates(player: Player) -> list[tuple[Player, str]]:
     birth_date = born.first()
     same_name = list(others.filter(name_key=player.name_key)) if player.name_key else []
     dates = _birth_dates(same_name)
-    found = [
+    found: list[tuple[Player, str]] = [
         (other, PersonMatch.Kind.SAME_NAME_NO_BIRTH_DATE)
         for other in same_name
         if birth_date is None or dates.get(other.pk) is None
@@ -160,9 +160,9 @@ def _merge(*, player: Player, into: Player) -> tuple[Person, Person]:
     absorbed.merged_into = kept
     absorbed.save(update_fields=["merged_into"])
     taken = CurrencyTransactionReport.objects.filter(person=kept).values("gaming_day")
-    CurrencyTransactionReport.objects.filter(person=absorbed).exclude(
-        gaming_day__in=taken
-    ).update(person=kept)
+    CurrencyTransactionReport.objects.filter(person=absorbed).exclude(gaming_day__in=taken).update(
+        person=kept
+    )
     return absorbed, kept
 
 
@@ -228,7 +228,9 @@ def _resolved(match: PersonMatch, status: str, reason: str, by: User) -> PersonM
 
 
 @transaction.atomic
-def person_match_resolve(*, match: PersonMatch, decision: str, reason: str, by: User) -> PersonMatch:
+def person_match_resolve(
+    *, match: PersonMatch, decision: str, reason: str, by: User
+) -> PersonMatch:
     """Compliance's decision on a possible match: ``linked`` (one person: the records are
     linked) or ``distinct`` (not the same person), with the reason."""
     require_role(by, COMPLIANCE_AUDITOR, action="resolve a possible match")

@@ -98,7 +98,9 @@ def ctrs(cardroom_id: int, day: date | None = None) -> QuerySet[CurrencyTransact
 
 def person_matches(cardroom_id: int, status: str | None = None) -> QuerySet[PersonMatch]:
     """The possible matches that name a record of the cardroom (either side), newest first."""
-    rows = PersonMatch.objects.filter(Q(cardroom_id=cardroom_id) | Q(other__cardroom_id=cardroom_id))
+    rows = PersonMatch.objects.filter(
+        Q(cardroom_id=cardroom_id) | Q(other__cardroom_id=cardroom_id)
+    )
     if status is not None:
         rows = rows.filter(status=status)
     return rows.select_related("player", "other__cardroom", "resolved_by")

@@ -62,9 +62,7 @@ def add_tables(world, n: int) -> None:
 
 def add_players(world, n: int) -> None:
     start = Player.objects.count()
-    persons = Person.objects.bulk_create(
-        Person(licensee=world.cardroom.licensee) for _ in range(n)
-    )
+    persons = Person.objects.bulk_create(Person(licensee=world.cardroom.licensee) for _ in range(n))
     Player.objects.bulk_create(
         Player(cardroom=world.cardroom, person=person, name=f"P{start + i}")
         for i, person in enumerate(persons)

@@ -93,9 +93,7 @@ def test_the_same_id_at_a_sister_cardroom_is_refused_and_at_another_licensee_acc
     assert elsewhere.person.licensee != first.person.licensee
 
 
-def test_after_linking_the_id_is_accepted_on_the_linked_record(
-    first, second, supervisor, auditor
-):
+def test_after_linking_the_id_is_accepted_on_the_linked_record(first, second, supervisor, auditor):
     link(second, first, auditor)
     identity_record(player=second, identity=an_id(), by=supervisor)
     assert [p.pk for p in records_of(first)] == [first.pk, second.pk]
@@ -152,9 +150,7 @@ def test_cash_in_and_out_of_linked_records_are_never_netted(first, second, cashi
     assert (report.cash_in, report.cash_out) == (D("9000.00"), D("10500.00"))
 
 
-def test_across_two_cardrooms_of_one_licensee_one_ctr(
-    first, sister_room, dealer, cashier, auditor
-):
+def test_across_two_cardrooms_of_one_licensee_one_ctr(first, sister_room, dealer, cashier, auditor):
     annex = player_create(cardroom=sister_room, name="Robin Vale", by=dealer)
     link(annex, first, auditor)
     cage_cash(player=first, direction="in", amount="6000.00", by=cashier)
@@ -223,9 +219,7 @@ def test_the_same_name_without_a_date_of_birth_is_a_possible_match(cardroom, fir
     assert AuditEvent.objects.filter(action="person.match_raised").count() == 1
 
 
-def test_a_near_name_with_the_same_date_of_birth_is_a_possible_match(
-    cardroom, first, dealer
-):
+def test_a_near_name_with_the_same_date_of_birth_is_a_possible_match(cardroom, first, dealer):
     player_create(
         cardroom=cardroom, name="Robyn Vale", identity=an_id(number="X9999999"), by=dealer
     )
@@ -233,9 +227,7 @@ def test_a_near_name_with_the_same_date_of_birth_is_a_possible_match(
     assert match.kind == "near_name_same_birth_date"
 
 
-def test_a_near_name_with_another_date_of_birth_or_a_far_name_is_no_match(
-    cardroom, first, dealer
-):
+def test_a_near_name_with_another_date_of_birth_or_a_far_name_is_no_match(cardroom, first, dealer):
     other_day = an_id(number="X9999999", born=date(1981, 5, 17))
     player_create(cardroom=cardroom, name="Robyn Vale", identity=other_day, by=dealer)
     three_off = an_id(number="Y8888888")  # the same day, but three letters off

@@ -30,6 +30,7 @@ from patrons.models import (
     Player,
     SuspiciousActivityReview,
 )
+from patrons.persons import records_of
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
@@ -73,6 +74,7 @@ def _law_page(
         "log": selectors.cash_log(cardroom.pk, day).select_related("at_table__table"),
         "ctrs": selectors.ctrs(cardroom.pk, day),
         "flags": selectors.structuring_flags(cardroom.pk)[:50],
+        "matches": selectors.person_matches(cardroom.pk, "open")[:50],
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],
         "policy": selectors.cash_policy(cardroom.pk),
@@ -182,6 +184,7 @@ def _player_page(
         "revealed": revealed,
         "cash": player.cash_transactions.order_by("-created_at")[:100],
         "reviews": selectors.reviews(player.pk),
+        "records": records_of(player),
         "review_form": form or ReviewForm(),
         "note_form": note_form or ReviewNoteForm(),
     }

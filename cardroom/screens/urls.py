@@ -18,6 +18,7 @@ from . import (
     home,
     law,
     law_floor,
+    law_persons,
     staff,
 )
 
@@ -124,6 +125,7 @@ law_compliance_patterns = [
     path("players/<int:pk>/reveal/", law.law_player_reveal, name="law-player-reveal"),
     path("players/<int:pk>/reviews/", law.law_review_open, name="law-review-open"),
     path("reviews/<int:pk>/notes/", law.law_review_note, name="law-review-note"),
+    path("person-matches/<int:pk>/resolve/", law_persons.match_resolve, name="law-match-resolve"),
 ]
 law_floor_patterns = [
     path("incidents/", law_floor.incident_list, name="law-incidents"),

@@ -15,7 +15,7 @@ from django.utils import timezone
 from audit.models import Checkpoint
 from audit.services import audit_record
 from compliance.models import Export
-from patrons.models import Cardroom, Person, Player
+from patrons.models import Cardroom, Licensee, Person, Player
 from tables import selectors
 from tables.figures import figure_values
 from tables.models import RotationRecord, StackEntry, Table, TableSettings
@@ -47,7 +47,7 @@ def listed(client, url: str) -> int:
 
 
 def add_cardrooms(world, n: int) -> None:
-    licensee = world.cardroom.licensee
+    licensee, _ = Licensee.objects.get_or_create(name="Bulk licensee")
     Cardroom.objects.bulk_create(
         Cardroom(name=f"Room {i}-{n}", licensee=licensee) for i in range(n)
     )
@@ -207,7 +207,7 @@ def add_rotations(world, n: int) -> None:
 LISTS: list[tuple[str, str, Callable, int]] = [
     ("cardrooms", f"{V}/cardrooms/", add_cardrooms, 1),
     ("tables", f"{V}/tables/", add_tables, 1),
-    ("players", f"{V}/players/", add_players, 1),
+    ("players", f"{V}/players/", add_players, 2),  # and their persons' records, prefetched
     ("hands", f"{V}/hands/", add_hands, 1),
     ("audit events", f"{V}/audit/events/", add_events, 1),
     ("stack history", f"{V}/seatings/{{seating}}/stack/", add_stack_entries, 2),

@@ -101,6 +101,7 @@ NOT_PAGES = {
     "law-player-reveal": "a POST answering the player page",
     "law-review-open": "a POST answering the player page",
     "law-review-note": "a POST answering the player page",
+    "law-match-resolve": "a POST answering the compliance law page",
     "law-incident-report": "a POST answering the incident log",
     "law-incident-follow-up": "a POST answering the incident log",
     "law-exclusion-bar": "a POST answering the incident log",

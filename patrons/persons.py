@@ -18,6 +18,7 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 
 from .keys import normal_text
+from .linked_cash import linked_days_total
 from .models import (
     Cardroom,
     CurrencyTransactionReport,
@@ -150,12 +151,14 @@ def person_matches_find(*, player: Player, by: User) -> list[PersonMatch]:
     return raised
 
 
-def _merge(*, player: Player, into: Player) -> tuple[Person, Person]:
+def _merge(*, player: Player, into: Player, by: User) -> tuple[Person, Person]:
     """Move every record of ``player``'s person to ``into``'s person (both locked, in id
-    order); the day's CTRs of the absorbed person follow where the other has none that day."""
+    order); the day's CTRs of the absorbed person follow where the other has none that day,
+    and each day of the absorbed records' cash is totalled again by person."""
     ids = sorted({player.person_id, into.person_id})
     locked = {p.pk: p for p in Person.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
     absorbed, kept = locked[player.person_id], locked[into.person_id]
+    moved = list(Player.objects.filter(person=absorbed).values_list("pk", flat=True))
     Player.objects.filter(person=absorbed).update(person=kept)
     absorbed.merged_into = kept
     absorbed.save(update_fields=["merged_into"])
@@ -163,6 +166,7 @@ def _merge(*, player: Player, into: Player) -> tuple[Person, Person]:
     CurrencyTransactionReport.objects.filter(person=absorbed).exclude(gaming_day__in=taken).update(
         person=kept
     )
+    linked_days_total(person_id=kept.pk, absorbed_ids=moved, by=by)
     return absorbed, kept
 
 
@@ -192,7 +196,7 @@ def player_link(*, player: Player, to_player: Player, reason: str, by: User) -> 
     player = Player.objects.select_related("cardroom").get(pk=player.pk)
     to_player = Player.objects.select_related("cardroom").get(pk=to_player.pk)
     _link_check(player, to_player, reason)
-    absorbed, kept = _merge(player=player, into=to_player)
+    absorbed, kept = _merge(player=player, into=to_player, by=by)
     audit_record(
         actor=by,
         action=AuditAction.PLAYER_LINKED,

@@ -57,7 +57,7 @@ def match_resolve(request: SignedInRequest, pk: int) -> HttpResponse:
         return redirect("/compliance/law/#matches")
     if not form.is_valid() and not getattr(request, "refusals", None):
         request.refusals = [  # type: ignore[attr-defined]
-            f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()
+            f"{name}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
         ]
     cardroom = cardroom_first()
     response = _law_page(request, cardroom, table_selectors.gaming_day(cardroom, timezone.now()))

@@ -134,6 +134,34 @@ def test_linked_records_6000_and_6000_make_one_ctr_for_12000(first, second, cash
     assert report.transactions.count() == 2
 
 
+def test_linking_after_6000_and_6000_makes_the_days_ctr_for_12000(
+    first, second, cashier, auditor
+):
+    cage_cash(player=first, direction="in", amount="6000.00", by=cashier)
+    cage_cash(player=second, direction="in", amount="6000.00", by=cashier)
+    link(second, first, auditor)
+    report = CurrencyTransactionReport.objects.get()
+    assert (report.person_id, report.cash_in, report.player_id) == (
+        first.person_id,
+        D("12000.00"),
+        first.pk,
+    )
+    assert report.transactions.count() == 2
+    created = AuditEvent.objects.get(action="cash.ctr_created")
+    assert json.loads(created.payload)["by"] == "player_link"
+
+
+def test_linking_moves_a_records_ctr_to_the_person_and_grows_it(
+    first, second, cashier, auditor, supervisor
+):
+    identity_record(player=second, identity=an_id(number="Q5555555"), by=supervisor)
+    cage_cash(player=second, direction="in", amount="10500.00", by=cashier)
+    cage_cash(player=first, direction="in", amount="1000.00", by=cashier)
+    link(second, first, auditor)
+    report = CurrencyTransactionReport.objects.get()
+    assert (report.person_id, report.cash_in) == (first.person_id, D("11500.00"))
+
+
 def test_unlinked_records_6000_and_6000_make_no_ctr(first, second, cashier):
     cage_cash(player=first, direction="in", amount="6000.00", by=cashier)
     cage_cash(player=second, direction="in", amount="6000.00", by=cashier)

@@ -1,0 +1,78 @@
+"""When compliance links two records to one person, the cash both already had counts together:
+each gaming day of the absorbed records' cash is totalled again by person, so a day whose cash
+in (or out) now passes $10,000.00 gets the person's CTR (or its CTR grows: a filed one is left
+as filed, for compliance to amend), and a day now showing structuring is flagged."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from audit.actions import AuditAction
+from audit.services import audit_record
+
+from . import selectors
+from .models import CTR_THRESHOLD, CashTransaction, CurrencyTransactionReport
+
+Direction = CashTransaction.Direction
+
+
+def linked_days_total(*, person_id: int, absorbed_ids: list[int], by: User) -> list[date]:
+    """Total again by person each gaming day the absorbed records had cash (the person's row
+    is locked by the caller); the days whose CTR was made or grown."""
+    days = sorted(
+        set(
+            CashTransaction.objects.filter(player_id__in=absorbed_ids).values_list(
+                "gaming_day", flat=True
+            )
+        )
+    )
+    return [day for day in days if _day_report(person_id, day, by)]
+
+
+def _identified(person_id: int, day: date) -> int | None:
+    for identity in selectors.person_identities(person_id):
+        if selectors.identity_valid_on(identity, day):
+            return identity.player_id
+    return None
+
+
+def _day_report(person_id: int, day: date, by: User) -> bool:
+    cash_in = selectors.day_total(person_id, day, Direction.IN)
+    cash_out = selectors.day_total(person_id, day, Direction.OUT)
+    if max(cash_in, cash_out) <= CTR_THRESHOLD:
+        return False
+    rows = list(selectors.person_cash(person_id, day).order_by("created_at", "id"))
+    last = rows[-1]
+    player_id = _identified(person_id, day) or last.player_id
+    report, made = CurrencyTransactionReport.objects.select_for_update().get_or_create(
+        person_id=person_id,
+        gaming_day=day,
+        defaults={
+            "cardroom_id": last.cardroom_id,
+            "player_id": player_id,
+            "created_at": timezone.now(),
+        },
+    )
+    if report.status == CurrencyTransactionReport.Status.FILED:
+        return False
+    report.transactions.add(*rows)
+    report.cash_in, report.cash_out = cash_in, cash_out
+    report.save(update_fields=["cash_in", "cash_out"])
+    if made:
+        audit_record(
+            actor=by,
+            action=AuditAction.CTR_CREATED,
+            target=report,
+            payload={
+                "player": player_id,
+                "person": person_id,
+                "gaming_day": day,
+                "cash_in": cash_in,
+                "cash_out": cash_out,
+                "by": "player_link",
+            },
+        )
+    return True

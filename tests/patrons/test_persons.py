@@ -134,9 +134,7 @@ def test_linked_records_6000_and_6000_make_one_ctr_for_12000(first, second, cash
     assert report.transactions.count() == 2
 
 
-def test_linking_after_6000_and_6000_makes_the_days_ctr_for_12000(
-    first, second, cashier, auditor
-):
+def test_linking_after_6000_and_6000_makes_the_days_ctr_for_12000(first, second, cashier, auditor):
     cage_cash(player=first, direction="in", amount="6000.00", by=cashier)
     cage_cash(player=second, direction="in", amount="6000.00", by=cashier)
     link(second, first, auditor)

@@ -124,6 +124,7 @@ class AuditAction(models.TextChoices):
     CASH_AT_CAGE = "cash.cage_transaction"
     CTR_CREATED = "cash.ctr_created"
     CTR_FILED = "cash.ctr_filed"
+    CTR_MERGED = "cash.ctr_merged"  # two records' CTRs of a day, linked to one person
     STRUCTURING_FLAGGED = "cash.structuring_flagged"
     EXCLUSION_ADDED = "exclusion.added"
     EXCLUSION_ENDED = "exclusion.ended"

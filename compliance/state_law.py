@@ -204,8 +204,8 @@ def _named_are_there(events: _ExclusionEvents, seen: set[int]) -> None:
 
 @dataclass
 class _CashLog:
-    """The cash log summed per player and gaming day (on Decimal, in Python), with the ids of
-    each day's transactions, and the CTRs' links to them."""
+    """The cash log summed per person (every record of theirs) and gaming day (on Decimal, in
+    Python), with the ids of each day's transactions, and the CTRs' links to them."""
 
     totals: dict[tuple[int, date], list[Decimal]] = field(
         default_factory=lambda: defaultdict(lambda: [ZERO, ZERO])
@@ -217,11 +217,11 @@ class _CashLog:
     def read(cls) -> _CashLog:
         log = cls()
         rows = CashTransaction.objects.values_list(
-            "pk", "player_id", "gaming_day", "direction", "amount"
+            "pk", "player__person_id", "gaming_day", "direction", "amount"
         )
-        for pk, player, day, direction, amount in rows.iterator(chunk_size=5000):
-            log.totals[(player, day)][direction != CashTransaction.Direction.IN] += amount
-            log.made_of[(player, day)].add(pk)
+        for pk, person, day, direction, amount in rows.iterator(chunk_size=5000):
+            log.totals[(person, day)][direction != CashTransaction.Direction.IN] += amount
+            log.made_of[(person, day)].add(pk)
         through = CurrencyTransactionReport.transactions.through
         for report, transaction in through.objects.values_list(
             "currencytransactionreport_id", "cashtransaction_id"
@@ -231,17 +231,17 @@ class _CashLog:
 
 
 def check_ctrs() -> int:
-    """Every CTR against the cash log of its player and day and against the events that made
-    and filed it; every day over the line has its CTR."""
+    """Every CTR against the cash log of its person and day and against the events that made
+    and filed it; every person's day over the line has its CTR."""
     log = _CashLog.read()
     created, filed = _ctr_events()
     reports = CurrencyTransactionReport.objects.order_by("pk").values_list(
-        "pk", "player_id", "gaming_day", "cash_in", "cash_out", "status", "filing_reference"
+        "pk", "person_id", "gaming_day", "cash_in", "cash_out", "status", "filing_reference"
     )
     reported = set()
-    for pk, player, day, cash_in, cash_out, status, reference in reports:
-        row, where = f"patrons_currencytransactionreport #{pk}", f"player {player} gaming day {day}"
-        logged_in, logged_out = log.totals.get((player, day), [ZERO, ZERO])
+    for pk, person, day, cash_in, cash_out, status, reference in reports:
+        row, where = f"patrons_currencytransactionreport #{pk}", f"person {person} gaming day {day}"
+        logged_in, logged_out = log.totals.get((person, day), [ZERO, ZERO])
         if (cash_in, cash_out) != (logged_in, logged_out):
             raise Offence(
                 row,
@@ -250,16 +250,16 @@ def check_ctrs() -> int:
             )
         if max(logged_in, logged_out) <= CTR_THRESHOLD:
             raise Offence(row, f"{where}: no cash in or out over ${_cents(CTR_THRESHOLD)}")
-        if log.links.get(pk, set()) != log.made_of[(player, day)]:
+        if log.links.get(pk, set()) != log.made_of[(person, day)]:
             raise Offence(row, f"{where}: its transactions are not the day's cash log")
         if pk not in created:
             raise Offence(row, f"{where}: no cash.ctr_created event made it")
         _as_filed(row, where, status, reference, filed.get(pk))
-        reported.add((player, day))
-    for (player, day), (logged_in, logged_out) in sorted(log.totals.items()):
-        if max(logged_in, logged_out) > CTR_THRESHOLD and (player, day) not in reported:
+        reported.add((person, day))
+    for (person, day), (logged_in, logged_out) in sorted(log.totals.items()):
+        if max(logged_in, logged_out) > CTR_THRESHOLD and (person, day) not in reported:
             raise Offence(
-                f"player {player} gaming day {day}",
+                f"person {person} gaming day {day}",
                 f"cash in {_cents(logged_in)} and out {_cents(logged_out)}: over "
                 f"${_cents(CTR_THRESHOLD)}, with no CTR (patrons_currencytransactionreport)",
             )

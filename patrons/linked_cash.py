@@ -19,6 +19,29 @@ from .models import CTR_THRESHOLD, CashTransaction, CurrencyTransactionReport
 Direction = CashTransaction.Direction
 
 
+def ctrs_follow(*, absorbed_id: int, kept_id: int, by: User) -> None:
+    """The absorbed person's CTRs become the kept person's: moved where the kept person has
+    none that day; merged into the kept person's CTR of the day where both have one and the
+    absorbed one is not filed yet (its transactions join, it goes, an audit event says so)."""
+    reports = CurrencyTransactionReport.objects.select_for_update()
+    kept = {r.gaming_day: r for r in reports.filter(person_id=kept_id)}
+    for report in reports.filter(person_id=absorbed_id).order_by("pk"):
+        into = kept.get(report.gaming_day)
+        if into is None:
+            report.person_id = kept_id
+            report.save(update_fields=["person"])
+        elif report.status == CurrencyTransactionReport.Status.TO_FILE:
+            into.transactions.add(*report.transactions.all())
+            audit_record(
+                actor=by,
+                action=AuditAction.CTR_MERGED,
+                target=into,
+                payload={"merged": report.pk, "gaming_day": report.gaming_day},
+            )
+            report.transactions.clear()
+            report.delete()
+
+
 def linked_days_total(*, person_id: int, absorbed_ids: list[int], by: User) -> list[date]:
     """Total again by person each gaming day the absorbed records had cash (the person's row
     is locked by the caller); the days whose CTR was made or grown."""

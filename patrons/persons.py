@@ -18,10 +18,9 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 
 from .keys import normal_text
-from .linked_cash import linked_days_total
+from .linked_cash import ctrs_follow, linked_days_total
 from .models import (
     Cardroom,
-    CurrencyTransactionReport,
     Person,
     PersonMatch,
     Player,
@@ -153,8 +152,8 @@ def person_matches_find(*, player: Player, by: User) -> list[PersonMatch]:
 
 def _merge(*, player: Player, into: Player, by: User) -> tuple[Person, Person]:
     """Move every record of ``player``'s person to ``into``'s person (both locked, in id
-    order); the day's CTRs of the absorbed person follow where the other has none that day,
-    and each day of the absorbed records' cash is totalled again by person."""
+    order); the absorbed person's CTRs follow (``ctrs_follow``), and each day of the absorbed
+    records' cash is totalled again by person."""
     ids = sorted({player.person_id, into.person_id})
     locked = {p.pk: p for p in Person.objects.select_for_update().filter(pk__in=ids).order_by("pk")}
     absorbed, kept = locked[player.person_id], locked[into.person_id]
@@ -162,10 +161,7 @@ def _merge(*, player: Player, into: Player, by: User) -> tuple[Person, Person]:
     Player.objects.filter(person=absorbed).update(person=kept)
     absorbed.merged_into = kept
     absorbed.save(update_fields=["merged_into"])
-    taken = CurrencyTransactionReport.objects.filter(person=kept).values("gaming_day")
-    CurrencyTransactionReport.objects.filter(person=absorbed).exclude(gaming_day__in=taken).update(
-        person=kept
-    )
+    ctrs_follow(absorbed_id=absorbed.pk, kept_id=kept.pk, by=by)
     linked_days_total(person_id=kept.pk, absorbed_ids=moved, by=by)
     return absorbed, kept
 

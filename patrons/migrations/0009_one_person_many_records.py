@@ -172,6 +172,11 @@ class Migration(migrations.Migration):
             ),
         ),
         AppendOnly("structuringflag", after_rebuild=True),
+        migrations.AlterField(
+            model_name="playeridentity",
+            name="date_of_birth",
+            field=models.DateField(db_index=True),
+        ),
         migrations.CreateModel(
             name="PersonMatch",
             fields=[

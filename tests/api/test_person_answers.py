@@ -98,3 +98,20 @@ def test_possible_matches_are_listed_open_and_resolved(api, world):
     assert listed["results"] == []
     wrong = auditor.get(f"{V}/cardrooms/{cardroom.pk}/person-matches/?status=maybe")
     assert (wrong.status_code, wrong.json()["error"]["field"]) == (422, "status")
+
+
+def test_a_cardroom_is_created_for_a_licensee_and_totals_cash_with_its_sister(api, world):
+    admin = api(world.administrator)
+    made = admin.post(
+        f"{V}/cardrooms/",
+        {"name": "API Annex", "licensee": world.cardroom.licensee_id},
+        format="json",
+    )
+    assert made.status_code == 201
+    assert made.json()["licensee"] == world.cardroom.licensee_id
+    alone = admin.post(f"{V}/cardrooms/", {"name": "API Elsewhere"}, format="json").json()
+    assert alone["licensee"] != world.cardroom.licensee_id
+    unknown = admin.post(
+        f"{V}/cardrooms/", {"name": "API Nowhere", "licensee": 99999}, format="json"
+    )
+    assert (unknown.status_code, unknown.json()["error"]["field"]) == (422, "licensee")

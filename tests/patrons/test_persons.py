@@ -12,6 +12,7 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
+from compliance.state_law import check_ctrs
 from core.errors import Conflict, DomainError, PermissionDenied
 from patrons.cash import cage_cash
 from patrons.identity import identity_record
@@ -160,6 +161,21 @@ def test_linking_moves_a_records_ctr_to_the_person_and_grows_it(
     assert (report.person_id, report.cash_in) == (first.person_id, D("11500.00"))
 
 
+def test_linking_two_records_each_with_a_ctr_of_the_day_leaves_one_that_verifies(
+    first, second, cashier, auditor, supervisor
+):
+    identity_record(player=second, identity=an_id(number="Q5555555"), by=supervisor)
+    cage_cash(player=first, direction="in", amount="10500.00", by=cashier)
+    cage_cash(player=second, direction="in", amount="10200.00", by=cashier)
+    assert CurrencyTransactionReport.objects.count() == 2
+    link(second, first, auditor)
+    report = CurrencyTransactionReport.objects.get()
+    assert (report.person_id, report.cash_in) == (first.person_id, D("20700.00"))
+    assert report.transactions.count() == 2
+    assert AuditEvent.objects.filter(action="cash.ctr_merged").count() == 1
+    assert check_ctrs() == 1
+
+
 def test_unlinked_records_6000_and_6000_make_no_ctr(first, second, cashier):
     cage_cash(player=first, direction="in", amount="6000.00", by=cashier)
     cage_cash(player=second, direction="in", amount="6000.00", by=cashier)
@@ -184,6 +200,7 @@ def test_across_two_cardrooms_of_one_licensee_one_ctr(first, sister_room, dealer
     report = CurrencyTransactionReport.objects.get()
     assert report.cash_in == D("12000.00")
     assert report.cardroom == sister_room  # where the line was crossed
+    assert check_ctrs() == 1  # the state verification totals by person too
 
 
 def test_across_two_licensees_no_ctr(first, rival_room, dealer, supervisor, cashier):

@@ -114,4 +114,4 @@ def test_a_cardroom_is_created_for_a_licensee_and_totals_cash_with_its_sister(ap
     unknown = admin.post(
         f"{V}/cardrooms/", {"name": "API Nowhere", "licensee": 99999}, format="json"
     )
-    assert (unknown.status_code, unknown.json()["error"]["field"]) == (422, "licensee")
+    assert (unknown.status_code, unknown.json()["error"]["field"]) == (400, "licensee")

@@ -123,6 +123,10 @@ class AuditAction(models.TextChoices):
     # Players under the law (patrons): identity, cash reporting, exclusions, reviews.
     PLAYER_IDENTITY_RECORDED = "player.identity_recorded"
     PLAYER_IDENTITY_REVEALED = "player.identity_revealed"
+    # One person however many records (patrons.persons).
+    PLAYER_LINKED = "person.records_linked"
+    PERSON_MATCH_RAISED = "person.match_raised"
+    PERSON_MATCH_RESOLVED = "person.match_resolved"
     CASH_POLICY_SET = "cash.policy_set"
     CASH_AT_CAGE = "cash.cage_transaction"
     CTR_CREATED = "cash.ctr_created"
@@ -131,6 +135,7 @@ class AuditAction(models.TextChoices):
     # FinCEN's CTR batch: who files it (compliance's setting), and each download of a batch.
     CTR_FILER_SET = "cash.ctr_filer_set"
     CTR_BATCH_EXPORTED = "cash.ctr_batch_exported"
+    CTR_MERGED = "cash.ctr_merged"  # two records' CTRs of a day, linked to one person
     STRUCTURING_FLAGGED = "cash.structuring_flagged"
     EXCLUSION_ADDED = "exclusion.added"
     EXCLUSION_ENDED = "exclusion.ended"

@@ -204,8 +204,8 @@ def _named_are_there(events: _ExclusionEvents, seen: set[int]) -> None:
 
 @dataclass
 class _CashLog:
-    """The cash log summed per player and gaming day (on Decimal, in Python), with the ids of
-    each day's transactions, and the CTRs' links to them."""
+    """The cash log summed per person (every record of theirs) and gaming day (on Decimal, in
+    Python), with the ids of each day's transactions, and the CTRs' links to them."""
 
     totals: dict[tuple[int, date], list[Decimal]] = field(
         default_factory=lambda: defaultdict(lambda: [ZERO, ZERO])
@@ -226,11 +226,11 @@ class _CashLog:
     def read(cls) -> _CashLog:
         log = cls()
         rows = CashTransaction.objects.values_list(
-            "pk", "player_id", "gaming_day", "direction", "amount"
+            "pk", "player__person_id", "gaming_day", "direction", "amount"
         )
-        for pk, player, day, direction, amount in rows.iterator(chunk_size=5000):
-            log.totals[(player, day)][direction != CashTransaction.Direction.IN] += amount
-            log.made_of[(player, day)].add(pk)
+        for pk, person, day, direction, amount in rows.iterator(chunk_size=5000):
+            log.totals[(person, day)][direction != CashTransaction.Direction.IN] += amount
+            log.made_of[(person, day)].add(pk)
             log.amounts[pk] = (direction != CashTransaction.Direction.IN, amount)
         through = CurrencyTransactionReport.transactions.through
         for report, transaction in through.objects.values_list(
@@ -241,26 +241,26 @@ class _CashLog:
 
 
 def check_ctrs() -> int:
-    """Every CTR against the cash log of its player and day and against the events that made
+    """Every CTR against the cash log of its person and day and against the events that made
     and filed it; every day over the line has its CTR. A day's versions run 1, 2, ... each
     amending the one before, which is filed; the latest sums the day's cash log, a filed
     earlier one its own transactions, as the event that filed it says."""
     log = _CashLog.read()
     created, filed = _ctr_events()
-    reports = CurrencyTransactionReport.objects.order_by("player_id", "gaming_day", "version")
+    reports = CurrencyTransactionReport.objects.order_by("person_id", "gaming_day", "version")
     days_seen: dict[tuple[int, date], list[int]] = defaultdict(list)
     rows = list(reports.values_list(*_CTR_FIELDS))
     latest = {(row[1], row[2]): row[3] for row in rows}
-    for pk, player, day, version, amends, cash_in, cash_out, status, reference in rows:
-        row, where = f"patrons_currencytransactionreport #{pk}", f"player {player} gaming day {day}"
-        versions = days_seen[(player, day)]
+    for pk, person, day, version, amends, cash_in, cash_out, status, reference in rows:
+        row, where = f"patrons_currencytransactionreport #{pk}", f"person {person} gaming day {day}"
+        versions = days_seen[(person, day)]
         if version != len(versions) + 1 or amends != (versions[-1] if versions else None):
             raise Offence(
                 row, f"{where}: version {version} does not follow version {len(versions)}"
             )
         figures = (cash_in, cash_out)
-        if version == latest[(player, day)]:
-            _sums_the_day(log, row, where, figures, pk, (player, day))
+        if version == latest[(person, day)]:
+            _sums_the_day(log, row, where, figures, pk, (person, day))
         elif status != CurrencyTransactionReport.Status.FILED:
             raise Offence(row, f"{where}: version {version} was amended but is not filed")
         elif figures != log.sum_of(log.links.get(pk, set())):
@@ -269,10 +269,10 @@ def check_ctrs() -> int:
             raise Offence(row, f"{where}: no cash.ctr_created event made it")
         _as_filed(row, where, status, reference, filed.get(pk), figures)
         versions.append(pk)
-    for (player, day), (logged_in, logged_out) in sorted(log.totals.items()):
-        if max(logged_in, logged_out) > CTR_THRESHOLD and (player, day) not in days_seen:
+    for (person, day), (logged_in, logged_out) in sorted(log.totals.items()):
+        if max(logged_in, logged_out) > CTR_THRESHOLD and (person, day) not in days_seen:
             raise Offence(
-                f"player {player} gaming day {day}",
+                f"person {person} gaming day {day}",
                 f"cash in {_cents(logged_in)} and out {_cents(logged_out)}: over "
                 f"${_cents(CTR_THRESHOLD)}, with no CTR (patrons_currencytransactionreport)",
             )
@@ -281,7 +281,7 @@ def check_ctrs() -> int:
 
 _CTR_FIELDS = (
     "pk",
-    "player_id",
+    "person_id",
     "gaming_day",
     "version",
     "amends_id",

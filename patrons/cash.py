@@ -1,5 +1,6 @@
 """Cash reporting: every cash transaction of a player on the cash log, per gaming day (the
-cardroom's zone and day start), cash in and cash out summed apart.
+cardroom's zone and day start), cash in and cash out summed apart and never netted, totalled
+by PERSON: every record of theirs at every cardroom of the licensee (31 CFR 1021.313).
 
 - At or over the cardroom's log threshold (default $3,000.00) a transaction is on the
   multiple transaction log (MTL).
@@ -7,11 +8,11 @@ cardroom's zone and day start), cash in and cash out summed apart.
   file first (refused otherwise, naming ``player``), and the day's currency transaction
   report (CTR) is made, or its totals grow.
 - Structuring watch: ``structuring_count`` transactions in a day, each within the band just
-  under the log threshold or just under the CTR line, flag the player for compliance.
+  under the log threshold or just under the CTR line, flag the person for compliance.
 
 ``cash_transaction_record`` runs inside the caller's transaction (a buy-in at a table, or the
-cage's purchase or redemption of chips) with the player's row locked, so two transactions of
-one player are summed one after the other.
+cage's purchase or redemption of chips) and locks the player's person, so two transactions of
+one person, under any of their records, are summed one after the other.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .models import (
     CashPolicy,
     CashTransaction,
     CurrencyTransactionReport,
+    Person,
     Player,
     StructuringFlag,
 )
@@ -72,10 +74,10 @@ def cash_transaction_record(
         raise DomainError(f"A cash {direction} cannot be a {named}.", field="kind")
     at = at or timezone.now()
     day = days.day_of(cardroom.time_zone, cardroom.gaming_day_starts_at, at)
-    total = selectors.day_total(player.pk, day, direction) + amount
+    person_id = _person_lock(player)
+    total = selectors.day_total(person_id, day, direction) + amount
     crosses = total > CTR_THRESHOLD
-    if crosses:
-        _require_identity(player, direction, total, day)
+    identified = _require_identity(player, person_id, direction, total, day) if crosses else 0
     policy = selectors.cash_policy(cardroom.pk)
     row = CashTransaction.objects.create(
         cardroom=cardroom,
@@ -91,14 +93,29 @@ def cash_transaction_record(
         created_at=at,
     )
     if crosses:
-        _report(row, by)
-    _watch_structuring(row, policy, by)
+        _report(row, person_id, identified, by)
+    _watch_structuring(row, person_id, policy, by)
     return row
 
 
-def _require_identity(player: Player, direction: str, total: Decimal, day: date) -> None:
+def _person_lock(player: Player) -> int:
+    """Lock the player's person (its id read afresh: a link may have moved the record) so that
+    two transactions under two records of one person cannot both miss the line."""
+    person_id = Player.objects.values_list("person_id", flat=True).get(pk=player.pk)
+    Person.objects.select_for_update().filter(pk=person_id).values_list("pk").get()
+    return int(person_id)
+
+
+def _require_identity(
+    player: Player, person_id: int, direction: str, total: Decimal, day: date
+) -> int:
+    """The record whose identity the CTR rests on: the player's own, or another record of the
+    same person with a current ID."""
     if selectors.identity_valid_on(selectors.identity_of(player), day):
-        return
+        return player.pk
+    for identity in selectors.person_identities(person_id):
+        if selectors.identity_valid_on(identity, day):
+            return identity.player_id
     side = "in" if direction == Direction.IN else "out"
     raise DomainError(
         f"{player}'s cash {side} today would be ${money_text(total)}, over "
@@ -109,10 +126,12 @@ def _require_identity(player: Player, direction: str, total: Decimal, day: date)
     )
 
 
-def _report(row: CashTransaction, by: User) -> CurrencyTransactionReport:
-    """The day's CTR, made or grown by ``row``; a filed one stays as filed and ``row`` makes
-    its amendment (``patrons.ctrs``)."""
-    return ctrs.ctr_for_cash(row, by)
+def _report(
+    row: CashTransaction, person_id: int, identified: int, by: User
+) -> CurrencyTransactionReport:
+    """The person's CTR of the day, made or grown by ``row`` and raised on the ``identified``
+    record; a filed one stays as filed and ``row`` makes its amendment (``patrons.ctrs``)."""
+    return ctrs.ctr_for_cash(row, by, person_id=person_id, player_id=identified)
 
 
 def _just_under(amount: Decimal, policy: selectors.Policy) -> bool:
@@ -123,22 +142,23 @@ def _just_under(amount: Decimal, policy: selectors.Policy) -> bool:
     return under_log or CTR_THRESHOLD * band <= amount <= CTR_THRESHOLD
 
 
-def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User) -> None:
-    """Flag the player once a day when ``structuring_count`` of the day's cash transactions
-    each fall just under the log threshold or the CTR line."""
-    if StructuringFlag.objects.filter(player_id=row.player_id, gaming_day=row.gaming_day).exists():
+def _watch_structuring(
+    row: CashTransaction, person_id: int, policy: selectors.Policy, by: User
+) -> None:
+    """Flag the person once a day when ``structuring_count`` of the day's cash transactions,
+    under any of their records, each fall just under the log threshold or the CTR line."""
+    if StructuringFlag.objects.filter(person_id=person_id, gaming_day=row.gaming_day).exists():
         return
     near = [
         tx
-        for tx in CashTransaction.objects.filter(
-            player_id=row.player_id, gaming_day=row.gaming_day
-        ).order_by("id")
+        for tx in selectors.person_cash(person_id, row.gaming_day).order_by("id")
         if _just_under(tx.amount, policy)
     ]
     if len(near) < policy.structuring_count:
         return
     flag = StructuringFlag.objects.create(
         cardroom_id=row.cardroom_id,
+        person_id=person_id,
         player_id=row.player_id,
         gaming_day=row.gaming_day,
         transactions=[tx.pk for tx in near],
@@ -152,7 +172,12 @@ def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User)
         actor=by,
         action=AuditAction.STRUCTURING_FLAGGED,
         target=flag,
-        payload={"player": row.player_id, "gaming_day": row.gaming_day, "count": len(near)},
+        payload={
+            "player": row.player_id,
+            "person": person_id,
+            "gaming_day": row.gaming_day,
+            "count": len(near),
+        },
     )
 
 

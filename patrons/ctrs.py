@@ -41,22 +41,29 @@ def due_on(gaming_day: date) -> date:
 
 
 def day_cash(report: CurrencyTransactionReport) -> QuerySet[CashTransaction]:
-    """The cash the CTR's person had on its gaming day: what a version sums."""
-    return CashTransaction.objects.filter(player_id=report.player_id, gaming_day=report.gaming_day)
+    """The cash the CTR's person had on its gaming day, under every record of theirs: what a
+    version sums."""
+    return CashTransaction.objects.filter(
+        player__person_id=report.person_id, gaming_day=report.gaming_day
+    )
 
 
-def ctr_for_cash(row: CashTransaction, by: User) -> CurrencyTransactionReport:
-    """The day's CTR made, grown, or (its latest version filed) amended by ``row``."""
+def ctr_for_cash(
+    row: CashTransaction, by: User, *, person_id: int, player_id: int
+) -> CurrencyTransactionReport:
+    """The person's CTR of ``row``'s day made (raised on the record ``player_id``), grown, or
+    (its latest version filed) amended by ``row``. The caller holds the person's row lock."""
     latest = (
         CurrencyTransactionReport.objects.select_for_update()
-        .filter(player_id=row.player_id, gaming_day=row.gaming_day)
+        .filter(person_id=person_id, gaming_day=row.gaming_day)
         .order_by("-version")
         .first()
     )
     if latest is None:
         report = CurrencyTransactionReport.objects.create(
             cardroom_id=row.cardroom_id,
-            player_id=row.player_id,
+            player_id=player_id,
+            person_id=person_id,
             gaming_day=row.gaming_day,
             created_at=row.created_at,
             due_on=due_on(row.gaming_day),
@@ -65,6 +72,7 @@ def ctr_for_cash(row: CashTransaction, by: User) -> CurrencyTransactionReport:
         report = CurrencyTransactionReport.objects.create(
             cardroom_id=latest.cardroom_id,
             player_id=latest.player_id,
+            person_id=latest.person_id,
             gaming_day=latest.gaming_day,
             created_at=row.created_at,
             due_on=latest.due_on,
@@ -112,6 +120,7 @@ def _made(report: CurrencyTransactionReport, by: User) -> None:
     amended = report.amends
     payload: dict[str, object] = {
         "player": report.player_id,
+        "person": report.person_id,
         "gaming_day": report.gaming_day,
         "cash_in": report.cash_in,
         "cash_out": report.cash_out,

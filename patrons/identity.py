@@ -22,6 +22,7 @@ from .ctr_person import CtrPerson, masked_tin, person_clean
 from .keys import id_hash, normal_id
 from .masking import masked_id
 from .models import IdType, Player, PlayerIdentity
+from .persons import identity_unique_check, person_matches_find
 
 #: Who records a player's identity: the floor and the dealer (taking the ID at the table),
 #: and compliance.
@@ -92,6 +93,8 @@ def identity_record(
     person = person_clean(identity.person)
     if photo is not None:
         photo_check(photo)
+    player = Player.objects.select_related("cardroom").get(pk=player.pk)
+    identity_unique_check(player=player, hashed_id=identity.hashed())
     number = normal_id(identity.id_number)
     row = PlayerIdentity.objects.filter(player_id=player.pk).first() or PlayerIdentity(
         player=player
@@ -124,6 +127,7 @@ def identity_record(
             "replaced": replaced,
         },
     )
+    person_matches_find(player=player, by=by)
     return row
 
 

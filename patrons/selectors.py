@@ -21,6 +21,7 @@ from .models import (
     CurrencyTransactionReport,
     Exclusion,
     Incident,
+    PersonMatch,
     Player,
     PlayerIdentity,
     StructuringFlag,
@@ -47,16 +48,30 @@ def identity_of(player: Player) -> PlayerIdentity | None:
     return PlayerIdentity.objects.filter(player_id=player.pk).first()
 
 
+def person_identities(person_id: int) -> QuerySet[PlayerIdentity]:
+    """The identities on file under a person's records, the newest ID first."""
+    return PlayerIdentity.objects.filter(player__person_id=person_id).order_by("-id_expires")
+
+
 def identity_valid_on(identity: PlayerIdentity | None, day: date) -> bool:
     """An identity a CTR can rest on: on file, and its ID not expired on ``day``."""
     return identity is not None and identity.id_expires >= day
 
 
-def day_total(player_id: int, day: date, direction: str) -> Decimal:
-    """A player's cash in (or out) of a gaming day, across every table and the cage."""
-    total = CashTransaction.objects.filter(
-        player_id=player_id, gaming_day=day, direction=direction
-    ).aggregate(total=Sum("amount"))["total"]
+def person_cash(person_id: int, day: date) -> QuerySet[CashTransaction]:
+    """A person's cash transactions of a gaming day: under every record of theirs, at every
+    table, cage and cardroom of the licensee."""
+    return CashTransaction.objects.filter(player__person_id=person_id, gaming_day=day)
+
+
+def day_total(person_id: int, day: date, direction: str) -> Decimal:
+    """A person's cash in (or out) of a gaming day, under every record of theirs, across
+    every table, the cage and every cardroom of the licensee; in and out never netted."""
+    total = (
+        person_cash(person_id, day)
+        .filter(direction=direction)
+        .aggregate(total=Sum("amount"))["total"]
+    )
     return total or ZERO
 
 
@@ -79,6 +94,16 @@ def ctrs(cardroom_id: int, day: date | None = None) -> QuerySet[CurrencyTransact
     if day is not None:
         rows = rows.filter(gaming_day=day)
     return rows.select_related("cardroom", "player", "player__identity", "filed_by")
+
+
+def person_matches(cardroom_id: int, status: str | None = None) -> QuerySet[PersonMatch]:
+    """The possible matches that name a record of the cardroom (either side), newest first."""
+    rows = PersonMatch.objects.filter(
+        Q(cardroom_id=cardroom_id) | Q(other__cardroom_id=cardroom_id)
+    )
+    if status is not None:
+        rows = rows.filter(status=status)
+    return rows.select_related("player", "other__cardroom", "resolved_by")
 
 
 def structuring_flags(cardroom_id: int) -> QuerySet[StructuringFlag]:

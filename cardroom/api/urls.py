@@ -20,6 +20,7 @@ from cardroom.api import (
     fincen,
     hold_reports,
     paytables,
+    persons,
     staff,
 )
 from cardroom.api import hands as wagers
@@ -143,6 +144,9 @@ urlpatterns = [
     path("players/<int:pk>/identity/", law.PlayerIdentityView.as_view()),
     path("players/<int:pk>/identity/reveal/", law.PlayerIdentityReveal.as_view()),
     path("players/<int:pk>/reviews/", reviews.PlayerReviewOpen.as_view()),
+    path("players/<int:pk>/link/", persons.PlayerLink.as_view()),
+    path("cardrooms/<int:pk>/person-matches/", persons.MatchList.as_view()),
+    path("person-matches/<int:pk>/resolve/", persons.MatchResolve.as_view()),
     path("cardrooms/<int:pk>/cash-log/", law.CashLog.as_view()),
     path("cardrooms/<int:pk>/ctrs/", law.CtrList.as_view()),
     path("cardrooms/<int:pk>/mtl.csv", law.CashCsv.as_view(kind="mtl")),

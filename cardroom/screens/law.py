@@ -31,6 +31,7 @@ from patrons.models import (
     Player,
     SuspiciousActivityReview,
 )
+from patrons.persons import records_of
 from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
@@ -79,6 +80,7 @@ def law_page(
         "ctrs_to_file": ctrs.ctrs_to_file(cardroom)[:100],
         "today": ctrs.gaming_day_today(cardroom),
         "flags": selectors.structuring_flags(cardroom.pk).select_related("sar_case")[:50],
+        "matches": selectors.person_matches(cardroom.pk, "open")[:50],
         "reviews": selectors.reviews()[:50],
         "exclusions": [(row, masked_id(row.id_number)) for row in selectors.exclusions()[:200]],
         "policy": selectors.cash_policy(cardroom.pk),
@@ -192,6 +194,7 @@ def _player_page(
         "revealed": revealed,
         "cash": player.cash_transactions.order_by("-created_at")[:100],
         "reviews": selectors.reviews(player.pk),
+        "records": records_of(player),
         "review_form": form or ReviewForm(),
         "note_form": note_form or ReviewNoteForm(),
         "sar_open_form": SarOpenForm(initial={"player": player.pk}),

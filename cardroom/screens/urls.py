@@ -20,6 +20,7 @@ from . import (
     law,
     law_fincen,
     law_floor,
+    law_persons,
     law_sar,
     staff,
 )
@@ -134,6 +135,7 @@ law_compliance_patterns = [
     path("sar-cases/<int:pk>/", law_sar.sar_case, name="law-sar-case"),
     path("sar-cases/<int:pk>/notes/", law_sar.sar_note, name="law-sar-note"),
     path("sar-cases/<int:pk>/decision/", law_sar.sar_decision, name="law-sar-decision"),
+    path("person-matches/<int:pk>/resolve/", law_persons.match_resolve, name="law-match-resolve"),
 ]
 law_floor_patterns = [
     path("incidents/", law_floor.incident_list, name="law-incidents"),

@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name="currencytransactionreport",
             constraint=models.UniqueConstraint(
-                fields=("player", "gaming_day", "version"), name="one_ctr_version_a_day"
+                fields=("person", "gaming_day", "version"), name="one_ctr_version_a_day"
             ),
         ),
         migrations.AddConstraint(

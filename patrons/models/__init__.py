@@ -4,6 +4,8 @@ from .cardrooms import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
 from .cardrooms import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
 from .cardrooms import MINIMUM_AGE_BOUNDS as MINIMUM_AGE_BOUNDS
 from .cardrooms import Cardroom as Cardroom
+from .cardrooms import Licensee as Licensee
+from .cardrooms import Person as Person
 from .cardrooms import Player as Player
 from .cardrooms import default_denominations as default_denominations
 from .cash_log import CASH_IN_KINDS as CASH_IN_KINDS
@@ -20,6 +22,7 @@ from .cash_log import StructuringFlag as StructuringFlag
 from .ctr_filer import CtrFiler as CtrFiler
 from .incidents import Incident as Incident
 from .incidents import IncidentEntry as IncidentEntry
+from .persons import PersonMatch as PersonMatch
 from .records import CashPolicy as CashPolicy
 from .records import Exclusion as Exclusion
 from .records import ExclusionListImport as ExclusionListImport

@@ -34,6 +34,17 @@ DEFAULT_MINIMUM_AGE = 21
 MINIMUM_AGE_BOUNDS = (18, 25)
 
 
+class Licensee(models.Model):
+    """The operator licensed to run one or more cardrooms: the law aggregates a person's cash
+    across every cardroom of one licensee (31 CFR 1021.313)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Cardroom(models.Model):
     """A cardroom: its gaming day, its chips and the limits its cage works to."""
 
@@ -42,6 +53,7 @@ class Cardroom(models.Model):
     audit_label = "tables.cardroom"
 
     name = models.CharField(max_length=100, unique=True)
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="cardrooms")
     time_zone = models.CharField(max_length=64, default="UTC")  # an IANA zone name
     gaming_day_starts_at = models.TimeField(default=time(6, 0))
     # R17: with a lone supervisor on duty a change may be self-approved, and says so.
@@ -77,14 +89,31 @@ class Cardroom(models.Model):
         return self.name
 
 
+class Person(models.Model):
+    """One human, however many player records the licensee's cardrooms hold of them: the
+    records linked to one person share its cash totals. A person whose records compliance
+    linked to another's is ``merged_into`` that one (kept: flags raised on it name it)."""
+
+    licensee = models.ForeignKey(Licensee, on_delete=models.PROTECT, related_name="persons")
+    created_at = models.DateTimeField(auto_now_add=True)
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"person #{self.pk}"
+
+
 class Player(models.Model):
-    """A player of a cardroom (identity and exclusions: ``patrons.models.records``; the cash
-    log: ``patrons.models.cash_log``)."""
+    """A player record of a cardroom, of one ``person`` (identity and exclusions:
+    ``patrons.models.records``; the cash log: ``patrons.models.cash_log``)."""
 
     audit_label = "tables.player"  # as ``Cardroom.audit_label``
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="players")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="records")
     name = models.CharField(max_length=100)
+    name_key = models.CharField(max_length=100, blank=True, db_index=True)  # normal_text(name)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

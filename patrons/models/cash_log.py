@@ -12,7 +12,7 @@ from django.db.models import Q
 from core.money import ZERO, MoneyField
 
 from ..fields import SealedTextField
-from .cardrooms import Cardroom, Player
+from .cardrooms import Cardroom, Person, Player
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -108,18 +108,20 @@ class CashTransaction(models.Model):
 
 
 class CurrencyTransactionReport(models.Model):
-    """A CTR to file: a player's cash in or out of a gaming day passed $10,000.00. Its totals
-    grow with the day's later cash transactions until it is filed, once the day is over; the
-    version filed is frozen (its figures, and the person as filed in ``filed_as``), and cash
-    recorded later for that day makes the next version (``amends`` the one filed, ``changes``
-    in words), which compliance files in turn (``patrons.ctrs``). Due 15 calendar days
-    after its gaming day (``due_on``)."""
+    """A CTR to file: a person's cash in or out of a gaming day, under every record of theirs
+    at every cardroom of the licensee, passed $10,000.00. Its totals grow with the day's later
+    cash transactions until it is filed, once the day is over; the version filed is frozen (its
+    figures, and the person as filed in ``filed_as``), and cash recorded later for that day
+    makes the next version (``amends`` the one filed, ``changes`` in words), which compliance
+    files in turn (``patrons.ctrs``). Due 15 calendar days after its gaming day (``due_on``)."""
 
     class Status(models.TextChoices):
         TO_FILE = "to_file"
         FILED = "filed"
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
+    # One per person a gaming day (31 CFR 1021.313): ``player`` is the record it was raised on.
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     gaming_day = models.DateField()
     cash_in = MoneyField(default=ZERO)
@@ -146,7 +148,7 @@ class CurrencyTransactionReport(models.Model):
         verbose_name = "currency transaction report"
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "gaming_day", "version"], name="one_ctr_version_a_day"
+                fields=["person", "gaming_day", "version"], name="one_ctr_version_a_day"
             ),
             models.CheckConstraint(
                 condition=Q(version=1, amends__isnull=True)
@@ -161,11 +163,12 @@ class CurrencyTransactionReport(models.Model):
 
 
 class StructuringFlag(models.Model):
-    """Structuring watch: a player with several cash transactions just under a threshold in
-    one gaming day, for compliance to review. Never edited."""
+    """Structuring watch: a person with several cash transactions (under any of their records)
+    just under a threshold in one gaming day, for compliance to review. Never edited."""
 
     cardroom = models.ForeignKey(Cardroom, on_delete=models.PROTECT, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")  # raised on
     gaming_day = models.DateField()
     transactions = models.JSONField()  # the ids of the transactions just under
     detail = models.TextField()
@@ -174,7 +177,7 @@ class StructuringFlag(models.Model):
     class Meta:
         ordering = ["-gaming_day", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "gaming_day"], name="one_flag_a_day"),
+            models.UniqueConstraint(fields=["person", "gaming_day"], name="one_flag_a_day"),
         ]
 
     def __str__(self) -> str:

@@ -74,7 +74,7 @@ class PlayerIdentity(models.Model):
     ``id_hash`` (keyed) finds the ID without decrypting, ``tin_last4`` shows the TIN masked."""
 
     player = models.OneToOneField(Player, on_delete=models.PROTECT, related_name="identity")
-    date_of_birth = models.DateField()
+    date_of_birth = models.DateField(db_index=True)  # possible matches look it up
     id_type = models.CharField(max_length=20, choices=IdType.choices)
     id_number = SealedCharField(max_length=40)
     id_issuer = models.CharField(max_length=60)  # a state, a country

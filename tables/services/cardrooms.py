@@ -16,7 +16,7 @@ from core.errors import Conflict, DomainError
 from core.money import MoneyInput, money, money_text
 from core.permissions import require_role, require_supervisor
 from core.roles import ADMINISTRATOR
-from patrons.models import Cardroom
+from patrons.models import Cardroom, Licensee
 
 from .. import catalogue
 from .shifts import cardroom_shifts_set as cardroom_shifts_set
@@ -28,10 +28,12 @@ def cardroom_create(
     name: str,
     time_zone: str = "UTC",
     gaming_day_starts_at: time = time(6, 0),
+    licensee: Licensee | None = None,
     by: User,
 ) -> Cardroom:
-    """An administrator creates a cardroom. Self-approval (R17) starts off: switching it on is
-    a change of its own, approved by a second administrator (``self_approval_change_*``)."""
+    """An administrator creates a cardroom, of ``licensee`` (by default a licensee of its
+    own, of the same name). Self-approval (R17) starts off: switching it on is a change of its
+    own, approved by a second administrator (``self_approval_change_*``)."""
     require_role(by, ADMINISTRATOR, action="create a cardroom")
     try:
         ZoneInfo(time_zone)
@@ -39,8 +41,13 @@ def cardroom_create(
         raise DomainError(f"'{time_zone}' is not a time zone name.", field="time_zone") from None
     if Cardroom.objects.filter(name=name).exists():
         raise Conflict(f"A cardroom named {name!r} exists already.", field="name")
+    if licensee is None:
+        licensee, _ = Licensee.objects.get_or_create(name=name)
     cardroom = Cardroom.objects.create(
-        name=name, time_zone=time_zone, gaming_day_starts_at=gaming_day_starts_at
+        name=name,
+        licensee=licensee,
+        time_zone=time_zone,
+        gaming_day_starts_at=gaming_day_starts_at,
     )
     audit_record(
         actor=by,
@@ -50,6 +57,7 @@ def cardroom_create(
             "name": name,
             "time_zone": time_zone,
             "gaming_day_starts_at": gaming_day_starts_at,
+            "licensee": licensee.pk,
             "self_approval_allowed": False,
         },
     )

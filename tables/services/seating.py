@@ -16,6 +16,7 @@ from patrons.age import age_screen, player_age_screen
 from patrons.exclusions import exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import Cardroom, Player
+from patrons.persons import person_matches_find, player_record_new
 
 from .. import selectors
 from ..models import Seating, StackEntry, Table, Tender
@@ -60,12 +61,14 @@ def _player_create(
         by=by,
         field="date_of_birth",
     )
-    player = Player.objects.create(cardroom=cardroom, name=name.strip())
+    player = player_record_new(cardroom=cardroom, name=name.strip())
     audit_record(
         actor=by, action=AuditAction.PLAYER_CREATED, target=player, payload={"name": player.name}
     )
     if identity is not None:
-        identity_record(player=player, identity=identity, by=by)
+        identity_record(player=player, identity=identity, by=by)  # and its possible matches
+    else:
+        person_matches_find(player=player, by=by)
     return player
 
 

@@ -33,7 +33,7 @@ from patrons import cash, exclusions, incidents, reviews, sar_cases
 from patrons.ctr_filer import FilerInput, ctr_filer_set
 from patrons.ctr_person import CtrPerson
 from patrons.identity import IdentityInput, identity_record
-from patrons.models import CurrencyTransactionReport
+from patrons.models import CurrencyTransactionReport, PersonMatch
 from patrons.state_list_imports import state_list_import_request
 from patrons.state_list_runs import state_list_import_run
 from tables import catalogue, staff
@@ -324,6 +324,13 @@ class World:
         player = player_create(cardroom=self.cardroom, name="Ida Known", by=self.dealer)
         identity_record(player=player, identity=IDENTITY, by=self.supervisor)
         return player
+
+    @cached_property
+    def person_match(self):
+        """A possible match: two records of one name, no date of birth on either."""
+        player_create(cardroom=self.cardroom, name="Sam Twice", by=self.dealer)
+        player_create(cardroom=self.cardroom, name="Sam Twice", by=self.dealer)
+        return PersonMatch.objects.get(player__name="Sam Twice")
 
     @cached_property
     def open_cage(self):

@@ -438,6 +438,13 @@ MATRIX = [
                401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/players/{{new_player}}/reviews/",            401, 403, 403, 403, 201, 403),
     ("GET",    f"{V}/players/{{identified_player}}/reviews/",     401, 405, 405, 405, 405, 405),
+    # one person however many records: compliance links records and resolves possible matches
+    ("POST",   f"{V}/players/{{new_player}}/link/",               401, 403, 403, 403, 200, 403),
+    ("GET",    f"{V}/players/{{new_player}}/link/",               401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/person-matches/",     401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/person-matches/",     401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/person-matches/{{person_match}}/resolve/",   401, 403, 403, 403, 200, 403),
+    ("GET",    f"{V}/person-matches/{{person_match}}/resolve/",   401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/cash-log/",           401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/cardrooms/{{cardroom}}/cash-log/",           401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/cardrooms/{{cardroom}}/ctrs/",               401, 403, 403, 403, 200, 403),
@@ -820,6 +827,14 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             }
         ),
         f"{V}/players/{{new_player}}/reviews/": lambda: {"note": "Cash just under"},
+        f"{V}/players/{{new_player}}/link/": lambda: {
+            "to_player": w["identified_player"],
+            "reason": "The same person, seen at both tables",
+        },
+        f"{V}/person-matches/{{person_match}}/resolve/": lambda: {
+            "decision": "distinct",
+            "reason": "Two brothers",
+        },
         f"{V}/cardrooms/{{cardroom}}/cash-policy/": lambda: {
             "log_threshold": "3000",
             "structuring_count": 3,

@@ -15,7 +15,7 @@ from django.utils import timezone
 from audit.models import Checkpoint
 from audit.services import audit_record
 from compliance.models import Export
-from patrons.models import Cardroom, Player
+from patrons.models import Cardroom, Licensee, Person, Player
 from tables import selectors
 from tables.figures import figure_values
 from tables.models import RotationRecord, StackEntry, Table, TableSettings
@@ -47,7 +47,10 @@ def listed(client, url: str) -> int:
 
 
 def add_cardrooms(world, n: int) -> None:
-    Cardroom.objects.bulk_create(Cardroom(name=f"Room {i}-{n}") for i in range(n))
+    licensee, _ = Licensee.objects.get_or_create(name="Bulk licensee")
+    Cardroom.objects.bulk_create(
+        Cardroom(name=f"Room {i}-{n}", licensee=licensee) for i in range(n)
+    )
 
 
 def add_tables(world, n: int) -> None:
@@ -59,8 +62,10 @@ def add_tables(world, n: int) -> None:
 
 def add_players(world, n: int) -> None:
     start = Player.objects.count()
+    persons = Person.objects.bulk_create(Person(licensee=world.cardroom.licensee) for _ in range(n))
     Player.objects.bulk_create(
-        Player(cardroom=world.cardroom, name=f"P{start + i}") for i in range(n)
+        Player(cardroom=world.cardroom, person=person, name=f"P{start + i}")
+        for i, person in enumerate(persons)
     )
 
 
@@ -202,7 +207,7 @@ def add_rotations(world, n: int) -> None:
 LISTS: list[tuple[str, str, Callable, int]] = [
     ("cardrooms", f"{V}/cardrooms/", add_cardrooms, 1),
     ("tables", f"{V}/tables/", add_tables, 1),
-    ("players", f"{V}/players/", add_players, 1),
+    ("players", f"{V}/players/", add_players, 2),  # and their persons' records, prefetched
     ("hands", f"{V}/hands/", add_hands, 1),
     ("audit events", f"{V}/audit/events/", add_events, 1),
     ("stack history", f"{V}/seatings/{{seating}}/stack/", add_stack_entries, 2),

@@ -91,7 +91,7 @@ IDS = [
 ]
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(
-    r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews)/?$"
+    r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews|person-matches)/?$"
     r"|/(ctr-filer/|fincen-batch\.xml)$"
     r"|/exclusions/import/"
     r"|/sar-cases/"

@@ -47,7 +47,7 @@ def closed_figures(cardroom) -> dict:
     ]
     totals = {
         (row.player_id, row.direction): patron_selectors.day_total(
-            row.player_id, DAY, row.direction
+            row.player.person_id, DAY, row.direction
         )
         for row in CashTransaction.objects.filter(gaming_day=DAY)
     }

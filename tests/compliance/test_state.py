@@ -282,7 +282,7 @@ def test_a_ctrs_cash_in_lowered_by_5000_is_found_against_the_cash_log(world):
     status, out = verify_state_command()
 
     assert status == 1
-    assert f"BROKEN: patrons_currencytransactionreport #{ctr.pk}: player {ctr.player_id} " in out
+    assert f"BROKEN: patrons_currencytransactionreport #{ctr.pk}: person {ctr.person_id} " in out
     assert "its cash in and out are 7500.00 and 0.00, the cash log's 12500.00 and 0.00" in out
 
 
@@ -295,7 +295,7 @@ def test_a_deleted_ctr_is_found_by_its_day_over_the_line(world):
     )
     raw("DELETE FROM patrons_currencytransactionreport WHERE id = %s", [ctr.pk])
     report = verify_state()
-    assert (report.ok, report.row) == (False, f"player {ctr.player_id} gaming day {ctr.gaming_day}")
+    assert (report.ok, report.row) == (False, f"person {ctr.person_id} gaming day {ctr.gaming_day}")
     assert "with no CTR" in report.problem
 
 

@@ -18,7 +18,8 @@ from compliance import services as compliance_services
 from core.roles import COMPLIANCE_AUDITOR, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, incidents, reviews
 from patrons.identity import identity_record
-from patrons.models import CurrencyTransactionReport
+from patrons.models import CurrencyTransactionReport, PersonMatch
+from tables.services.seating import player_create
 from tests.api.conftest import IDENTITY
 from tests.conftest import a_cashier
 from tests.racks import rack_closing_count
@@ -94,6 +95,7 @@ SCREENS = [
     ("law-player-reveal", {"pk": "player"}, "post", {}, ONLY_COMPLIANCE, 200),
     ("law-review-open", {"pk": "player"}, "post", {}, ONLY_COMPLIANCE, 422),
     ("law-review-note", {"pk": "review"}, "post", {}, ONLY_COMPLIANCE, 422),
+    ("law-match-resolve", {"pk": "person_match"}, "post", {}, ONLY_COMPLIANCE, 422),
     ("law-incidents", {}, "get", None, COMPLIANCE, 200),
     ("law-incident-report", {}, "post", {}, COMPLIANCE, 422),
     ("law-incident-follow-up", {"pk": "incident"}, "post", {}, COMPLIANCE, 422),
@@ -144,7 +146,15 @@ def _law_objects(world, supervisor, auditor) -> dict[str, int]:
         "incident": incidents.incident_report(
             cardroom=world.cardroom, kind="dispute", summary="A payout", by=supervisor
         ).pk,
+        "person_match": _person_match(world, supervisor),
     }
+
+
+def _person_match(world, supervisor) -> int:
+    """Two records of one name, no date of birth on either: a possible match."""
+    for _ in range(2):
+        player_create(cardroom=world.cardroom, name="Sam Twice", by=supervisor)
+    return PersonMatch.objects.get().pk
 
 
 def _url(name: str, args: dict, objects: dict) -> str:

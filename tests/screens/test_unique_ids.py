@@ -107,6 +107,7 @@ NOT_PAGES = {
     "law-sar-open": "a POST answering the case page (or its refusal's own one-form page)",
     "law-sar-note": "a POST answering the SAR case page",
     "law-sar-decision": "a POST answering the SAR case page",
+    "law-match-resolve": "a POST answering the compliance law page",
     "law-incident-report": "a POST answering the incident log",
     "law-incident-follow-up": "a POST answering the incident log",
     "law-exclusion-bar": "a POST answering the incident log",

@@ -13,13 +13,14 @@ from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import (
+    RowField,
     WallClockField,
 )
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.signing import ChangeDecisionIn, signature_input
 from core.roles import ADMINISTRATOR
-from patrons.models import Cardroom
+from patrons.models import Cardroom, Licensee
 from tables import selectors
 from tables.services.cardrooms import cardroom_create
 from tables.services.self_approval import (
@@ -35,7 +36,14 @@ class CardroomOut(serializers.ModelSerializer):
 
     class Meta:
         model = Cardroom
-        fields = ["id", "name", "time_zone", "gaming_day_starts_at", "self_approval_allowed"]
+        fields = [
+            "id",
+            "name",
+            "licensee",
+            "time_zone",
+            "gaming_day_starts_at",
+            "self_approval_allowed",
+        ]
 
 
 class SelfApprovalChangeOut(serializers.Serializer):
@@ -63,6 +71,9 @@ class CardroomIn(StrictSerializer):
     name = serializers.CharField(max_length=100)
     time_zone = serializers.CharField(max_length=64, default="UTC")
     gaming_day_starts_at = WallClockField(default=time(6, 0))
+    # The operator: cash is totalled by person across its cardrooms. None: a licensee of its
+    # own, of the cardroom's name.
+    licensee = RowField(Licensee.objects.all(), required=False, allow_null=True, default=None)
 
 
 class SelfApprovalChangeIn(StrictSerializer):

@@ -70,9 +70,22 @@ class SeatingOut(serializers.ModelSerializer):
 
 
 class PlayerOut(serializers.ModelSerializer):
+    """A player record, with its person and the person's other records (linked by
+    compliance: one person however many records)."""
+
+    linked_records = serializers.SerializerMethodField()
+
     class Meta:
         model = Player
-        fields = ["id", "cardroom", "name", "created_at"]
+        fields = ["id", "cardroom", "name", "created_at", "person", "linked_records"]
+
+    def get_linked_records(self, player: Player) -> list[dict[str, Any]]:
+        """The person's other records: ``id``, ``name``, ``cardroom``."""
+        return [
+            {"id": other.pk, "name": other.name, "cardroom": other.cardroom_id}
+            for other in player.person.records.all()
+            if other.pk != player.pk
+        ]
 
 
 class StackEntryOut(serializers.ModelSerializer):
@@ -152,7 +165,8 @@ class PlayerFilter(django_filters.FilterSet):
 
 
 class PlayerList(generics.ListAPIView, ServiceView):
-    queryset = Player.objects.order_by("name", "id")
+    queryset = Player.objects.select_related("person").prefetch_related("person__records")
+    queryset = queryset.order_by("name", "id")
     serializer_class = PlayerOut
     filterset_class = PlayerFilter
     read_roles = PLAY_READERS

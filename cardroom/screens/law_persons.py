@@ -15,7 +15,7 @@ from tables import selectors as table_selectors
 
 from .base import SignedInRequest, call_service
 from .confirmation import confirm_first
-from .law import _law_page, cardroom_first, compliance_only
+from .law import cardroom_first, compliance_only, law_page
 
 
 class MatchResolveForm(forms.Form):
@@ -60,6 +60,6 @@ def match_resolve(request: SignedInRequest, pk: int) -> HttpResponse:
             f"{name}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
         ]
     cardroom = cardroom_first()
-    response = _law_page(request, cardroom, table_selectors.gaming_day(cardroom, timezone.now()))
+    response = law_page(request, cardroom, table_selectors.gaming_day(cardroom, timezone.now()))
     response.status_code = 422
     return response

@@ -98,7 +98,7 @@ def _cardroom_queries(client, url, query, *, post: bool = False, status: int = 2
 
 @pytest.mark.parametrize("query", [{}, {"day": "2026-03-07"}])
 def test_the_law_home_looks_up_the_cardroom_once(client, auditor, world, query):
-    """The page's cardroom is read once (law_home hands it to _law_page); the other query on
+    """The page's cardroom is read once (law_home hands it to law_page); the other query on
     the cardroom is the time zone every screen renders in (``role_required``)."""
     client.force_login(auditor)
     found = _cardroom_queries(client, reverse("law-home"), query)

@@ -49,7 +49,7 @@ def day_cash(report: CurrencyTransactionReport) -> QuerySet[CashTransaction]:
 
 
 def ctr_for_cash(
-    row: CashTransaction, by: User, *, person_id: int, player_id: int
+    row: CashTransaction, by: User, *, person_id: int, player_id: int, origin: str = ""
 ) -> CurrencyTransactionReport:
     """The person's CTR of ``row``'s day made (raised on the record ``player_id``), grown, or
     (its latest version filed) amended by ``row``. The caller holds the person's row lock."""
@@ -83,7 +83,7 @@ def ctr_for_cash(
         report = latest
     _sum(report)
     if report is not latest:
-        _made(report, by)
+        _made(report, by, origin)
     return report
 
 
@@ -116,7 +116,7 @@ def changes_from(
     return "; ".join(parts) or "no change in the figures"
 
 
-def _made(report: CurrencyTransactionReport, by: User) -> None:
+def _made(report: CurrencyTransactionReport, by: User, origin: str) -> None:
     amended = report.amends
     payload: dict[str, object] = {
         "player": report.player_id,
@@ -128,6 +128,8 @@ def _made(report: CurrencyTransactionReport, by: User) -> None:
     }
     if amended is not None:
         payload |= {"amends": amended.pk, "changes": report.changes}
+    if origin:
+        payload["by"] = origin  # what made it, when not a cash transaction (a link)
     action = AuditAction.CTR_AMENDED if amended else AuditAction.CTR_CREATED
     audit_record(actor=by, action=action, target=report, payload=payload)
 

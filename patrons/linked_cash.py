@@ -76,5 +76,5 @@ def _day_report(person_id: int, day: date, by: User) -> bool:
     )
     if latest is not None and (latest.cash_in, latest.cash_out) == (cash_in, cash_out):
         return False  # the day's CTR already says it all (filed or not): nothing to amend
-    ctrs.ctr_for_cash(last, by, person_id=person_id, player_id=player_id)
+    ctrs.ctr_for_cash(last, by, person_id=person_id, player_id=player_id, origin="player_link")
     return True

@@ -67,10 +67,11 @@ def law_page(
     file_form: Any = None,
     import_form: Any = None,
     batch_form: Any = None,
+    refused: bool = False,
 ) -> HttpResponse:
     """The compliance page of ``cardroom`` (looked up once, by the caller); with a refused
     form (its errors shown), answered 422."""
-    refused = file_form is not None or import_form is not None or batch_form is not None
+    refused = refused or any(form is not None for form in (file_form, import_form, batch_form))
     context: dict[str, Any] = {
         "cardroom": cardroom,
         "form": day_form or DayForm(),

@@ -60,6 +60,5 @@ def match_resolve(request: SignedInRequest, pk: int) -> HttpResponse:
             f"{name}: {' '.join(str(e) for e in errors)}" for name, errors in form.errors.items()
         ]
     cardroom = cardroom_first()
-    response = law_page(request, cardroom, table_selectors.gaming_day(cardroom, timezone.now()))
-    response.status_code = 422
-    return response
+    day = table_selectors.gaming_day(cardroom, timezone.now())
+    return law_page(request, cardroom, day, refused=True)

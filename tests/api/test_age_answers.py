@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 from patrons.age import gaming_day_now
 from patrons.identity import identity_record
 from patrons.models import Cardroom, CashTransaction, Player
+from patrons.persons import player_record_new
 from tables.models import Seating
 
 from .conftest import IDENTITY
@@ -37,7 +38,7 @@ def error(response, status: int) -> dict:
 
 def seventeen(world) -> Player:
     """A player on file from before the age line, seated nowhere: 17, identity recorded."""
-    player = Player.objects.create(cardroom=world.cardroom, name="Kit Young")
+    player = player_record_new(cardroom=world.cardroom, name="Kit Young")
     identity = IDENTITY.__class__(**{**IDENTITY.__dict__, "date_of_birth": years_ago(world, 17)})
     identity_record(player=player, identity=identity, by=world.supervisor)
     return player

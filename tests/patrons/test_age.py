@@ -21,6 +21,7 @@ from patrons.cash import cage_cash
 from patrons.exclusions import Excluded, ExclusionInput, exclusion_add
 from patrons.identity import identity_record
 from patrons.models import Cardroom, CashTransaction, Incident, Player, PlayerIdentity
+from patrons.persons import player_record_new
 from tables.models import Seating
 from tables.services.seating import player_create, seat_player
 from tables.services.stacks import stack_add
@@ -42,7 +43,7 @@ NEUTRAL_REGISTER = "This player cannot be registered; call a floor supervisor."
 def made_before_the_line(cardroom, by, born=SEVENTEEN, name="Kit Young") -> Player:
     """A player on file from before the age line was checked: the record made directly, the
     identity recorded (which takes any date of birth: it is what the ID says)."""
-    player = Player.objects.create(cardroom=cardroom, name=name)
+    player = player_record_new(cardroom=cardroom, name=name)
     identity_record(player=player, identity=an_id("Y1234567", born=born), by=by)
     return player
 

@@ -11,7 +11,8 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from patrons.age import gaming_day_now
 from patrons.identity import IdentityInput, identity_record
-from patrons.models import Cardroom, Incident, Player
+from patrons.models import Cardroom, Incident
+from patrons.persons import player_record_new
 from tests.conftest import an_administrator
 
 from .support import last_seq, parse
@@ -53,7 +54,7 @@ def test_a_line_out_of_bounds_is_refused_next_to_its_field_and_changes_nothing(f
 
 def test_the_dealer_screen_refuses_an_under_age_player_neutrally(client, dealer, world):
     day = gaming_day_now(world.cardroom)
-    kit = Player.objects.create(cardroom=world.cardroom, name="Kit Young")
+    kit = player_record_new(cardroom=world.cardroom, name="Kit Young")
     identity_record(
         player=kit,
         identity=IdentityInput(

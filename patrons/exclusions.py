@@ -31,6 +31,7 @@ from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import hooks, seals, selectors
 from .incidents import AtTable, incident_report
+from .exclusion_terms import duplicate_refuse, entry_with_term
 from .keys import id_hash, normal_id, normal_text
 from .models import Cardroom, Exclusion, IdType, Incident, Player
 from .refusals import refusal_words
@@ -72,6 +73,7 @@ class ExclusionInput:
     id_type: str = ""
     id_number: str = ""
     id_issuer: str = ""
+    term: str = ""  # one_year, five_years, lifetime, dated; empty: by ends_on
 
 
 def exclusion_screen(
@@ -238,6 +240,7 @@ def new_row(
         id_hash=id_hash(entry.id_type, entry.id_issuer, number) if number else "",
         starts_on=entry.starts_on,
         ends_on=entry.ends_on,
+        term=entry.term or (Exclusion.Term.DATED if entry.ends_on else Exclusion.Term.LIFETIME),
         reason=entry.reason.strip(),
         player=player,
         created_by=by,
@@ -280,8 +283,14 @@ def exclusion_add(
             id_type=identity.id_type if identity else entry.id_type,
             id_number=identity.id_number if identity else entry.id_number,
             id_issuer=identity.id_issuer if identity else entry.id_issuer,
+            term=entry.term,
         )
     check_entry(entry)
+    entry = entry_with_term(entry)
+    today = timezone.localdate(timezone=_zone(cardroom))
+    duplicate_refuse(
+        entry, cardroom_id=cardroom.pk, player_id=player.pk if player else None, on=today
+    )
     row = _create(
         entry,
         cardroom=cardroom,
@@ -301,30 +310,8 @@ def exclusion_add(
             "player": player.pk if player else None,
             "starts_on": row.starts_on,
             "ends_on": row.ends_on,
+            "term": row.term,
             **seals.exclusion_seal(row),
         },
-    )
-    return row
-
-
-@transaction.atomic
-def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User) -> Exclusion:
-    """A term ended early (a self-restriction's end, a lifted bar): never before it started."""
-    require_role(by, *KEEPERS, action="end an exclusion")
-    row = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
-    if not reason.strip():
-        raise DomainError("Say why the term ends.", field="reason")
-    if ends_on < row.starts_on:
-        raise DomainError("A term ends on or after its start.", field="ends_on")
-    if row.ends_on is not None and row.ends_on <= ends_on:
-        raise Conflict(f"This term ends on {row.ends_on:%Y-%m-%d} already.", field="ends_on")
-    was = row.ends_on
-    row.ends_on, row.ended_by = ends_on, by
-    row.save(update_fields=["ends_on", "ended_by"])
-    audit_record(
-        actor=by,
-        action=AuditAction.EXCLUSION_ENDED,
-        target=row,
-        payload={"ends_on": ends_on, "was": was, "reason": reason.strip()},
     )
     return row

@@ -12,6 +12,7 @@ from core.errors import Conflict, DomainError
 from core.money import ZERO, MoneyInput, money
 from core.permissions import require_role, require_supervisor
 from core.roles import TABLE_STAFF
+from patrons.exclusion_alerts import name_only_alert
 from patrons.exclusions import exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import Cardroom, Player
@@ -57,6 +58,8 @@ def _player_create(
     )
     if identity is not None:
         identity_record(player=player, identity=identity, by=by)
+    else:
+        name_only_alert(player, by=by)
     return player
 
 

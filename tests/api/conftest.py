@@ -28,6 +28,7 @@ from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from core.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, exclusions, incidents, reviews
+from tables.services.exclusion_ends import exclusion_end_propose
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
@@ -329,6 +330,64 @@ class World:
             reason="Cheating",
         )
         return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
+
+    @cached_property
+    def restriction(self):
+        """The cardroom's own self-restriction, recorded by the second supervisor."""
+        entry = exclusions.ExclusionInput(
+            kind="self_restricted",
+            name="Sally Restricted",
+            date_of_birth=date(1971, 2, 2),
+            starts_on=date(2024, 1, 1),
+            reason="Asked for",
+        )
+        return exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+
+    @cached_property
+    def house_bar(self):
+        """A house bar recorded by the second supervisor: the supervisor may propose its end."""
+        entry = exclusions.ExclusionInput(
+            kind="barred",
+            name="Harry Housebar",
+            date_of_birth=date(1972, 3, 3),
+            starts_on=date(2024, 1, 1),
+            reason="Past-posting",
+        )
+        return exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+
+    @cached_property
+    def bar_end(self):
+        """A house bar's end, proposed by the second supervisor: the supervisor decides it."""
+        entry = exclusions.ExclusionInput(
+            kind="barred",
+            name="Lifted Bar",
+            date_of_birth=date(1973, 4, 4),
+            starts_on=date(2024, 1, 1),
+            reason="Past-posting",
+        )
+        bar = exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+        return exclusion_end_propose(
+            exclusion=bar,
+            ends_on=date(2024, 3, 1),
+            reason="Ban lifted on appeal",
+            by=self.second_supervisor,
+        )
+
+    @cached_property
+    def exclusion_incident(self):
+        return incidents.incident_report(
+            cardroom=self.cardroom,
+            kind="exclusion_match",
+            summary="A barred player tried to redeem chips",
+            by=self.dealer,
+            exclusion=self.exclusion,
+        )
 
     @cached_property
     def state_list_import(self):

@@ -43,6 +43,7 @@ def name_only_alert(player: Player, *, by: User) -> Incident | None:
         by=by,
         players=[player],
         exclusion=match,
+        alert=True,
     )
     audit_record(
         actor=by,

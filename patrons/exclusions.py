@@ -182,6 +182,7 @@ def _report_as_system(refusal: Excluded, summary: str, by: User) -> Incident:
         table=refusal.table,
         players=[refusal.player] if refusal.player is not None else [],
         exclusion=refusal.exclusion,
+        alert=True,
     )
 
 

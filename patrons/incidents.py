@@ -67,10 +67,14 @@ def incident_report(
     hand: OfHand | None = None,
     players: Sequence[Player] = (),
     exclusion: Exclusion | None = None,
+    alert: bool = False,
 ) -> Incident:
     """Log an incident (a hand implies its table; every player and the table must be of the
-    cardroom). The table and the hand are only checked: the caller links them."""
-    require_role(by, *REPORTERS, action="report an incident")
+    cardroom). The table and the hand are only checked: the caller links them. An ``alert``
+    is the screening's own (an exclusion match), raised whoever's action it refused — the
+    cashier's at the cage too."""
+    if not alert:
+        require_role(by, *REPORTERS, action="report an incident")
     if kind not in Incident.Kind.values:
         raise DomainError(f"The kind is one of: {', '.join(Incident.Kind.values)}.", field="kind")
     if not summary or not summary.strip():

@@ -128,7 +128,7 @@ def _matches(cardroom: Cardroom, since: datetime, until: datetime) -> list[list[
         incident__in=incidents, kind=IncidentEntry.Kind.OUTCOME, at__gte=since, at__lt=until
     ).select_related("incident__exclusion", "by")
     for entry in outcomes:
-        row = _incident_row(entry.incident, entry.at, OUTCOME, entry.outcome or "", entry.text)
+        row = _incident_row(entry.incident, entry.at, OUTCOME, entry.outcome, entry.text)
         row[-2] = _who(entry.by)
         found.append(row)
     return found

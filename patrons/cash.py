@@ -180,13 +180,14 @@ def _watch_structuring(row: CashTransaction, policy: selectors.Policy, by: User)
 
 
 #: What the exclusion screening calls each direction at the cage.
-SCREENED_AS = {Direction.IN: "buy chips", Direction.OUT: "redeem chips"}
+SCREENED_AS: dict[str, str] = {Direction.IN: "buy chips", Direction.OUT: "redeem chips"}
 
 
 def cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
     """At the cage: chips bought with cash (``in``) or chips redeemed for cash (``out``), on
-    the cash log; either way the player is screened like a buy-in. The cashier records it, at the cage
-    (the cage's own books move in ``cage.services``, which calls ``cage_cash_record``)."""
+    the cash log; either way the player is screened like a buy-in. The cashier records it, at
+    the cage (the cage's own books move in ``cage.services``, which calls
+    ``cage_cash_record``)."""
     with alerting(by):
         return cage_cash_record(player=player, direction=direction, amount=amount, by=by)
 

@@ -53,7 +53,11 @@ def ending_check(
         raise Conflict(f"This term ends on {row.ends_on:%Y-%m-%d} already.", field="ends_on")
     zone = ZoneInfo(row.cardroom.time_zone) if row.cardroom is not None else None
     recorded_on = timezone.localtime(row.created_at, zone).date()
-    if not proposal and row.created_by_id == by.pk and recorded_on == timezone.localdate(timezone=zone):
+    if (
+        not proposal
+        and row.created_by_id == by.pk
+        and recorded_on == timezone.localdate(timezone=zone)
+    ):
         raise Conflict(
             "You recorded this entry today: someone else ends it, or you end it another day.",
             field="exclusion",
@@ -108,6 +112,7 @@ def _end(row: Exclusion, *, ends_on: date, reason: str, by: User, reference: str
     return row
 
 
+@transaction.atomic
 def state_removal_apply(
     *, reference: str, removal_reference: str, removed_on: date, by: User, line: int
 ) -> Exclusion | None:

@@ -8,9 +8,8 @@ start is refused, naming the first."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
 
 from django.db.models import Q
 
@@ -20,11 +19,23 @@ from . import selectors
 from .keys import id_hash, normal_id, normal_text
 from .models import Exclusion
 
-if TYPE_CHECKING:
-    from .exclusions import ExclusionInput
+
+@dataclass(frozen=True)
+class ExclusionInput:
+    kind: str
+    name: str
+    starts_on: date
+    reason: str
+    ends_on: date | None = None  # None: lifetime
+    date_of_birth: date | None = None
+    id_type: str = ""
+    id_number: str = ""
+    id_issuer: str = ""
+    term: str = ""  # one_year, five_years, lifetime, dated; empty: by ends_on
+
 
 Term = Exclusion.Term
-YEARS = {Term.ONE_YEAR: 1, Term.FIVE_YEARS: 5}
+YEARS: dict[str, int] = {Term.ONE_YEAR: 1, Term.FIVE_YEARS: 5}
 
 
 def term_end(starts_on: date, years: int) -> date:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -30,8 +29,9 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import hooks, seals, selectors
-from .incidents import AtTable, incident_report
+from .exclusion_terms import ExclusionInput as ExclusionInput
 from .exclusion_terms import duplicate_refuse, entry_with_term
+from .incidents import AtTable, incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Cardroom, Exclusion, IdType, Incident, Player
 from .refusals import refusal_words
@@ -60,20 +60,6 @@ class Excluded(Conflict):
         self.action, self.exclusion, self.cardroom = action, exclusion, cardroom
         self.player, self.table, self.name = player, table, name
         self.alerted = False
-
-
-@dataclass(frozen=True)
-class ExclusionInput:
-    kind: str
-    name: str
-    starts_on: date
-    reason: str
-    ends_on: date | None = None  # None: lifetime
-    date_of_birth: date | None = None
-    id_type: str = ""
-    id_number: str = ""
-    id_issuer: str = ""
-    term: str = ""  # one_year, five_years, lifetime, dated; empty: by ends_on
 
 
 def exclusion_screen(

@@ -62,7 +62,8 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="incidententry",
             name="outcome",
-            field=models.CharField(blank=True, choices=OUTCOMES, max_length=20, null=True),
+            field=models.CharField(blank=True, choices=OUTCOMES, default="", max_length=20),
+            preserve_default=False,
         ),
         migrations.AlterField(
             model_name="incidententry",

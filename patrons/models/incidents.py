@@ -62,7 +62,7 @@ class IncidentEntry(models.Model):
 
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(max_length=30, choices=Kind.choices)
-    outcome = models.CharField(max_length=20, choices=Outcome.choices, null=True, blank=True)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
     text = models.TextField()
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()

@@ -13,7 +13,10 @@ KINDS = [
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0021_shifts_versioned_from_a_gaming_day"), ("patrons", "0013_exclusions_for_their_term")]
+    dependencies = [
+        ("tables", "0021_shifts_versioned_from_a_gaming_day"),
+        ("patrons", "0013_exclusions_for_their_term"),
+    ]
 
     operations: list[migrations.operations.base.Operation] = [
         migrations.CreateModel(

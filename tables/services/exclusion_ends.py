@@ -69,9 +69,7 @@ def exclusion_end_withdraw(*, change: ExclusionEndChange, by: User) -> TwoPerson
 
 
 def exclusion_end_pending(exclusion: Exclusion) -> Any:
-    return ExclusionEndChange.objects.filter(
-        values__exclusion=exclusion.pk, decision__isnull=True
-    )
+    return ExclusionEndChange.objects.filter(values__exclusion=exclusion.pk, decision__isnull=True)
 
 
 # --- the kind --------------------------------------------------------------------------------

@@ -28,7 +28,6 @@ from compliance import services as compliance_services
 from compliance.models import Export, VerificationRun
 from core.roles import CASHIER, COUNT_TEAM, DEALER, FLOOR_SUPERVISOR
 from patrons import cash, exclusions, incidents, reviews
-from tables.services.exclusion_ends import exclusion_end_propose
 from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport
 from patrons.state_list_imports import state_list_import_request
@@ -37,6 +36,7 @@ from tables import catalogue, staff
 from tables.models import GameStop, Seating, Table, TableSession
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
+from tables.services.exclusion_ends import exclusion_end_propose
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_propose
 from tables.services.sessions import table_open

@@ -129,7 +129,9 @@ def test_a_house_bar_ends_by_two_floor_supervisors(cardroom, supervisor, second_
             change=change, approve=True, signature=signed(second_supervisor), by=second_supervisor
         )
     with pytest.raises(Conflict) as refused:  # nor the one who recorded it, that same day
-        exclusion_end_decide(change=change, approve=True, signature=signed(supervisor), by=supervisor)
+        exclusion_end_decide(
+            change=change, approve=True, signature=signed(supervisor), by=supervisor
+        )
     assert refused.value.field == "exclusion"
 
 
@@ -144,7 +146,11 @@ def test_a_house_bar_end_approved_the_next_day_ends_it(
     decision = exclusion_end_decide(change=change, approve=True, signature=signed(third), by=third)
     assert decision.approved
     bar.refresh_from_db()
-    assert (bar.ends_on, bar.ended_by, bar.end_reason) == (date(2026, 4, 2), third, "Lifted on appeal")
+    assert (bar.ends_on, bar.ended_by, bar.end_reason) == (
+        date(2026, 4, 2),
+        third,
+        "Lifted on appeal",
+    )
     assert bar.end_reference == f"two-person change #{change.pk}"
     clock.advance(days=1)
     player_create(cardroom=cardroom, name="Robin Vale", identity=an_id(born=BORN), by=dealer)

@@ -18,7 +18,7 @@ from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import exclusions, incidents, selectors
 from patrons.identity import IdentityInput, identity_record
 from patrons.masking import masked_id
-from patrons.models import Incident, Player
+from patrons.models import Incident, IncidentEntry, Player
 from tables import selectors as table_selectors
 from tables.models import Table
 from tables.rotation import game_restart
@@ -50,6 +50,7 @@ def _incidents_page(
         "form": form,
         "bar_form": bar,
         "follow_form": follow or FollowUpForm(),
+        "outcomes": IncidentEntry.Outcome.choices,
     }
     return render(request, "law/incidents.html", context, status=status)
 

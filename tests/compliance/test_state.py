@@ -24,8 +24,8 @@ from compliance.state import verify_state
 from compliance.tasks import verify_state_task
 from core.roles import DEALER, FLOOR_SUPERVISOR, ROLES, role_of
 from patrons.cash import cage_cash, ctr_file
-from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusion_ends import state_removal_apply
+from patrons.exclusion_imports import exclusion_list_import
 from patrons.exclusions import ExclusionInput, exclusion_add
 from patrons.keys import id_hash
 from patrons.models import Cardroom, CurrencyTransactionReport, Exclusion

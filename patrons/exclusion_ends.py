@@ -69,7 +69,11 @@ def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User)
     """The cardroom's own self-exclusion or self-restriction ended early (never before it
     started); a state list's entry and a house bar are refused (field ``exclusion``)."""
     require_role(by, *KEEPERS, action="end an exclusion")
-    row = Exclusion.objects.select_for_update().select_related("cardroom").get(pk=exclusion.pk)
+    row = (
+        Exclusion.objects.select_for_update(of=("self",))
+        .select_related("cardroom")
+        .get(pk=exclusion.pk)
+    )
     if row.source == Exclusion.Source.STATE_LIST:
         raise Conflict(STATE_LIST_KEPT, field="exclusion")
     if is_house_bar(row):
@@ -91,7 +95,11 @@ def house_bar_end(
 ) -> Exclusion:
     """A house bar's end, approved by the second person ``by`` (inside the approval's
     transaction, ``tables.services.exclusion_ends``)."""
-    row = Exclusion.objects.select_for_update().select_related("cardroom").get(pk=exclusion_id)
+    row = (
+        Exclusion.objects.select_for_update(of=("self",))
+        .select_related("cardroom")
+        .get(pk=exclusion_id)
+    )
     if not is_house_bar(row):
         raise DomainError("Only a house bar ends by a two-person change.", field="exclusion")
     ending_check(row, ends_on=ends_on, reason=reason, by=by)

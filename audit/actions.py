@@ -142,6 +142,12 @@ class AuditAction(models.TextChoices):
     EXCLUSION_LIST_IMPORTED = "exclusion.list_imported"
     EXCLUSION_MATCHED = "exclusion.matched"
     PLAYER_UNDER_AGE_REFUSED = "player.under_age_refused"
+    EXCLUSION_NAME_ALERT = "exclusion.name_alert"
+    EXCLUSION_ACTIONS_EXPORTED = "exclusion.actions_exported"
+    EXCLUSION_END_PROPOSED = "exclusion.end_proposed"
+    EXCLUSION_END_APPROVED = "exclusion.end_approved"
+    EXCLUSION_END_REJECTED = "exclusion.end_rejected"
+    EXCLUSION_END_WITHDRAWN = "exclusion.end_withdrawn"
     REVIEW_OPENED = "review.opened"
     REVIEW_NOTED = "review.noted"
     # Suspicious activity cases (patrons.sar_cases): compliance's alone, every look recorded;
@@ -153,6 +159,7 @@ class AuditAction(models.TextChoices):
     SAR_VIEWED = "sar.viewed"
     INCIDENT_REPORTED = "incident.reported"
     INCIDENT_FOLLOWED_UP = "incident.followed_up"
+    INCIDENT_OUTCOME_RECORDED = "incident.outcome_recorded"
     # R16 (2026): a failed rotation window ends the game until a supervisor restarts it.
     GAME_STOPPED = "rotation.game_stopped"
     GAME_RESTARTED = "rotation.game_restarted"

@@ -181,10 +181,15 @@ def _watch_structuring(
     )
 
 
+#: What the exclusion screening calls each direction at the cage.
+SCREENED_AS: dict[str, str] = {Direction.IN: "buy chips", Direction.OUT: "redeem chips"}
+
+
 def cage_cash(*, player: Player, direction: str, amount: object, by: User) -> CashTransaction:
-    """At the cage: chips bought with cash (``in``; the player is screened like a buy-in) or
-    chips redeemed for cash (``out``), on the cash log. The cashier records it, at the cage
-    (the cage's own books move in ``cage.services``, which calls ``cage_cash_record``)."""
+    """At the cage: chips bought with cash (``in``) or chips redeemed for cash (``out``), on
+    the cash log; either way the player is screened like a buy-in. The cashier records it, at
+    the cage (the cage's own books move in ``cage.services``, which calls
+    ``cage_cash_record``)."""
     with alerting(by):
         return cage_cash_record(player=player, direction=direction, amount=amount, by=by)
 
@@ -203,8 +208,9 @@ def cage_cash_record(
     if value <= ZERO:
         raise DomainError("The amount is above $0.00.", field="amount")
     player = type(player).objects.select_for_update().select_related("cardroom").get(pk=player.pk)
+    # Chips redeemed are screened like chips bought (4 CCR 12464: the list checked at the cage).
+    player_screen(action=SCREENED_AS[direction], player=player, by=by)
     if direction == Direction.IN:
-        player_screen(action="buy chips", player=player, by=by)
         player_age_screen(action="buy chips", player=player, by=by)
     row = cash_transaction_record(
         cardroom=player.cardroom,

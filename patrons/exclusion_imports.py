@@ -16,11 +16,14 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 
 from . import hooks, seals
+from .exclusion_ends import state_removal_apply
+from .exclusion_terms import entry_with_term
 from .exclusions import ExclusionInput, check_entry, new_row
 from .keys import normal_text
 from .models import Exclusion
 from .state_lists import (
     StateListRow,
+    StateRemoval,
     one_import_at_a_time,
     state_list_rows,
     state_lists_on_file,
@@ -41,17 +44,52 @@ def exclusion_list_import(
     told as it goes, and can be seen meanwhile); then the rows are added in one transaction,
     a few statements for the lot."""
     require_role(by, COMPLIANCE_AUDITOR, action="import a state exclusion list")
-    rows = list(state_list_rows(text, progress=progress))
+    return state_list_apply(text=text, source_name=source_name, by=by, progress=progress)[0]
+
+
+def state_list_apply(
+    *,
+    text: str,
+    source_name: str,
+    by: User,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Exclusion], list[Exclusion]]:
+    """``exclusion_list_import``, with the entries its removal rows ended (a removal row
+    names the entry's reference and the state's removal reference; one ended already is
+    skipped): what was added, and what was removed."""
+    require_role(by, COMPLIANCE_AUDITOR, action="import a state exclusion list")
+    read = list(state_list_rows(text, progress=progress))
+    rows = [row for row in read if isinstance(row, StateListRow)]
     with transaction.atomic():
         made = _state_list_add(rows, source_name=source_name, by=by)
         hooks.exclusions_recorded(made, by=by)
+        removed = [
+            ended
+            for row in read
+            if isinstance(row, StateRemoval)
+            and (
+                ended := state_removal_apply(
+                    reference=row.reference,
+                    removal_reference=row.removal_reference,
+                    removed_on=row.removed_on,
+                    by=by,
+                    line=row.line,
+                )
+            )
+            is not None
+        ]
         audit_record(
             actor=by,
             action=AuditAction.EXCLUSION_LIST_IMPORTED,
             target=None,
-            payload={"file": source_name, "added": len(made), **seals.import_seal(made)},
+            payload={
+                "file": source_name,
+                "added": len(made),
+                "removed": len(removed),
+                **seals.import_seal(made),
+            },
         )
-    return made
+    return made, removed
 
 
 #: Rows added per INSERT.
@@ -91,6 +129,7 @@ def _state_list_add(rows: list[StateListRow], *, source_name: str, by: User) -> 
 
 def _entry(row: StateListRow) -> ExclusionInput:
     entry = ExclusionInput(
+        term=row.term,
         kind=row.kind,
         name=row.name,
         date_of_birth=row.date_of_birth,
@@ -103,6 +142,7 @@ def _entry(row: StateListRow) -> ExclusionInput:
     )
     try:
         check_entry(entry)
+        entry = entry_with_term(entry)
     except DomainError as error:
         message = f"Line {row.line}, {error.field}: {error.message}"
         raise DomainError(message, field="file") from None

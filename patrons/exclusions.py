@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
@@ -31,6 +30,8 @@ from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 
 from . import hooks, seals, selectors
 from .age import UnderAge, age_alert
+from .exclusion_terms import ExclusionInput as ExclusionInput
+from .exclusion_terms import duplicate_refuse, entry_with_term
 from .incidents import AtTable, incident_report
 from .keys import id_hash, normal_id, normal_text
 from .models import Cardroom, Exclusion, IdType, Incident, Player
@@ -60,19 +61,6 @@ class Excluded(Conflict):
         self.action, self.exclusion, self.cardroom = action, exclusion, cardroom
         self.player, self.table, self.name = player, table, name
         self.alerted = False
-
-
-@dataclass(frozen=True)
-class ExclusionInput:
-    kind: str
-    name: str
-    starts_on: date
-    reason: str
-    ends_on: date | None = None  # None: lifetime
-    date_of_birth: date | None = None
-    id_type: str = ""
-    id_number: str = ""
-    id_issuer: str = ""
 
 
 def exclusion_screen(
@@ -185,6 +173,7 @@ def _report_as_system(refusal: Excluded, summary: str, by: User) -> Incident:
         table=refusal.table,
         players=[refusal.player] if refusal.player is not None else [],
         exclusion=refusal.exclusion,
+        alert=True,
     )
 
 
@@ -243,6 +232,7 @@ def new_row(
         id_hash=id_hash(entry.id_type, entry.id_issuer, number) if number else "",
         starts_on=entry.starts_on,
         ends_on=entry.ends_on,
+        term=entry.term or (Exclusion.Term.DATED if entry.ends_on else Exclusion.Term.LIFETIME),
         reason=entry.reason.strip(),
         player=player,
         created_by=by,
@@ -285,8 +275,14 @@ def exclusion_add(
             id_type=identity.id_type if identity else entry.id_type,
             id_number=identity.id_number if identity else entry.id_number,
             id_issuer=identity.id_issuer if identity else entry.id_issuer,
+            term=entry.term,
         )
     check_entry(entry)
+    entry = entry_with_term(entry)
+    today = timezone.localdate(timezone=_zone(cardroom))
+    duplicate_refuse(
+        entry, cardroom_id=cardroom.pk, player_id=player.pk if player else None, on=today
+    )
     row = _create(
         entry,
         cardroom=cardroom,
@@ -306,30 +302,8 @@ def exclusion_add(
             "player": player.pk if player else None,
             "starts_on": row.starts_on,
             "ends_on": row.ends_on,
+            "term": row.term,
             **seals.exclusion_seal(row),
         },
-    )
-    return row
-
-
-@transaction.atomic
-def exclusion_end(*, exclusion: Exclusion, ends_on: date, reason: str, by: User) -> Exclusion:
-    """A term ended early (a self-restriction's end, a lifted bar): never before it started."""
-    require_role(by, *KEEPERS, action="end an exclusion")
-    row = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
-    if not reason.strip():
-        raise DomainError("Say why the term ends.", field="reason")
-    if ends_on < row.starts_on:
-        raise DomainError("A term ends on or after its start.", field="ends_on")
-    if row.ends_on is not None and row.ends_on <= ends_on:
-        raise Conflict(f"This term ends on {row.ends_on:%Y-%m-%d} already.", field="ends_on")
-    was = row.ends_on
-    row.ends_on, row.ended_by = ends_on, by
-    row.save(update_fields=["ends_on", "ended_by"])
-    audit_record(
-        actor=by,
-        action=AuditAction.EXCLUSION_ENDED,
-        target=row,
-        payload={"ends_on": ends_on, "was": was, "reason": reason.strip()},
     )
     return row

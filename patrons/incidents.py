@@ -67,10 +67,14 @@ def incident_report(
     hand: OfHand | None = None,
     players: Sequence[Player] = (),
     exclusion: Exclusion | None = None,
+    alert: bool = False,
 ) -> Incident:
     """Log an incident (a hand implies its table; every player and the table must be of the
-    cardroom). The table and the hand are only checked: the caller links them."""
-    require_role(by, *REPORTERS, action="report an incident")
+    cardroom). The table and the hand are only checked: the caller links them. An ``alert``
+    is the screening's own (an exclusion match), raised whoever's action it refused — the
+    cashier's at the cage too."""
+    if not alert:
+        require_role(by, *REPORTERS, action="report an incident")
     if kind not in Incident.Kind.values:
         raise DomainError(f"The kind is one of: {', '.join(Incident.Kind.values)}.", field="kind")
     if not summary or not summary.strip():
@@ -124,6 +128,8 @@ def incident_follow_up(*, incident: Incident, kind: str, text: str, by: User) ->
     if kind not in IncidentEntry.Kind.values:
         names = ", ".join(IncidentEntry.Kind.values)
         raise DomainError(f"The follow-up is one of: {names}.", field="kind")
+    if kind == IncidentEntry.Kind.OUTCOME:
+        raise DomainError("Record an outcome with its kind (the outcome endpoint).", field="kind")
     if not text or not text.strip():
         raise DomainError("Write what the follow-up says.", field="text")
     kinds = list(incident.entries.values_list("kind", flat=True))
@@ -141,5 +147,40 @@ def incident_follow_up(*, incident: Incident, kind: str, text: str, by: User) ->
         action=AuditAction.INCIDENT_FOLLOWED_UP,
         target=incident,
         payload={"kind": kind, "entry": entry.pk},
+    )
+    return entry
+
+
+@transaction.atomic
+def incident_outcome_record(
+    *, incident: Incident, outcome: str, text: str, by: User
+) -> IncidentEntry:
+    """What the cardroom did after an exclusion match (chips held, redeemed and the player
+    escorted out, released...): its kind and, in words, what happened; an open incident's."""
+    require_role(by, *REVIEWERS, action="record an incident's outcome")
+    lock_until_commit("patrons.incident", incident.pk)
+    incident = Incident.objects.get(pk=incident.pk)
+    if incident.kind != Incident.Kind.EXCLUSION_MATCH:
+        raise DomainError("An outcome is recorded for an exclusion match.", field="incident")
+    if outcome not in IncidentEntry.Outcome.values:
+        names = ", ".join(IncidentEntry.Outcome.values)
+        raise DomainError(f"The outcome is one of: {names}.", field="outcome")
+    if not text or not text.strip():
+        raise DomainError("Say what the cardroom did.", field="text")
+    if incident.entries.filter(kind=IncidentEntry.Kind.CLOSED).exists():
+        raise Conflict(f"Incident {incident.pk} is closed.", field="outcome")
+    entry = IncidentEntry.objects.create(
+        incident=incident,
+        kind=IncidentEntry.Kind.OUTCOME,
+        outcome=outcome,
+        text=text.strip(),
+        by=by,
+        at=timezone.now(),
+    )
+    audit_record(
+        actor=by,
+        action=AuditAction.INCIDENT_OUTCOME_RECORDED,
+        target=incident,
+        payload={"outcome": outcome, "entry": entry.pk},
     )
     return entry

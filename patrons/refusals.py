@@ -31,6 +31,7 @@ NEUTRAL = {
     "seat": "This player cannot be seated; call a floor supervisor.",
     "buy chips": "This player cannot buy chips; call a floor supervisor.",
     "play": "This player cannot play on; call a floor supervisor.",
+    "redeem chips": "This player's chips cannot be redeemed here; call a floor supervisor.",
 }
 
 #: What the floor and compliance are told, by action, before the reason.
@@ -39,6 +40,7 @@ _REASONED = {
     "seat": "{who} cannot be seated",
     "buy chips": "{who} cannot buy chips",
     "play": "{who} cannot play on",
+    "redeem chips": "{who}'s chips cannot be redeemed at the cage",
 }
 #: What the floor does about a held seat (``play``): the chips leave through a supervisor.
 _HELD = " The seat is held: no wagers, and the chips leave the table through a floor supervisor."

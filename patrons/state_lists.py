@@ -39,10 +39,25 @@ CSV_COLUMNS = (
     "ends_on",
     "reason",
     "reference",
+    "term",
+    "action",
+    "removal_reference",
+    "removed_on",
 )
-REQUIRED = {"kind", "name", "starts_on"}
+#: A row's action: an entry added (the default), or the state's removal of one on file.
+ADD, REMOVE = "add", "remove"
+REQUIRED = {"kind", "name", "starts_on"}  # a removal row leaves kind, name and start empty
 #: The longest each text column may be (what an Exclusion row keeps).
-LONGEST = {"name": 100, "reference": 100, "id_issuer": 60, "id_type": 20, "reason": 2000}
+LONGEST = {
+    "name": 100,
+    "reference": 100,
+    "id_issuer": 60,
+    "id_type": 20,
+    "reason": 2000,
+    "term": 12,
+    "action": 10,
+    "removal_reference": 100,
+}
 LONGEST_ID_NUMBER = 40
 #: How often reading reports its progress (rows).
 PROGRESS_EVERY = 5_000
@@ -63,6 +78,17 @@ class StateListRow:
     ends_on: date | None
     reason: str
     reference: str
+    term: str = ""
+
+
+@dataclass(frozen=True)
+class StateRemoval:
+    """A removal row: the state removed its entry ``reference`` on ``removed_on``."""
+
+    line: int
+    reference: str
+    removal_reference: str
+    removed_on: date
 
 
 def state_list_check(text: str) -> int:
@@ -78,7 +104,7 @@ def state_list_check(text: str) -> int:
 
 def state_list_rows(
     text: str, *, progress: Callable[[int], None] | None = None
-) -> Iterator[StateListRow]:
+) -> Iterator[StateListRow | StateRemoval]:
     """Every row of the list, read and checked; ``progress(rows so far)`` every few thousand.
     A bad row raises a DomainError naming its line and column (field ``file``)."""
     reader = _reader(text)
@@ -117,13 +143,18 @@ def _malformed(line: int, error: csv.Error) -> DomainError:
     return DomainError(f"Line {line}: the file is not a readable CSV ({reason}).", field="file")
 
 
-def _row(row: dict[str | None, str | None], line: int) -> StateListRow:
+def _row(row: dict[str | None, str | None], line: int) -> StateListRow | StateRemoval:
     if None in row:  # more cells than the header names
         raise DomainError(f"Line {line}: more cells than the header has columns.", field="file")
     value = {key: (text or "").strip() for key, text in row.items() if key is not None}
     try:
         for column, text in value.items():
             _cell(column, text)
+        action = value.get("action", "").lower() or ADD
+        if action not in (ADD, REMOVE):
+            raise DomainError(f"The action is {ADD!r} or {REMOVE!r}.", field="action")
+        if action == REMOVE:
+            return _removal(value, line)
         return StateListRow(
             line=line,
             kind=value.get("kind", "").lower().replace("-", "_").replace(" ", "_"),
@@ -136,9 +167,22 @@ def _row(row: dict[str | None, str | None], line: int) -> StateListRow:
             ends_on=_date(value.get("ends_on", ""), "ends_on"),
             reason=value.get("reason", "") or "State exclusion list",
             reference=value.get("reference", ""),
+            term=value.get("term", ""),
         )
     except DomainError as error:
         raise DomainError(f"Line {line}, {error.field}: {error.message}", field="file") from None
+
+
+def _removal(value: dict[str, str], line: int) -> StateRemoval:
+    for column in ("reference", "removal_reference"):
+        if not value.get(column):
+            raise DomainError("A removal names it.", field=column)
+    return StateRemoval(
+        line=line,
+        reference=value["reference"],
+        removal_reference=value["removal_reference"],
+        removed_on=_date(value.get("removed_on", ""), "removed_on") or _missing("removed_on"),
+    )
 
 
 def _cell(column: str, text: str) -> None:

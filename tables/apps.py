@@ -9,4 +9,4 @@ class TablesConfig(AppConfig):
     def ready(self) -> None:
         # The two-person change kinds register themselves when their modules load.
         from . import catalogue, staff  # noqa: F401
-        from .services import self_approval, setting_changes  # noqa: F401
+        from .services import exclusion_ends, self_approval, setting_changes  # noqa: F401

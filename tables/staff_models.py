@@ -106,6 +106,7 @@ class TwoPersonChange(models.Model):
         TABLE_SETTINGS = "table_settings", "A change to a table's settings"
         PAYTABLE = "paytable", "A change to a cardroom's catalogue of approved paytables"
         SELF_APPROVAL = "self_approval", "A change to a cardroom's self-approval switch"
+        EXCLUSION_END = "exclusion_end", "The end of a house bar"
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -341,3 +342,22 @@ class SelfApprovalChange(TwoPersonChange):
     @property
     def allowed(self) -> bool:
         return bool(self.values["allowed"])
+
+
+class ExclusionEndChange(TwoPersonChange):
+    """A house bar (``patrons.Exclusion``) ended: ``values`` name the ``exclusion`` and the day
+    it ``ends_on``; proposed by one floor supervisor and approved by another."""
+
+    # The stubs see a proxy\'s manager as the base\'s class variable redeclared.
+    objects = KindManager["ExclusionEndChange"](TwoPersonChange.Kind.EXCLUSION_END)  # type: ignore[misc]
+
+    class Meta:
+        proxy = True
+
+    @property
+    def exclusion_id(self) -> int:
+        return int(self.values["exclusion"])
+
+    @property
+    def ends_on(self) -> str:
+        return str(self.values["ends_on"])

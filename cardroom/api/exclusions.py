@@ -17,7 +17,7 @@ from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from core.errors import DomainError
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
-from patrons import exclusions
+from patrons import exclusion_ends, exclusions
 from patrons.masking import masked_id
 from patrons.models import Cardroom, Exclusion, ExclusionListImport, Player
 from patrons.state_list_imports import state_list_import_request
@@ -41,6 +41,7 @@ class ExclusionIn(StrictSerializer):
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(required=False, allow_null=True, default=None)
     reason = serializers.CharField(max_length=2000)
+    term = serializers.ChoiceField(choices=Exclusion.Term.choices, required=False, default="")
 
 
 class ExclusionOut(serializers.ModelSerializer):
@@ -61,9 +62,13 @@ class ExclusionOut(serializers.ModelSerializer):
             "id_issuer",
             "starts_on",
             "ends_on",
+            "term",
             "reason",
             "player",
             "created_at",
+            "ended_at",
+            "end_reason",
+            "end_reference",
         ]
 
     def get_id_number(self, row: Exclusion) -> str:
@@ -136,6 +141,10 @@ class ExclusionList(generics.ListAPIView, ServiceView):
 
 
 class ExclusionEnd(ServiceView):
+    """The cardroom's own self-exclusion or self-restriction ended early; a state list's entry
+    and a house bar are refused (field ``exclusion``: a house bar ends by a two-person change,
+    ``exclusions/{id}/end-changes/``)."""
+
     read_roles = ()
     write_roles = exclusions.KEEPERS
     input_serializer = ExclusionEndIn
@@ -143,7 +152,7 @@ class ExclusionEnd(ServiceView):
     @extend_schema(request=ExclusionEndIn, responses=ExclusionOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        row = exclusions.exclusion_end(
+        row = exclusion_ends.exclusion_end(
             exclusion=get_object_or_404(Exclusion, pk=pk),
             **self.parse(request),
             by=actor(request),

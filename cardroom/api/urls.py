@@ -16,6 +16,7 @@ from cardroom.api import (
     audit_log,
     cage,
     compliance,
+    exclusion_ends,
     exclusions,
     fincen,
     hold_reports,
@@ -161,6 +162,19 @@ urlpatterns = [
     path("exclusions/import/", exclusions.ExclusionImport.as_view()),
     path("exclusions/import/<int:pk>/", exclusions.ExclusionImportDetail.as_view()),
     path("exclusions/<int:pk>/end/", exclusions.ExclusionEnd.as_view()),
+    path("exclusions/<int:pk>/end-changes/", exclusion_ends.ExclusionEndChangeList.as_view()),
+    *[
+        path(
+            f"exclusion-end-changes/<int:pk>/{decision}/",
+            exclusion_ends.ExclusionEndDecision.as_view(decision=decision),
+        )
+        for decision in ("approve", "reject", "withdraw")
+    ],
+    path("incidents/<int:pk>/outcome/", exclusion_ends.IncidentOutcome.as_view()),
+    path(
+        "cardrooms/<int:pk>/exclusion-actions.csv",
+        exclusion_ends.ExclusionActionsCsv.as_view(),
+    ),
     path("reviews/", reviews.ReviewList.as_view()),
     path("reviews/<int:pk>/notes/", reviews.ReviewNoteView.as_view()),
     path("incidents/", reviews.IncidentList.as_view()),

@@ -62,6 +62,9 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
         f"{change.cardroom}, self-approval change #{change.pk}: "
         f"{'allow' if change.allowed else 'forbid'} self-approval"
     ),
+    "tables.exclusionendchange": lambda change: (
+        f"{change.cardroom}, end of house bar #{change.values['exclusion']} (change #{change.pk})"
+    ),
     # the cage
     "cage.inventorycount": lambda count: (
         f"{count.table}, {_words(count.kind)} chip count, {local_day(count.gaming_day)} "
@@ -128,6 +131,7 @@ RELATED: dict[str, list[str]] = {
     "tables.settingchange": ["table"],
     "tables.tablesession": ["table"],
     "tables.selfapprovalchange": ["cardroom"],
+    "tables.exclusionendchange": ["cardroom"],
     "cage.inventorycount": ["table"],
     "cage.slip": ["table"],
     "cage.dropcount": ["table"],

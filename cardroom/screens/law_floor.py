@@ -19,7 +19,7 @@ from patrons import exclusions, incidents, selectors
 from patrons.ctr_person import PERSON_PARTS, CtrPerson, masked_last4
 from patrons.identity import IdentityInput, identity_record
 from patrons.masking import masked_id
-from patrons.models import Incident, Player
+from patrons.models import Incident, IncidentEntry, Player
 from tables import selectors as table_selectors
 from tables.models import Table
 from tables.rotation import game_restart
@@ -51,6 +51,7 @@ def _incidents_page(
         "form": form,
         "bar_form": bar,
         "follow_form": follow or FollowUpForm(),
+        "outcomes": IncidentEntry.Outcome.choices,
     }
     return render(request, "law/incidents.html", context, status=status)
 

@@ -18,6 +18,7 @@ from . import (
     floor_paytables,
     home,
     law,
+    law_exclusions,
     law_fincen,
     law_floor,
     law_persons,
@@ -117,6 +118,9 @@ count_patterns = [
 law_compliance_patterns = [
     path("", law.law_home, name="law-home"),
     path("mtl.csv", law.cash_csv, {"kind": "mtl"}, name="law-mtl-csv"),
+    path(
+        "exclusion-actions.csv", law_exclusions.exclusion_actions, name="law-exclusion-actions-csv"
+    ),
     path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
     path("ctrs/fincen-batch.xml", law_fincen.fincen_batch_xml, name="law-fincen-batch"),
     path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
@@ -144,6 +148,15 @@ law_floor_patterns = [
         "incidents/<int:pk>/follow-up/", law_floor.incident_follow_up, name="law-incident-follow-up"
     ),
     path("exclusions/bar/", law_floor.exclusion_bar, name="law-exclusion-bar"),
+    path("exclusions/", law_exclusions.exclusion_list, name="law-exclusions"),
+    path(
+        "exclusions/<int:pk>/end-proposal/",
+        law_exclusions.exclusion_end_proposal,
+        name="law-exclusion-end-proposal",
+    ),
+    path(
+        "incidents/<int:pk>/outcome/", law_exclusions.incident_outcome, name="law-incident-outcome"
+    ),
     path("players/identity/", law_floor.identity_page, name="law-identity"),
     path("tables/<int:pk>/notice/", law_floor.table_notice, name="law-table-notice"),
     path("tables/<int:pk>/restart/", law_floor.game_restart_view, name="law-game-restart"),

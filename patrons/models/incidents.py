@@ -52,9 +52,18 @@ class IncidentEntry(models.Model):
         SURVEILLANCE_REQUESTED = "surveillance_requested"
         SURVEILLANCE_FINDINGS = "surveillance_findings"
         CLOSED = "closed"
+        OUTCOME = "outcome"  # what the cardroom then did, for an exclusion match
+
+    class Outcome(models.TextChoices):
+        CHIPS_HELD = "chips_held", "chips held"
+        REDEEMED_ESCORTED = "redeemed_escorted", "chips redeemed and player escorted out"
+        ESCORTED = "escorted", "player escorted out"
+        RELEASED = "released", "released"
+        OTHER = "other", "other"
 
     incident = models.ForeignKey(Incident, on_delete=models.PROTECT, related_name="entries")
     kind = models.CharField(max_length=30, choices=Kind.choices)
+    outcome = models.CharField(max_length=20, choices=Outcome.choices, blank=True)
     text = models.TextField()
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField()

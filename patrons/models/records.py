@@ -117,6 +117,12 @@ class Exclusion(models.Model):
         CARDROOM = "cardroom"
         STATE_LIST = "state_list"
 
+    class Term(models.TextChoices):
+        ONE_YEAR = "one_year", "one year"
+        FIVE_YEARS = "five_years", "five years"
+        LIFETIME = "lifetime", "lifetime"
+        DATED = "dated", "to a date"
+
     cardroom = models.ForeignKey(
         Cardroom, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -132,6 +138,7 @@ class Exclusion(models.Model):
     id_hash = models.CharField(max_length=64, blank=True, db_index=True)
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)  # empty: lifetime
+    term = models.CharField(max_length=12, choices=Term.choices, default=Term.DATED)
     reason = models.TextField()
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -141,6 +148,11 @@ class Exclusion(models.Model):
     ended_by = models.ForeignKey(
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # An end before the term's: when, why, and what ended it (the state's removal reference,
+    # the two-person change).
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.TextField(blank=True)
+    end_reference = models.CharField(max_length=100, blank=True)
 
     class Meta:
         ordering = ["name_key", "id"]

@@ -13,6 +13,7 @@ from core.money import ZERO, MoneyInput, money
 from core.permissions import require_role, require_supervisor
 from core.roles import TABLE_STAFF
 from patrons.age import age_screen, player_age_screen
+from patrons.exclusion_alerts import name_only_alert
 from patrons.exclusions import exclusion_screen, player_screen
 from patrons.identity import IdentityInput, identity_check, identity_record
 from patrons.models import Cardroom, Player
@@ -69,6 +70,7 @@ def _player_create(
         identity_record(player=player, identity=identity, by=by)  # and its possible matches
     else:
         person_matches_find(player=player, by=by)
+        name_only_alert(player, by=by)
     return player
 
 

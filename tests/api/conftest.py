@@ -40,6 +40,7 @@ from tables import catalogue, staff
 from tables.models import GameStop, Seating, Table, TableSession
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
+from tables.services.exclusion_ends import exclusion_end_propose
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_propose
 from tables.services.sessions import table_open
@@ -398,6 +399,64 @@ class World:
             reason="Cheating",
         )
         return exclusions.exclusion_add(cardroom=self.cardroom, entry=entry, by=self.supervisor)
+
+    @cached_property
+    def restriction(self):
+        """The cardroom's own self-restriction, recorded by the second supervisor."""
+        entry = exclusions.ExclusionInput(
+            kind="self_restricted",
+            name="Sally Restricted",
+            date_of_birth=date(1971, 2, 2),
+            starts_on=date(2024, 1, 1),
+            reason="Asked for",
+        )
+        return exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+
+    @cached_property
+    def house_bar(self):
+        """A house bar recorded by the second supervisor: the supervisor may propose its end."""
+        entry = exclusions.ExclusionInput(
+            kind="barred",
+            name="Harry Housebar",
+            date_of_birth=date(1972, 3, 3),
+            starts_on=date(2024, 1, 1),
+            reason="Past-posting",
+        )
+        return exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+
+    @cached_property
+    def bar_end(self):
+        """A house bar's end, proposed by the second supervisor: the supervisor decides it."""
+        entry = exclusions.ExclusionInput(
+            kind="barred",
+            name="Lifted Bar",
+            date_of_birth=date(1973, 4, 4),
+            starts_on=date(2024, 1, 1),
+            reason="Past-posting",
+        )
+        bar = exclusions.exclusion_add(
+            cardroom=self.cardroom, entry=entry, by=self.second_supervisor
+        )
+        return exclusion_end_propose(
+            exclusion=bar,
+            ends_on=date(2024, 3, 1),
+            reason="Ban lifted on appeal",
+            by=self.second_supervisor,
+        )
+
+    @cached_property
+    def exclusion_incident(self):
+        return incidents.incident_report(
+            cardroom=self.cardroom,
+            kind="exclusion_match",
+            summary="A barred player tried to redeem chips",
+            by=self.dealer,
+            exclusion=self.exclusion,
+        )
 
     @cached_property
     def state_list_import(self):

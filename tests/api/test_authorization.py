@@ -478,8 +478,22 @@ MATRIX = [
     ("GET",    f"{V}/exclusions/import/",                         401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/exclusions/import/{{state_list_import}}/",   401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/exclusions/import/{{state_list_import}}/",   401, 405, 405, 405, 405, 405),
-    ("POST",   f"{V}/exclusions/{{exclusion}}/end/",              401, 200, 403, 403, 200, 403),
-    ("GET",    f"{V}/exclusions/{{exclusion}}/end/",              401, 405, 405, 405, 405, 405),
+    # the cardroom's own self-restriction ends early; a house bar only by two floor supervisors
+    ("POST",   f"{V}/exclusions/{{restriction}}/end/",            401, 200, 403, 403, 200, 403),
+    ("GET",    f"{V}/exclusions/{{restriction}}/end/",            401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/exclusions/{{house_bar}}/end-changes/",      401, 200, 403, 403, 200, 403),
+    ("POST",   f"{V}/exclusions/{{house_bar}}/end-changes/",      401, 201, 403, 403, 403, 403),
+    ("DELETE", f"{V}/exclusions/{{house_bar}}/end-changes/",      401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/exclusion-end-changes/{{bar_end}}/approve/", 401, 200, 403, 403, 403, 403),
+    ("GET",    f"{V}/exclusion-end-changes/{{bar_end}}/approve/", 401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/exclusion-end-changes/{{bar_end}}/reject/",  401, 200, 403, 403, 403, 403),
+    ("GET",    f"{V}/exclusion-end-changes/{{bar_end}}/reject/",  401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/exclusion-end-changes/{{bar_end}}/withdraw/", 401, 403, 403, 403, 403, 403),
+    ("GET",    f"{V}/exclusion-end-changes/{{bar_end}}/withdraw/", 401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/incidents/{{exclusion_incident}}/outcome/",  401, 201, 403, 403, 201, 403),
+    ("GET",    f"{V}/incidents/{{exclusion_incident}}/outcome/",  401, 405, 405, 405, 405, 405),
+    ("GET",    f"{V}/cardrooms/{{cardroom}}/exclusion-actions.csv", 401, 403, 403, 403, 200, 403),
+    ("POST",   f"{V}/cardrooms/{{cardroom}}/exclusion-actions.csv", 401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/reviews/",                                   401, 403, 403, 403, 200, 403),
     ("POST",   f"{V}/reviews/",                                   401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/reviews/{{review}}/notes/",                  401, 403, 403, 403, 201, 403),
@@ -853,9 +867,21 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "csv": STATE_LIST,
             "source_name": "State list 2024-03",
         },
-        f"{V}/exclusions/{{exclusion}}/end/": lambda: {
+        f"{V}/exclusions/{{restriction}}/end/": lambda: {
+            "ends_on": "2024-03-01",
+            "reason": "Asked to end it early",
+        },
+        f"{V}/exclusions/{{house_bar}}/end-changes/": lambda: {
             "ends_on": "2024-03-01",
             "reason": "Ban lifted on appeal",
+        },
+        f"{V}/exclusion-end-changes/{{bar_end}}/approve/": lambda: {
+            "signature": {"secret": PASSWORD}
+        },
+        f"{V}/exclusion-end-changes/{{bar_end}}/reject/": lambda: {"reason": "Not yet"},
+        f"{V}/incidents/{{exclusion_incident}}/outcome/": lambda: {
+            "outcome": "chips_held",
+            "text": "Chips held; the player was walked out",
         },
         f"{V}/reviews/{{review}}/notes/": lambda: {"status": "closed", "note": "Explained"},
         f"{V}/cardrooms/{{cardroom}}/sar-cases/": lambda: {

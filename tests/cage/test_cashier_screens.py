@@ -96,3 +96,27 @@ def test_a_dealer_does_not_see_the_cage(client, dealer, cardroom):
 def test_the_cashier_lands_on_the_cage(client, cashier, cardroom):
     client.force_login(cashier)
     assert client.get(reverse("home")).url == reverse("cashier-home")
+
+
+def test_a_redemption_for_an_excluded_player_tells_the_cashier_to_call_the_floor(
+    client, cardroom, cashier, supervisor, make_player
+):
+    from datetime import date
+
+    from patrons.exclusions import ExclusionInput, exclusion_add
+    from patrons.models import Incident
+
+    client.force_login(cashier)
+    client.post(reverse("cashier-action", args=["count"]), OPEN | CONFIRMED)
+    client.post(reverse("cashier-action", args=["issue"]), ISSUE | CONFIRMED)
+    player = make_player("Excluded Seller")
+    entry = ExclusionInput(kind="self_excluded", name="", starts_on=date(2024, 1, 1),
+                           reason="Asked", date_of_birth=date(1980, 1, 1))  # fmt: skip
+    exclusion_add(cardroom=cardroom, entry=entry, player=player, by=supervisor)
+    redeem = {"player": player.pk, "direction": "out", **pieces("chips", d25=4), **CONFIRMED}
+    refused = client.post(reverse("cashier-action", args=["player-cash"]), redeem)
+    assert refused.status_code == 422
+    assert "chips cannot be redeemed here; call a floor supervisor" in refused.text
+    assert "self-excluded" not in refused.text  # the cashier is not told the list
+    assert not CageEntry.objects.filter(kind="chips_redeemed").exists()
+    assert Incident.objects.filter(kind="exclusion_match", players=player).count() == 1

@@ -24,8 +24,9 @@ from compliance.state import verify_state
 from compliance.tasks import verify_state_task
 from core.roles import DEALER, FLOOR_SUPERVISOR, ROLES, role_of
 from patrons.cash import cage_cash, ctr_file
+from patrons.exclusion_ends import state_removal_apply
 from patrons.exclusion_imports import exclusion_list_import
-from patrons.exclusions import ExclusionInput, exclusion_add, exclusion_end
+from patrons.exclusions import ExclusionInput, exclusion_add
 from patrons.keys import id_hash
 from patrons.models import Cardroom, CurrencyTransactionReport, Exclusion
 from tables import staff
@@ -101,9 +102,14 @@ def world(
         ),
         by=supervisor,
     )  # fmt: skip
-    imported = exclusion_list_import(text=STATE_LIST, source_name="state.csv", by=auditor)
-    exclusion_end(
-        exclusion=imported[1], ends_on=date(2026, 1, 15), reason="Court order", by=auditor
+    exclusion_list_import(text=STATE_LIST, source_name="state.csv", by=auditor)
+    # the state removes SL-2 (its removal, imported): in force until the day before
+    state_removal_apply(
+        reference="SL-2",
+        removal_reference="REM-1",
+        removed_on=date(2026, 1, 16),
+        by=auditor,
+        line=2,
     )
     rich = make_player("Rich Player")
     identify(rich)
@@ -259,9 +265,11 @@ def test_an_exclusion_inserted_by_raw_sql_is_found_with_no_event(world, supervis
     barred = Exclusion.objects.get(name="Sam Hale")
     raw(
         "INSERT INTO patrons_exclusion (kind, source, reference, name, name_key, date_of_birth, "
-        "id_type, id_issuer, id_hash, starts_on, reason, created_by_id, created_at, cardroom_id) "
+        "id_type, id_issuer, id_hash, starts_on, reason, created_by_id, created_at, cardroom_id, "
+        "term, end_reason, end_reference) "
         "SELECT kind, source, reference, name, name_key, date_of_birth, id_type, id_issuer, "
-        "id_hash, starts_on, reason, created_by_id, created_at, cardroom_id "
+        "id_hash, starts_on, reason, created_by_id, created_at, cardroom_id, term, end_reason, "
+        "end_reference "
         "FROM patrons_exclusion WHERE id = %s",
         [barred.pk],
     )

@@ -59,6 +59,7 @@ PAGES = [
     ("law-home", {}, AUDITOR),
     ("law-player", {"pk": "player"}, AUDITOR),
     ("law-incidents", {}, SUPERVISOR),
+    ("law-exclusions", {}, SUPERVISOR),
     ("law-identity", {}, SUPERVISOR),
     ("law-table-notice", {"pk": "table"}, SUPERVISOR),
     ("law-sar-case", {"pk": "sar_case"}, AUDITOR),
@@ -111,6 +112,9 @@ NOT_PAGES = {
     "law-incident-report": "a POST answering the incident log",
     "law-incident-follow-up": "a POST answering the incident log",
     "law-exclusion-bar": "a POST answering the incident log",
+    "law-exclusion-end-proposal": "a POST answering the exclusion page",
+    "law-incident-outcome": "a POST answering the incident log",
+    "law-exclusion-actions-csv": "a CSV file",
     "law-game-restart": "a POST answering the table notice",
 }
 

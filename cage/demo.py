@@ -39,6 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from patrons import exclusions, incidents
+from patrons.ctr_filer import ctr_filer_set
 from patrons.identity import IdentityInput
 from patrons.models import Cardroom, Player
 from tables import selectors as table_selectors
@@ -61,6 +62,7 @@ from wagers.services import incidents as incidents_at_tables
 
 from . import selectors, services
 from .demo_cage import demo_cage_close, demo_cage_open, demo_cage_sell
+from .demo_filing import FILER, HARPER
 from .demo_slips import demo_slip_signed_through, demo_slips
 
 DEMO_SHIFTS = [("day", time(6)), ("swing", time(14)), ("grave", time(22))]
@@ -229,9 +231,11 @@ def _law(cardroom: Cardroom, house: Table, clock: _Clock, people: dict[str, User
             id_number="N4418207",
             id_issuer="California",
             id_expires=date(2030, 9, 14),
+            person=HARPER,
         ),
         by=floor,
     )
+    ctr_filer_set(cardroom=cardroom, filer=FILER, by=compliance)
     demo_cage_sell(harper, Decimal("3500"), people["cashier"])
     clock.at("11:00")
     demo_cage_sell(harper, Decimal("7000"), people["cashier"])

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from decimal import Decimal
 from io import StringIO
+from xml.etree import ElementTree
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from audit.models import AuditEvent
 from cage import cashier_books, selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
+from compliance.fincen_batch import fincen_batch
 from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, Exclusion, Incident
 from tables.models import HouseBankEntry, Signature
 
@@ -110,3 +113,21 @@ def test_the_demo_day_shows_compliance_each_rule_of_the_law():
         "surveillance_findings",
         "closed",
     ]
+
+
+def test_the_demo_days_ctr_downloads_as_fincen_s_batch_for_compliance():
+    """The demo's CTR names its person whole and the cardroom has its filer: compliance can
+    download the demo day's FinCEN batch (the CTR's gaming day is over) and file it."""
+    call_command("load_demo", stdout=StringIO())
+    cardroom = Cardroom.objects.get(name="Demo Cardroom")
+    ctr = CurrencyTransactionReport.objects.get(cardroom=cardroom)
+    compliance = User.objects.get(username="compliance")
+    content = fincen_batch(cardroom=cardroom, by=compliance, day=ctr.gaming_day)
+    root = ElementTree.fromstring(content)
+    fc2 = "{www.fincen.gov/base}"
+    names = [
+        party.findtext(f"{fc2}PartyName/{fc2}RawEntityIndividualLastName")
+        for party in root.iter(f"{fc2}Party")
+    ]
+    assert "Lane" in names
+    assert root.get("TotalAmount") == "10500"

@@ -9,22 +9,28 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from cardroom.signing import own_signature
 from compliance.exclusion_actions import exclusion_actions_csv
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import incidents, selectors
 from patrons.exclusion_ends import is_house_bar
 from patrons.masking import masked_id
 from patrons.models import Exclusion, Incident, IncidentEntry
-from tables.services.exclusion_ends import exclusion_end_propose
+from tables.services.exclusion_ends import (
+    exclusion_end_decide,
+    exclusion_end_propose,
+    exclusion_end_withdraw,
+)
 from tables.staff_models import ExclusionEndChange
 
 from .base import SignedInRequest, call_service, role_required
 from .confirmation import confirm_first
+from .forms.signing import SECRET_FIELD
 from .law import cardroom_first
 
 floor_and_compliance = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR)
@@ -35,6 +41,13 @@ compliance_only = role_required(COMPLIANCE_AUDITOR)
 class EndProposalForm(forms.Form):
     ends_on = forms.DateField(label="Ends on")
     reason = forms.CharField(max_length=2000)
+
+
+class EndDecisionForm(forms.Form):
+    """Approve (signed with the approver's own password or PIN), reject (why), or withdraw."""
+
+    reason = forms.CharField(max_length=2000, label="Why", required=False)
+    secret = SECRET_FIELD()
 
 
 class OutcomeForm(forms.Form):
@@ -51,7 +64,9 @@ def _page(request: HttpRequest, form: Any, *, status: int = 422) -> HttpResponse
     rows = list(selectors.exclusions(cardroom_first().pk)[:300])
     pending = {
         change.exclusion_id: change
-        for change in ExclusionEndChange.objects.filter(decision__isnull=True)
+        for change in ExclusionEndChange.objects.filter(decision__isnull=True).select_related(
+            "proposed_by"
+        )
     }
     context = {
         "rows": [
@@ -83,6 +98,56 @@ def exclusion_end_proposal(request: SignedInRequest, pk: int) -> HttpResponse:
         request,
         form,
         lambda: exclusion_end_propose(exclusion=exclusion, by=request.user, **form.cleaned_data),
+    ):
+        return redirect("law-exclusions")
+    return _page(request, form)
+
+
+#: What each decision on a proposed end calls, given the request, the change and the form.
+_DECISIONS = {
+    "approve": lambda request, change, data: exclusion_end_decide(
+        change=change,
+        approve=True,
+        by=request.user,
+        signature=own_signature(request, data["secret"]),
+    ),
+    "reject": lambda request, change, data: exclusion_end_decide(
+        change=change, approve=False, reason=data["reason"], by=request.user
+    ),
+    "withdraw": lambda request, change, data: exclusion_end_withdraw(
+        change=change, by=request.user
+    ),
+}
+
+
+def _decision_sentence(request: HttpRequest, pk: int, action: str) -> str | None:
+    change = get_object_or_404(ExclusionEndChange, pk=pk, decision__isnull=True)
+    name = get_object_or_404(Exclusion, pk=change.exclusion_id).name
+    ends_on = change.values["ends_on"]
+    return {
+        "approve": f"Approve ending the house bar of {name} on {ends_on}? You sign it, and "
+        "the bar ends then.",
+        "reject": f"Reject ending the house bar of {name}? The bar stays in force.",
+        "withdraw": f"Withdraw your proposal to end the house bar of {name}?",
+    }.get(action)
+
+
+@require_POST
+@floor_only
+@confirm_first(_decision_sentence)
+def exclusion_end_decision(request: SignedInRequest, pk: int, action: str) -> HttpResponse:
+    """A second floor supervisor approves (signing) or rejects a house bar's proposed end; the
+    proposer may withdraw it."""
+    change = get_object_or_404(ExclusionEndChange, pk=pk, decision__isnull=True)
+    decide = _DECISIONS.get(action)
+    if decide is None:
+        raise Http404(action)
+    form = EndDecisionForm(request.POST)
+    if form.is_valid() and call_service(
+        request,
+        form,
+        lambda: decide(request, change, form.cleaned_data),
+        fields={"signature": "secret"},
     ):
         return redirect("law-exclusions")
     return _page(request, form)

@@ -155,6 +155,11 @@ law_floor_patterns = [
         name="law-exclusion-end-proposal",
     ),
     path(
+        "exclusion-end-changes/<int:pk>/<slug:action>/",
+        law_exclusions.exclusion_end_decision,
+        name="law-exclusion-end-decision",
+    ),
+    path(
         "incidents/<int:pk>/outcome/", law_exclusions.incident_outcome, name="law-incident-outcome"
     ),
     path("players/identity/", law_floor.identity_page, name="law-identity"),

@@ -13,8 +13,10 @@ from django.urls import reverse
 
 from patrons.exclusions import ExclusionInput, exclusion_add
 from patrons.incidents import incident_report
-from patrons.models import IncidentEntry
+from patrons.models import Exclusion, IncidentEntry
+from tables.services.exclusion_ends import exclusion_end_propose
 from tables.staff_models import ExclusionEndChange
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +69,29 @@ def test_compliance_exports_the_exclusion_actions_from_the_law_page(client, worl
     export = client.get(reverse("law-exclusion-actions-csv"), {"start": "2000-01-01"})
     rows = list(csv.DictReader(io.StringIO(export.content.decode())))
     assert [(row["action"], row["exclusion"]) for row in rows] == [("recorded", str(bar.pk))]
+
+
+def test_a_second_floor_supervisor_approves_a_house_bars_end_signing_on_the_screen(
+    client, world, supervisor, second_supervisor
+):
+    bar = add(world.cardroom, supervisor)
+    change = exclusion_end_propose(
+        exclusion=bar, ends_on=date(2026, 1, 1), reason="Lifted on appeal", by=supervisor
+    )
+    client.force_login(supervisor)
+    own = client.get(reverse("law-exclusions")).content.decode()
+    assert "Withdraw" in own and "Approve" not in own  # the proposer cannot approve
+    client.force_login(second_supervisor)
+    page = client.get(reverse("law-exclusions")).content.decode()
+    assert "Approve" in page and "Lifted on appeal" in page
+    url = reverse("law-exclusion-end-decision", kwargs={"pk": change.pk, "action": "approve"})
+    asked = client.post(url, {"secret": PASSWORD})
+    assert b"You sign it, and the bar ends then." in asked.content
+    assert Exclusion.objects.get(pk=bar.pk).ends_on != date(2026, 1, 1)
+    wrong = client.post(url, {"secret": "not-the-password", "confirmed": "1"})
+    assert wrong.status_code == 422
+    assert Exclusion.objects.get(pk=bar.pk).ends_on != date(2026, 1, 1)
+    done = client.post(url, {"secret": PASSWORD, "confirmed": "1"})
+    assert done.status_code == 302
+    assert Exclusion.objects.get(pk=bar.pk).ends_on == date(2026, 1, 1)
+    assert ExclusionEndChange.objects.get(pk=change.pk).decided is not None

@@ -113,6 +113,7 @@ NOT_PAGES = {
     "law-incident-follow-up": "a POST answering the incident log",
     "law-exclusion-bar": "a POST answering the incident log",
     "law-exclusion-end-proposal": "a POST answering the exclusion page",
+    "law-exclusion-end-decision": "a POST answering the exclusion page",
     "law-incident-outcome": "a POST answering the incident log",
     "law-exclusion-actions-csv": "a CSV file",
     "law-game-restart": "a POST answering the table notice",

@@ -9,6 +9,7 @@ from .models import (
     CageEntry,
     CageShift,
     ChipIssue,
+    CurrencyExchange,
     DayClose,
     DropBox,
     DropBoxStep,
@@ -17,6 +18,9 @@ from .models import (
     DropCountCounter,
     DropSlipOriginal,
     InventoryCount,
+    Marker,
+    MarkerPayment,
+    PlayerAccountEntry,
     SerialCounter,
     ShiftClose,
     Slip,
@@ -103,3 +107,28 @@ class CageEntryAdmin(ReadOnlyAdmin):
 
 
 admin.site.register([CageCount, CageShift, ChipIssue], ReadOnlyAdmin)
+
+
+@admin.register(PlayerAccountEntry)
+class PlayerAccountEntryAdmin(ReadOnlyAdmin):
+    list_display = ["player", "account", "amount", "balance", "by", "created_at"]
+    list_filter = ["account"]
+    list_select_related = ["player", "by"]
+
+
+@admin.register(Marker)
+class MarkerAdmin(ReadOnlyAdmin):
+    list_display = ["id", "player", "amount", "issued_as", "by", "created_at"]
+    list_select_related = ["player", "by"]
+
+
+@admin.register(MarkerPayment)
+class MarkerPaymentAdmin(ReadOnlyAdmin):
+    list_display = ["marker", "amount", "outstanding", "by", "created_at"]
+    list_select_related = ["marker", "by"]
+
+
+@admin.register(CurrencyExchange)
+class CurrencyExchangeAdmin(ReadOnlyAdmin):
+    list_display = ["player", "amount", "currency", "foreign_amount", "by", "created_at"]
+    list_select_related = ["player", "by"]

@@ -26,7 +26,7 @@ from .models import (
     TwoPersonChange,
     TwoPersonDecision,
 )
-from .staff_models import PaytableChange, SelfApprovalChange, SettingChange
+from .staff_models import ExclusionEndChange, PaytableChange, SelfApprovalChange, SettingChange
 
 
 @admin.register(Cardroom)
@@ -42,6 +42,15 @@ class SelfApprovalChangeAdmin(ReadOnlyAdmin):
     list_display = ["cardroom", "allowed", "status", "proposed_by", "proposed_at"]
     list_select_related = ["cardroom", "proposed_by", "decision"]
     search_fields = ["cardroom__name", "reason"]
+
+
+@admin.register(ExclusionEndChange)
+class ExclusionEndChangeAdmin(ReadOnlyAdmin):
+    """A house bar's end: a kind of two-person change."""
+
+    list_display = ["id", "cardroom", "reason", "proposed_by", "proposed_at"]
+    list_select_related = ["cardroom", "proposed_by"]
+    search_fields = ["reason", "proposed_by__username"]
 
 
 class TableSettingsInline(ReadOnlyTabularInline):

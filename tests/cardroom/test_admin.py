@@ -2,7 +2,7 @@
 through the services (checked and audited, R17), and what the rules say is never edited is
 append-only in the database as well."""
 
-from datetime import time
+from datetime import date, time, timedelta
 from decimal import Decimal
 
 import pytest
@@ -27,6 +27,7 @@ from cage.models import (
     CageEntry,
     CageShift,
     ChipIssue,
+    CurrencyExchange,
     DayClose,
     DropBox,
     DropBoxStep,
@@ -35,6 +36,9 @@ from cage.models import (
     DropCountCounter,
     DropSlipOriginal,
     InventoryCount,
+    Marker,
+    MarkerPayment,
+    PlayerAccountEntry,
     SerialCounter,
     ShiftClose,
     Slip,
@@ -47,7 +51,8 @@ from cage.models import (
     VarianceSignOff,
 )
 from compliance.models import Export, VerificationRun
-from patrons.models import CashTransaction, Incident
+from patrons.exclusions import ExclusionInput, exclusion_add
+from patrons.models import CashTransaction, Incident, Player
 from rake.models import FeeEntry
 from tables import selectors, signatures, staff, two_person
 from tables.models import (
@@ -70,6 +75,7 @@ from tables.models import (
 from tables.rotation import designated_player_rotate
 from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
 from tables.services.configuration import table_create
+from tables.services.exclusion_ends import exclusion_end_propose
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
 from tables.services.sessions import table_open
@@ -266,6 +272,7 @@ def one_of_each(supervisor, dealer, make_user):
         created_at=now,
     )
     IncidentTable.objects.create(incident=incident, table=table)
+    _house_bar_end_proposed(cardroom, supervisor, now)
     IncidentHand.objects.create(incident=incident, hand=hand)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
@@ -495,6 +502,7 @@ def _cashier_rows(cardroom, supervisor, dealer, day, now) -> None:
         by=dealer,
         created_at=now,
     )
+    _player_money_rows(cardroom, shift, dealer, day, now)
     ChipIssue.objects.create(
         cardroom=cardroom,
         direction="issue",
@@ -506,6 +514,37 @@ def _cashier_rows(cardroom, supervisor, dealer, day, now) -> None:
         witness=supervisor,
         created_at=now,
     )
+
+
+def _player_money_rows(cardroom, shift, dealer, day, now) -> None:
+    """A player's front money, a marker paid, a currency exchange: each on its cage entry."""
+    player = Player.objects.filter(cardroom=cardroom).order_by("pk").first()
+    fifty, zero = Decimal("50.00"), Decimal("0.00")
+    kinds = ("front_money", "marker_issued", "marker_paid") + ("currency_exchange",) * 2
+    entries = [
+        CageEntry.objects.create(cardroom=cardroom, shift=shift, kind=kind, gaming_day=day,
+                                 chips={}, chips_total=zero, cash=fifty, by=dealer, created_at=now)
+        for kind in kinds
+    ]  # fmt: skip
+    PlayerAccountEntry.objects.create(cardroom=cardroom, player=player, account="front_money",
+                                      amount=fifty, balance=fifty, cage_entry=entries[0],
+                                      by=dealer, created_at=now)  # fmt: skip
+    marker = Marker.objects.create(cardroom=cardroom, player=player, amount=fifty, issued_as="cash",
+                                   cage_entry=entries[1], by=dealer, created_at=now)  # fmt: skip
+    MarkerPayment.objects.create(marker=marker, amount=fifty, outstanding=zero,
+                                 cage_entry=entries[2], by=dealer, created_at=now)  # fmt: skip
+    CurrencyExchange.objects.create(cardroom=cardroom, player=player, amount=fifty, currency="EUR",
+                                    foreign_amount=Decimal("46.00"), received_entry=entries[3],
+                                    paid_entry=entries[4], by=dealer, created_at=now)  # fmt: skip
+
+
+def _house_bar_end_proposed(cardroom, supervisor, now) -> None:
+    """A house bar whose end waits for a second floor supervisor."""
+    entry = ExclusionInput(kind="barred", name="Riley Cole", date_of_birth=date(1979, 2, 2),
+                           starts_on=now.date(), reason="Past-posting")  # fmt: skip
+    bar = exclusion_add(cardroom=cardroom, entry=entry, by=supervisor)
+    exclusion_end_propose(exclusion=bar, ends_on=now.date() + timedelta(days=30),
+                          reason="Lifted on appeal", by=supervisor)  # fmt: skip
 
 
 def test_every_model_of_the_cardroom_apps_is_in_the_admin():

@@ -92,7 +92,7 @@ IDS = [
 #: What compliance reads alone (the authorization matrix): read as the auditor, not the floor.
 COMPLIANCE_READS = re.compile(
     r"/(cash-log|ctrs|mtl\.csv|ctrs\.csv|structuring-flags|cash-policy|reviews|person-matches)/?$"
-    r"|/(ctr-filer/|fincen-batch\.xml)$"
+    r"|/(ctr-filer/|fincen-batch\.xml|exclusion-actions\.csv)$"
     r"|/exclusions/import/"
     r"|/sar-cases/"
 )

@@ -20,7 +20,7 @@ from core.people import person_name
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 from patrons import selectors
-from patrons.ctr_person import masked_tin
+from patrons.ctr_person import PERSON_PARTS, masked_tin
 from patrons.masking import masked_id
 from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, PlayerIdentity
 
@@ -40,19 +40,7 @@ MTL_COLUMNS = [
     "recorded_by",  # the person by name; their username beside it
     "recorded_by_username",
 ]
-PERSON_COLUMNS = [
-    "last_name",
-    "first_name",
-    "middle_name",
-    "street",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "tin",
-    "tin_type",
-    "occupation",
-]
+PERSON_COLUMNS = list(PERSON_PARTS)
 CTR_COLUMNS = [
     "ctr",
     "gaming_day",

@@ -27,6 +27,7 @@ from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR
 
 from . import selectors
+from .ctr_person import PERSON_PARTS
 from .models import Cardroom, CashTransaction, CurrencyTransactionReport, PlayerIdentity
 
 Status = CurrencyTransactionReport.Status
@@ -184,22 +185,7 @@ def ctr_file(
     return report
 
 
-_PERSON_FIELDS = (
-    "last_name",
-    "first_name",
-    "middle_name",
-    "street",
-    "city",
-    "state",
-    "zip_code",
-    "country",
-    "tin",
-    "tin_type",
-    "occupation",
-    "id_type",
-    "id_number",
-    "id_issuer",
-)
+_PERSON_FIELDS = (*PERSON_PARTS, "id_type", "id_number", "id_issuer")
 
 
 def filed_as(report: CurrencyTransactionReport) -> dict[str, object]:

@@ -182,10 +182,12 @@ def _player_page(
     player: Player,
     *,
     revealed: str | None,
+    revealed_tin: str | None = None,
     form: Any = None,
     note_form: Any = None,
 ) -> HttpResponse:
-    """A player's page; with a refused form (its errors shown), answered 422."""
+    """A player's page (the whole ID number or TIN when compliance just asked to see it); with
+    a refused form (its errors shown), answered 422."""
     identity = selectors.identity_of(player)
     context = {
         "player": player,
@@ -193,6 +195,7 @@ def _player_page(
         "masked": masked_id(identity.id_number) if identity else "",
         "tin_masked": masked_last4(identity.tin_last4) if identity else "",
         "revealed": revealed,
+        "revealed_tin": revealed_tin,
         "cash": player.cash_transactions.order_by("-created_at")[:100],
         "reviews": selectors.reviews(player.pk),
         "records": records_of(player),
@@ -209,12 +212,17 @@ def _player_page(
 def law_player_reveal(request: SignedInRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     form = ReviewForm()
-    number = call_service(
+    show = "tin" if request.POST.get("show") == "tin" else "id_number"
+    shown = call_service(
         request,
         form,
-        lambda: identity_reveal(player=player, by=request.user, reason="shown on screen"),
+        lambda: identity_reveal(
+            player=player, by=request.user, reason="shown on screen", show=show
+        ),
     )
-    return _player_page(request, player, revealed=number)
+    if show == "tin":
+        return _player_page(request, player, revealed=None, revealed_tin=shown)
+    return _player_page(request, player, revealed=shown)
 
 
 @require_POST

@@ -234,6 +234,20 @@ def test_the_whole_tin_is_in_no_audit_event_screen_or_csv(
     assert TIN not in csv
 
 
+def test_compliance_sees_the_whole_tin_on_the_player_page_only_by_asking_and_audited(
+    client, player, supervisor, auditor
+):
+    identity_record(player=player, identity=with_person(), by=supervisor)
+    client.force_login(auditor)
+    url = f"/compliance/law/players/{player.pk}/"
+    assert "Show TIN" in client.get(url).content.decode()
+    shown = client.post(f"{url}reveal/", {"show": "tin"}).content.decode()
+    assert TIN in shown and "Show TIN" not in shown
+    [event] = AuditEvent.objects.filter(action="player.identity_revealed")
+    assert json.loads(event.payload)["show"] == "tin" and TIN not in event.payload
+    assert TIN not in client.get(url).content.decode()  # shown once, for that look
+
+
 def test_the_identity_screen_records_the_person_and_shows_the_tin_masked(
     client, player, supervisor
 ):

@@ -123,6 +123,8 @@ law_compliance_patterns = [
     ),
     path("ctrs.csv", law.cash_csv, {"kind": "ctr"}, name="law-ctr-csv"),
     path("ctrs/fincen-batch.xml", law_fincen.fincen_batch_xml, name="law-fincen-batch"),
+    path("ctr-filer/", law_fincen.ctr_filer, name="law-ctr-filer"),
+    path("ctr-filer/save/", law_fincen.ctr_filer_save, name="law-ctr-filer-save"),
     path("ctrs/<int:pk>/file/", law.ctr_file, name="law-ctr-file"),
     path("exclusions/import/", law.exclusion_import, name="law-exclusion-import"),
     path(

@@ -357,3 +357,29 @@ def test_an_amendment_is_in_the_days_batch_naming_the_filed_report_and_the_filed
     filed = ET.fromstring(fincen_batch(cardroom=cardroom, ctr_ids=[v1.pk], by=auditor))
     assert text(filed.find(NS + "Activity"), summary) == "10001"
     assert v2.amends_id == v1.pk
+
+
+def test_compliance_sets_who_files_on_its_screen_asked_first_and_refused_by_field(
+    cardroom, auditor, supervisor, client
+):
+    client.force_login(auditor)
+    assert 'href="/compliance/law/ctr-filer/"' in client.get("/compliance/law/").content.decode()
+    blank = client.get("/compliance/law/ctr-filer/").content.decode()
+    assert "Not set yet" in blank
+    body = {name: value for name, value in FILER.__dict__.items()}
+    asked = client.post("/compliance/law/ctr-filer/save/", body)
+    assert asked.status_code == 200 and "as who files this cardroom" in asked.content.decode()
+    assert not CtrFiler.objects.exists()
+    refused = client.post(
+        "/compliance/law/ctr-filer/save/", body | {"ein": "94-34", "confirmed": "1"}
+    )
+    assert refused.status_code == 422 and "EIN" in refused.content.decode()
+    assert not CtrFiler.objects.exists()
+    saved = client.post("/compliance/law/ctr-filer/save/", body | {"confirmed": "1"})
+    assert saved.status_code == 302
+    tidied = " ".join(FILER.legal_name.split())  # as FinCEN takes it
+    assert CtrFiler.objects.get(cardroom=cardroom).legal_name == tidied
+    shown = client.get("/compliance/law/ctr-filer/").content.decode()
+    assert "Last set by" in shown and tidied in shown
+    client.force_login(supervisor)
+    assert client.get("/compliance/law/ctr-filer/").status_code == 403

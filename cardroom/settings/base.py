@@ -236,6 +236,7 @@ SPECTACULAR_SETTINGS = {
         "IncidentEntryKindEnum": "patrons.models.IncidentEntry.Kind",
         "ReviewStatusEnum": "patrons.models.SuspiciousActivityReview.Status",
         "CtrStatusEnum": "patrons.models.CurrencyTransactionReport.Status",
+        "MarkerIssuedAsEnum": "cage.models.Marker.IssuedAs",
         "SpotDecisionEnum": ["raise", "fold", "walked_away"],
     },
 }

@@ -9,7 +9,7 @@ from datetime import date
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -173,16 +173,23 @@ def incident_outcome(request: SignedInRequest, pk: int) -> HttpResponse:
 def exclusion_actions(request: SignedInRequest) -> HttpResponse:
     cardroom = cardroom_first()
     today = timezone.localdate()
-    start = _day(request.GET.get("start"), date(today.year, 1, 1))
-    end = _day(request.GET.get("end"), today)
+    try:
+        start = _day(request.GET, "start", date(today.year, 1, 1))
+        end = _day(request.GET, "end", today)
+    except ValueError as error:
+        return HttpResponseBadRequest(str(error), content_type="text/plain")
     text = exclusion_actions_csv(cardroom=cardroom, start=start, end=end, by=request.user)
     response = HttpResponse(text, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="exclusion-actions-{start}-{end}.csv"'
     return response
 
 
-def _day(text: str | None, default: date) -> date:
-    try:
-        return date.fromisoformat(text) if text else default
-    except ValueError:
+def _day(query: Any, field: str, default: date) -> date:
+    """The day given as ``field`` (YYYY-MM-DD), or ``default``; a ValueError naming it."""
+    text = query.get(field)
+    if not text:
         return default
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{field}: {text!r} is not a day; give it as YYYY-MM-DD.") from None

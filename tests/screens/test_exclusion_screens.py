@@ -69,6 +69,9 @@ def test_compliance_exports_the_exclusion_actions_from_the_law_page(client, worl
     export = client.get(reverse("law-exclusion-actions-csv"), {"start": "2000-01-01"})
     rows = list(csv.DictReader(io.StringIO(export.content.decode())))
     assert [(row["action"], row["exclusion"]) for row in rows] == [("recorded", str(bar.pk))]
+    assert b'name="start"' in client.get(reverse("law-home")).content  # a period to choose
+    bad = client.get(reverse("law-exclusion-actions-csv"), {"start": "1 March"})
+    assert bad.status_code == 400 and bad.content.startswith(b"start: ")
 
 
 def test_a_second_floor_supervisor_approves_a_house_bars_end_signing_on_the_screen(

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
 from compliance.exclusion_actions import exclusion_actions_csv
+from core.inputs import AsciiDigitsForm
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons import incidents, selectors
 from patrons.exclusion_ends import is_house_bar
@@ -38,7 +39,7 @@ floor_only = role_required(FLOOR_SUPERVISOR)
 compliance_only = role_required(COMPLIANCE_AUDITOR)
 
 
-class EndProposalForm(forms.Form):
+class EndProposalForm(AsciiDigitsForm):
     ends_on = forms.DateField(label="Ends on")
     reason = forms.CharField(max_length=2000)
 

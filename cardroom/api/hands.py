@@ -129,6 +129,20 @@ class HandWager(HandStep):
         return services.wager_place(hand=hand, seating=seating, **data, by=by).hand
 
 
+@extend_schema(request=WagerIn, responses=HandDetailOut)
+class HandCurrencyWager(HandStep):
+    """A spot's ante and bonuses put down in currency at a house-banked table ("money plays"):
+    changed for chips from the rack and wagered at once (R5); a bet of currency on the
+    player's cash log (31 CFR 1021.311)."""
+
+    moves_money = True
+    input_serializer = WagerIn
+
+    def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
+        seating = get_object_or_404(Seating, pk=data.pop("seating"))
+        return services.wager_place_in_currency(hand=hand, seating=seating, **data, by=by).hand
+
+
 @extend_schema(request=WagersIn, responses=HandDetailOut)
 class HandWagers(HandStep):
     """All the wagers of a hand at once (R5–R7): every spot or none."""

@@ -112,6 +112,7 @@ urlpatterns = [
     path("hands/<int:pk>/", wagers.HandDetail.as_view(), name="api-hand"),
     path("hands/<int:pk>/wagers/", wagers.HandWager.as_view()),
     path("hands/<int:pk>/wagers/batch/", wagers.HandWagers.as_view()),
+    path("hands/<int:pk>/wagers/currency/", wagers.HandCurrencyWager.as_view()),
     path("hands/<int:pk>/deal/", wagers.HandDeal.as_view()),
     path("hands/<int:pk>/cards/", wagers.HandCards.as_view()),
     path("hands/<int:pk>/decisions/", wagers.HandDecision.as_view()),

@@ -112,14 +112,15 @@ def stack_entry_add(
     tender: Tender | None = None,
     by: User,
     field: str = "amount",
+    cash_kind: str | None = None,
 ) -> StackEntry:
     """One ledger entry and the stack it moves, on the gaming day and shift it falls in. The
     caller holds the seating's row lock (in the project's lock order); the stack stays within
     its bounds (``stack_bounds_check``). Chips bought for cash at a house-banked table come
     out of its rack: a house bank entry in the same transaction; and the cash goes on the
     player's cash log (``patrons.cash``), which may refuse it (over $10,000.00 in the gaming
-    day without identity on file). A sale the rack cannot cover by the books is refused,
-    naming ``field``."""
+    day without identity on file), as ``cash_kind`` (31 CFR 1021.311; by default a purchase
+    of chips). A sale the rack cannot cover by the books is refused, naming ``field``."""
     stack_bounds_check([(seating, amount)], field="amount")
     now = timezone.now()
     table = seating.table
@@ -140,29 +141,40 @@ def stack_entry_add(
     if tender:
         payload["tender"] = str(tender)
     if tender == Tender.CASH and amount > 0:
-        rack_value_move(table_id=table.pk, amount=-amount, field=field, what="a chip sale")
-        bank = house_bank_entry_add(
-            table=table,
-            amount=-amount,
-            reason=HouseBankEntry.Reason.CHIPS_SOLD,
-            stack_entry=entry,
-            by=by,
-        )
-        payload["bank_entry"] = bank.pk
-        player = Player.objects.select_for_update().get(pk=seating.player_id)
-        cash = cash_transaction_record(
-            cardroom=table.cardroom,
-            player=player,
-            direction=CashTransaction.Direction.IN,
-            amount=amount,
-            place=CashTransaction.Place.TABLE,
-            at=now,
-            by=by,
-        )
-        TableCash.objects.create(cash_transaction=cash, table=table, stack_entry=entry)
-        payload["cash_transaction"] = cash.pk
+        payload |= _cash_sale(entry, field=field, cash_kind=cash_kind, by=by)
     audit_record(actor=by, action=_STACK_ACTIONS[reason], target=seating, payload=payload)
     return entry
+
+
+def _cash_sale(entry: StackEntry, *, field: str, cash_kind: str | None, by: User) -> dict[str, Any]:
+    """Chips sold for cash at a house-banked table: out of its rack (a house bank entry) and on
+    the player's cash log as ``cash_kind``; what the stack entry's audit event adds."""
+    seating, amount = entry.seating, entry.amount
+    table = seating.table
+    rack_value_move(table_id=table.pk, amount=-amount, field=field, what="a chip sale")
+    bank = house_bank_entry_add(
+        table=table,
+        amount=-amount,
+        reason=HouseBankEntry.Reason.CHIPS_SOLD,
+        stack_entry=entry,
+        by=by,
+    )
+    player = Player.objects.select_for_update().get(pk=seating.player_id)
+    cash = cash_transaction_record(
+        cardroom=table.cardroom,
+        player=player,
+        direction=CashTransaction.Direction.IN,
+        amount=amount,
+        place=CashTransaction.Place.TABLE,
+        at=entry.created_at,
+        by=by,
+        kind=cash_kind,
+    )
+    TableCash.objects.create(cash_transaction=cash, table=table, stack_entry=entry)
+    added: dict[str, Any] = {"bank_entry": bank.pk, "cash_transaction": cash.pk}
+    if cash_kind:
+        added["cash_kind"] = cash_kind
+    return added
 
 
 def house_bank_entry_add(

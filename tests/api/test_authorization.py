@@ -249,6 +249,8 @@ MATRIX = [
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/",                401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_open}}/wagers/batch/",          401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_open}}/wagers/batch/",          401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/hands/{{hand_open}}/wagers/currency/",       401, 200, 200, 403, 403, 403),
+    ("GET",    f"{V}/hands/{{hand_open}}/wagers/currency/",       401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/deal/",              401, 200, 200, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_wagering}}/deal/",              401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_wagering}}/cards/",             401, 200, 200, 403, 403, 403),
@@ -695,6 +697,10 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "spot_cards": {"1": WINNER_CARDS, "2": LOSER_CARDS},
         },
         f"{V}/hands/{{hand_dealt}}/decisions/": lambda: {"seat": 2, "decision": "fold"},
+        f"{V}/hands/{{hand_open}}/wagers/currency/": lambda: {
+            "seating": w["hand_open_seating"],
+            "ante": "10",
+        },
         f"{V}/hands/{{hand_open}}/wagers/batch/": lambda: {
             "spots": [{"seating": w["hand_open_seating"], "ante": "10"}]
         },

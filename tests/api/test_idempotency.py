@@ -245,6 +245,7 @@ MONEY_MOVING = {
     "api/v1/tables/<int:pk>/hands/",
     "api/v1/hands/<int:pk>/wagers/",
     "api/v1/hands/<int:pk>/wagers/batch/",
+    "api/v1/hands/<int:pk>/wagers/currency/",
     "api/v1/hands/<int:pk>/decisions/",
     "api/v1/hands/<int:pk>/decisions/batch/",
     "api/v1/hands/<int:pk>/misdeal/",

@@ -3,15 +3,17 @@
 The API, the screens and the tests call them through this package
 (``from wagers import services; services.hand_start(...)``); each lives in the module of its
 job: ``lifecycle`` (the state machine and a hand's next steps, the locked path, start and
-cancel), ``play`` (wagers, cards, decisions, dead spots), ``batches`` (a hand's wagers and
-decisions in one call each), ``holds`` (an exclusion matched at the table: the seat held at
-once), ``settlement`` (settle, misdeal), ``booking`` (what a settlement entry stores and
-moves) and ``corrections``. The game rules are the engine's: wagers are checked with its
-checks and hands are settled by ``engine.settle``; nothing here re-implements them.
+cancel), ``play`` (wagers, cards, decisions, dead spots), ``currency_bets`` (money plays:
+wagers put down in currency), ``batches`` (a hand's wagers and decisions in one call each),
+``holds`` (an exclusion matched at the table: the seat held at once), ``settlement`` (settle,
+misdeal), ``booking`` (what a settlement entry stores and moves) and ``corrections``. The game
+rules are the engine's: wagers are checked with its checks and hands are settled by
+``engine.settle``; nothing here re-implements them.
 """
 
 from .batches import decisions_record_many, wagers_place_many
 from .corrections import hand_correct
+from .currency_bets import wager_place_in_currency
 from .lifecycle import (
     Step,
     hand_cancel,
@@ -40,5 +42,6 @@ __all__ = [
     "spot_decide",
     "spot_declare_dead",
     "wager_place",
+    "wager_place_in_currency",
     "wagers_place_many",
 ]

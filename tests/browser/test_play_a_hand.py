@@ -5,6 +5,7 @@ before and after settlement; then compliance logs in and verifies the audit chai
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -145,32 +146,34 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     strong_row, weak_row = panel.locator(f"#result-{first}"), panel.locator(f"#result-{second}")
     assert asked and asked[0].startswith("Settle hand 1 with these decisions?")
     names = {seat: name for seat, (name, _) in buy_ins.items()}
+    # Under each name the spot's hand and its flush; under each wager why it came out so
+    # (R9, R10); the fee said apart from what the dealer pays or takes (R12).
     expect(strong_row.locator("td")).to_have_text(
         [
             str(first),
-            names[first],
-            "played",
-            "win +$10.00",
-            "win +$10.00",
-            "win +$10.00",
+            re.compile(rf"^{names[first]} .* 4-card flush: A♥ T♥ 6♥ 2♥$"),
+            "raised",
+            "win +$10.00 beats the dealer's flush, 1 to 1",
+            "win +$10.00 beats the dealer's flush, 1 to 1",
+            "win +$10.00 4-card flush, 2 to 1",
             "",
             "$1.00",
             "+$29.00",
-            "pay $29.00",
+            "pay $30.00, collect the $1.00 fee",
         ]
     )
     expect(weak_row.locator("td")).to_have_text(
         [
             str(second),
-            names[second],
+            re.compile(rf"^{names[second]} .* 2-card flush: "),
             "folded",
-            "lose -$10.00",
+            "lose -$10.00 folded",
             "",
             "",
             "",
             "$1.00",
             "-$11.00",
-            "take $11.00",
+            "take $10.00, collect the $1.00 fee",
         ]
     )
     expect(panel.locator("#dealer-net")).to_have_text("-$21.00")

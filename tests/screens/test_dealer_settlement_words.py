@@ -310,3 +310,20 @@ def test_a_dp_held_one_hand_in_a_row_is_said_in_the_singular_r16(
     [message] = error_summary(parse(response.content))
     assert "seat 3 ineligible (designated player 1 hand in a row, the most allowed)" in message
     _assert_plain_words(parse(response.content))
+
+
+def test_the_step_that_ends_a_hand_brings_its_settlement_into_view(step_client, world, dealt):
+    """The dealer tapped Settle at the foot of the page: the settlement that replaces the hand
+    is scrolled to (htmx swaps, then shows its top); a step that leaves the hand in play
+    keeps the page where it is."""
+
+    def post(name: str, data: dict):
+        url = reverse("dealer-step", args=[world.dp_table.pk, name])
+        return step_client.post(url, data, headers={"HX-Request": "true"})
+
+    kept = post("decisions", {"decision_1": "raise", "raise_amount_1": "10", "decision_5": "fold"})
+    assert error_summary(parse(kept.content)) == [] and "HX-Reswap" not in kept
+    settled = post("settle", {})
+    assert error_summary(parse(settled.content)) == []
+    assert settled["HX-Reswap"] == "outerHTML show:#settlement:top"
+    assert parse(settled.content).by_id("settlement")

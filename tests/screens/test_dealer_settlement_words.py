@@ -11,7 +11,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from cardroom.screens.templatetags.cardroom import dollars, signed_dollars
+from cardroom.screens.templatetags.cardroom import dead_words, dollars, signed_dollars
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
 from tables.services.sessions import table_open
@@ -102,6 +102,12 @@ def test_a_misdeal_says_what_each_spot_gets_back_and_the_whole_r14(client, deale
         "Return every wager: $25.00 in all; no fee is taken."
     )
     assert page.by_id("settlement").find("h2").text == "Hand 1 settled — misdeal (shuffler fault)"
+
+
+def test_a_misdeals_reason_reads_in_words_r14():
+    assert dead_words("dealer_card_count") == "a wrong number of cards to the dealer"
+    assert dead_words("shuffler_fault") == "shuffler fault"
+    assert dead_words("dealer_funds") == "the DP's bank could not cover it"
 
 
 def test_the_misdeal_button_asks_with_what_goes_back(client, dealer, world, wagered):

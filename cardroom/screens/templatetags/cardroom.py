@@ -154,6 +154,9 @@ DEAD_REASONS = {
     "wrong_card_count": "wrong number of cards",
     "dealer_funds": "the DP's bank could not cover it",
     "misdeal": "misdeal",
+    # R14's misdeals, by their reason.
+    "dealer_card_count": "a wrong number of cards to the dealer",
+    "shuffler_fault": "shuffler fault",
 }
 
 

@@ -54,7 +54,6 @@ def settlement_rows(hand: Hand, settlement: Settlement) -> list[dict[str, Any]]:
     for line in result["spots"]:
         spot = placed.get(line["seat"], {})
         stakes = stakes_of(spot)
-        net = Decimal(line["net"])
         says, kind = dealer_words(line, stakes)
         rows.append(
             line
@@ -67,8 +66,6 @@ def settlement_rows(hand: Hand, settlement: Settlement) -> list[dict[str, Any]]:
                     (label, _line(wager, line, stakes, result["dealer"], terms))
                     for wager, label in WAGER_LABELS.items()
                 ],
-                "pay": net if net > 0 else None,
-                "take": -net if net < 0 else None,
                 "dealer_says": says,
                 "dealer_kind": kind,
                 "would_have_won": would.get(line["seat"]),

@@ -42,3 +42,10 @@ def cents(value: Decimal) -> int:
 def money_text(value: Decimal) -> str:
     """``Decimal("5")`` → ``"5.00"``: the form money takes in audit payloads and exports."""
     return format_amount(cents(value))
+
+
+def dollars_text(value: Decimal) -> str:
+    """``Decimal("20000")`` → ``"$20,000.00"``, ``-5`` → ``"-$5.00"``: an amount as a person
+    reads it on a screen or in a sentence (thousands separated, always two decimals)."""
+    text = f"{abs(value):,.2f}"
+    return f"-${text}" if value < 0 else f"${text}"

@@ -21,7 +21,7 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
-from core.money import money_text
+from core.money import dollars_text
 from core.permissions import require_supervisor
 from engine.cards import DECK, card_name, parse_card
 from engine.errors import RoundError
@@ -228,18 +228,19 @@ def _answer(seating: Seating, settings: TableSettings, refused: set[int], streak
         reason = "sitting out"
     elif seating.stack < settings.dp_min_bank:
         reason = (
-            f"stack ${money_text(seating.stack)} is below the minimum bank "
-            f"${money_text(settings.dp_min_bank)}"
+            f"stack {dollars_text(seating.stack)} is below the minimum bank "
+            f"{dollars_text(settings.dp_min_bank)}"
         )
     elif seating.stack < (fee := dealer_fee(RakeMode(settings.rake_mode), settings.rake_amount)):
         # R12: the DP's fee is taken before the deal; a hand cannot start with a DP who
         # cannot pay it (the hand's start would refuse the bank and undo this record).
         reason = (
-            f"stack ${money_text(seating.stack)} cannot pay the designated player's fee "
-            f"${money_text(fee)}"
+            f"stack {dollars_text(seating.stack)} cannot pay the designated player's fee "
+            f"{dollars_text(fee)}"
         )
     elif streak >= settings.dp_max_consecutive:
-        reason = f"designated player {streak} hands in a row, the most allowed"
+        hands = "hand" if streak == 1 else "hands"
+        reason = f"designated player {streak} {hands} in a row, the most allowed"
     elif seating.proposition_player and streak >= 1:
         reason = "a proposition player never holds the position two hands in a row (R16)"
     else:

@@ -76,7 +76,12 @@ def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
     )
     context = play_context(request, table, bound={} if done else {step: form})
     if request.htmx:
-        return render(request, "dealer/_play.html", context)
+        response = render(request, "dealer/_play.html", context)
+        if done and hand is not None and context["hand"] is None:
+            # The step ended the hand (settled, or a misdeal): its settlement is what the
+            # dealer reads next, wherever the page was scrolled to tap the step.
+            response["HX-Reswap"] = "outerHTML show:#settlement:top"
+        return response
     if done:
         return redirect("dealer-table", pk=table.pk)
     return render(request, "dealer/table.html", context, status=422)

@@ -20,7 +20,7 @@ from tables.models import Seating, Table
 from wagers import selectors, services
 from wagers.models import Hand, Spot
 
-from .dealer_settlement import settlement_rows
+from .dealer_settlement import settlement_context
 from .forms.hands import (
     WAGER_FIELDS,
     BankForm,
@@ -70,7 +70,7 @@ def play_context(
         "last_settlement": selectors.settlement_in_force(last) if last else None,
     }
     if context["last_settlement"] is not None and last is not None:
-        context["settlement_rows"] = settlement_rows(last, context["last_settlement"].result)
+        context |= settlement_context(last, context["last_settlement"])
     if hand is not None:
         context |= _hand_context(hand, seatings, bound)
     return context

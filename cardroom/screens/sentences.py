@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from cage import selectors as cage_selectors
 from cage.models import DropCount, InventoryCount, Slip
 from cage.selectors import DayStatistics, ShiftStatistics
+from core.money import dollars_text
 from patrons.models import Cardroom
 from tables import selectors as table_selectors
 from tables.models import Table
@@ -38,8 +39,7 @@ from .forms.tables import ChangeForm, setting_label
 
 def dollars(amount: Decimal) -> str:
     """``Decimal("1355")`` → ``"$1,355.00"``; a shortage ``"-$5.00"``."""
-    text = f"{abs(amount):,.2f}"
-    return f"-${text}" if amount < 0 else f"${text}"
+    return dollars_text(amount)
 
 
 def plural(count: int, one: str, many: str | None = None) -> str:
@@ -142,7 +142,7 @@ def dealer_slip_sign(request: HttpRequest, table: Table, *, pk: int, slip: int) 
         return None
     return (
         f"Signs {waiting.get_kind_display().lower()} {waiting.number} as you, counted: "
-        f"${waiting.total:,} in chips; a floor supervisor signs next. Sign only once you "
+        f"{dollars(waiting.total)} in chips; a floor supervisor signs next. Sign only once you "
         "have counted them."
     )
 

@@ -151,7 +151,7 @@ def test_a_count_shows_its_running_total_and_asks_with_it(
         page.wait_for_timeout(300)
         assert not InventoryCount.objects.filter(table=other).exists()
         count.get_by_role("button", name="Record the count").click()
-        expect(page.locator("#counts")).to_contain_text("$2200.00")
+        expect(page.locator("#counts")).to_contain_text("$2,200.00")
         assert len(asked) == 2 and "$2,200.00 in chips" in asked[0]
         assert InventoryCount.objects.get(table=other).total == 2200
     finally:

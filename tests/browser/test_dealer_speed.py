@@ -242,7 +242,7 @@ def test_irreversible_actions_ask_first_and_cancel_changes_nothing(
     # Answered OK, it happens.
     count.answer = True
     count.tap(page.locator("#seat-5 button[value='cash_out']"))
-    expect(page.locator("#seat-5 td.stack")).to_have_text("450.00")
+    expect(page.locator("#seat-5 td.stack")).to_have_text("$450.00")
     # An empty Cash out is refused, naming the field; the stack stays.
     page.get_by_label("amount for seat 1").fill("")
     count.tap(page.locator("#seat-1 button[value='cash_out']"))

@@ -145,18 +145,20 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     strong_row, weak_row = panel.locator(f"#result-{first}"), panel.locator(f"#result-{second}")
     assert asked and asked[0].startswith("Settle hand 1 with these decisions?")
     names = {seat: name for seat, (name, _) in buy_ins.items()}
+    # Under each wager why it came out so (R9, R10); the fee said apart from what the dealer
+    # pays or takes (R12).
     expect(strong_row.locator("td")).to_have_text(
         [
             str(first),
             names[first],
-            "played",
-            "win +$10.00",
-            "win +$10.00",
-            "win +$10.00",
+            "raised",
+            "win +$10.00 beats the dealer's flush, 1 to 1",
+            "win +$10.00 beats the dealer's flush, 1 to 1",
+            "win +$10.00 4-card flush, 2 to 1",
             "",
             "$1.00",
             "+$29.00",
-            "pay $29.00",
+            "pay $30.00, collect the $1.00 fee",
         ]
     )
     expect(weak_row.locator("td")).to_have_text(
@@ -164,18 +166,20 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
             str(second),
             names[second],
             "folded",
-            "lose -$10.00",
+            "lose -$10.00 folded",
             "",
             "",
             "",
             "$1.00",
             "-$11.00",
-            "take $11.00",
+            "take $10.00, collect the $1.00 fee",
         ]
     )
     expect(panel.locator("#dealer-net")).to_have_text("-$21.00")
     expect(panel).to_contain_text(f"DP seat {dp} · {names[dp]} net")
     expect(panel.locator("#house-rake")).to_have_text("$3.00")
+    # Under each spot's figures its hand and the flush that counts (R2).
+    expect(panel.locator(f"#hand-row-{first}")).to_contain_text("4-card flush: A♥ T♥ 6♥ 2♥")
     order = sorted((s for s in (first, second) if s < dp), reverse=True) + sorted(
         (s for s in (first, second) if s > dp), reverse=True
     )

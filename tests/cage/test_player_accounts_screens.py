@@ -66,7 +66,7 @@ def test_front_money_asks_first_then_records_and_shows_the_balance(
     assert cashier_books.cage_books(cardroom).cash == Decimal("7500.00")
     shown = parse(client.get(f"{reverse('cashier-home')}?player={player.pk}").content)
     text = shown.find(id="player-money").text
-    assert "Dana Deposit" in text and "front money $2500.00" in text
+    assert "Dana Deposit" in text and "front money $2,500.00" in text
     over = deposit | {"direction": "withdrawal", "amount": "2500.01"} | CONFIRMED
     refused = client.post(action("player-account"), over)
     assert refused.status_code == 422

@@ -165,7 +165,7 @@ def test_no_object_on_the_log_is_left_as_its_model_and_id(
         ("cash.policy_set", "Screens Cardroom, cash-reporting policy"),
     } <= by_action
     actions = dict(by_action)
-    assert actions["cash.cage_transaction"] == "player Avery, cash in $10000.01"
+    assert actions["cash.cage_transaction"] == "player Avery, cash in $10,000.01"
     assert actions["cash.ctr_created"].startswith("player Avery, CTR of ")
 
 

@@ -346,7 +346,7 @@ def test_the_table_report_shows_hold_against_theoretical_for_the_day_and_the_mon
     assert len(chart.find_all("circle")) == 3
     lines = [[td.text for td in tr.find_all("td")] for tr in section.find("table").find_all("tr")]
     assert lines[1][:6] == [
-        "every designated player (1 hands)",
+        "every designated player (1 hand)",
         "Ante and raise (ante 20.00, raise 10.00)",
         "2",
         "30.00",

@@ -245,7 +245,7 @@ def test_an_htmx_wager_gets_the_play_area_alone(step, world, started):
     page = parse(response.content)
     assert error_summary(page) == []
     assert page.by_id("spot-1").find_all("td")[2].text == "$10.00"
-    assert page.find("tr", id="seat-1").find("td", class_="stack").text == "490.00"
+    assert page.find("tr", id="seat-1").find("td", class_="stack").text == "$490.00"
     # Seat 1 has its spot: only seat 5 is left to wager (seat 3 is the DP).
     assert [row.attrs["id"] for row in page.by_id("wagers").find_all("tr")[1:]] == ["wager-5"]
 
@@ -549,7 +549,7 @@ def test_each_spot_shows_its_flush_and_cap_and_the_raise_defaults_to_the_cap(
     form = _decisions_form(page, world.dp_table)
     # R8: seat 1's four-card flush allows 1× the $10 ante; the raise is pre-filled at the cap.
     cap = " ".join(form.by_id("decide-1").find("td", class_="cap").text.split())
-    assert cap == "Flush of 4 cards: raise up to 1× the ante = $10.00 (R8)"
+    assert cap == "Flush of 4 cards: raise up to 1× the ante = $10.00"
     assert form.find("input", name="raise_amount_1").attrs["value"] == "10"
     # One tap each: raise (at the cap) or fold, both radio choices of the spot's one field.
     values = [i.attrs["value"] for i in form.find_all("input", name="decision_1")]
@@ -605,6 +605,16 @@ def _r13_order(dp: int, seats: list[int]) -> list[int]:
     below = sorted((s for s in seats if s < dp), reverse=True)
     above = sorted((s for s in seats if s > dp), reverse=True)
     return below + above
+
+
+def _headline(td) -> str:
+    """A cell's own text, without the lines under it (a spot's hand, why a wager won)."""
+    said = [
+        child.strip() if isinstance(child, str) else child.text
+        for child in td.children
+        if isinstance(child, str) or child.tag not in ("small", "div", "br")
+    ]
+    return " ".join(text for text in said if text)
 
 
 def _signed(amount: str) -> str:
@@ -667,20 +677,21 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
     # its ante; every spot and the DP pay the $1 fee (R12, all_players).
     assert panel.find("h2").text == "Hand 1 settled"
     rows = {seat: panel.by_id(f"result-{seat}") for seat in (first, second)}
-    cells = {seat: [td.text for td in row.find_all("td")] for seat, row in rows.items()}
+    cells = {seat: [_headline(td) for td in row.find_all("td")] for seat, row in rows.items()}
     names = {seat: str(world.seats[seat].player) for seat in world.seats}
-    # Each spot with its player's name, in dollars, and what the dealer pays or takes.
+    # Each spot with its player's name, in dollars, and what the dealer pays or takes, the fee
+    # said apart from the wagers (R12).
     assert cells[first] == [
         str(first),
         names[first],
-        "played",
+        "raised",
         "win +$10.00",
         "win +$10.00",
         "win +$10.00",
         "",
         "$1.00",
         "+$29.00",
-        "pay $29.00",
+        "pay $30.00, collect the $1.00 fee",
     ]
     assert cells[second] == [
         str(second),
@@ -692,7 +703,14 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
         "",
         "$1.00",
         "-$11.00",
-        "take $11.00",
+        "take $10.00, collect the $1.00 fee",
+    ]
+    # Why each line came out so: R9 for the ante and raise, the paytable line for the bonus.
+    whys = [small.text for small in rows[first].find_all("small", class_="why")]
+    assert whys == [
+        "beats the dealer's flush, 1 to 1",
+        "beats the dealer's flush, 1 to 1",
+        "4-card flush, 2 to 1",
     ]
     assert panel.by_id("dealer-net").text == "-$21.00"
     assert panel.by_id("house-rake").text == "$3.00"
@@ -715,7 +733,7 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
     assert panel.by_id("house-rake").text == "$" + result["house_rake"]
     for line in result["spots"]:
         seat = line["seat"]
-        expected = [str(seat), names[seat], line["status"]]
+        expected = [str(seat), names[seat], {"played": "raised"}.get(line["status"], "folded")]
         for wager in ("ante", "raise", "flush_bonus", "straight_flush_bonus"):
             w = line[wager]
             expected.append(f"{w['outcome']} {_signed(w['net'])}" if w else "")
@@ -733,7 +751,8 @@ def test_a_full_hand_played_through_the_steps_ends_with_its_settlement_on_the_pa
     for seat, seating in world.seats.items():
         seating.refresh_from_db()
         assert seating.stack == stacks_before[seat] + nets[seat]
-        assert page.by_id(f"seat-{seat}").find("td", class_="stack").text == f"{seating.stack:.2f}"
+        stack = page.by_id(f"seat-{seat}").find("td", class_="stack").text
+        assert stack == f"${seating.stack:,.2f}"
 
     # The next hand can start; the settlement stays on the page until then.
     page = parse(client.get(reverse("dealer-table", args=[table.pk])).content)
@@ -759,18 +778,18 @@ def test_a_dead_spot_is_declared_from_the_screen_and_settles_returned(step, worl
     step("decide", {"seat": "1", "decision": "raise", "raise_amount": "10"})
     page = parse(step("settle", htmx=True).content)
 
+    # R14: the spot's ante goes back, said where the dealer reads pay and take.
     row = [td.text for td in page.by_id("result-5").find_all("td")]
-    assert row == [
-        "5",
-        "Casey",
+    assert row[0] == "5" and row[1].startswith("Casey")
+    assert row[2:] == [
         "dead: wrong number of cards",
-        "returned $0.00",
+        "returned $10.00",
         "",
         "",
         "",
         "$0.00",
         "$0.00",
-        "",
+        "return $10.00 (ante 10)",
     ]
 
 
@@ -821,7 +840,7 @@ def test_a_player_is_seated_from_the_screen_and_a_taken_seat_is_refused_next_to_
     response = step("seat", {"seat": "2", "name": "Frankie", "buy_in": "100"}, htmx=True)
     page = parse(response.content)
     assert page.by_id("seat-2").find_all("td")[1].text == "Frankie"
-    assert page.by_id("seat-2").find("td", class_="stack").text == "100.00"
+    assert page.by_id("seat-2").find("td", class_="stack").text == "$100.00"
 
 
 def test_seating_needs_a_player(step, world):
@@ -833,7 +852,7 @@ def test_seating_needs_a_player(step, world):
 def test_chips_are_added_and_a_cash_out_above_the_stack_is_refused_next_to_the_amount(step, world):
     seating = world.seats[1]
     response = step("stack", {"seating": seating.pk, "action": "add", "amount": "50"}, htmx=True)
-    assert parse(response.content).by_id("seat-1").find("td", class_="stack").text == "550.00"
+    assert parse(response.content).by_id("seat-1").find("td", class_="stack").text == "$550.00"
 
     response = step("stack", {"seating": seating.pk, "action": "cash_out", "amount": "1000"})
 
@@ -1027,7 +1046,9 @@ def test_a_spot_the_dps_bank_could_not_cover_says_so_and_what_it_would_have_won(
     cells = [td.text for td in panel.by_id("result-1").find_all("td")]
     assert cells[2] == "dead: the DP's bank could not cover it — would have won +$20.00"
     assert "dealer_funds" not in panel.text
-    assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == "take $11.00"
+    assert [td.text for td in panel.by_id("result-5").find_all("td")][-1] == (
+        "take $10.00, collect the $1.00 fee"
+    )
 
 
 def test_every_wrong_hand_is_shown_at_once(step, world, wagered):

@@ -51,7 +51,7 @@ def test_a_flag_opens_a_case_from_its_button_and_the_case_page_shows_the_test(
     assert opened.status_code == 302
     assert opened["Location"] == reverse("law-sar-case", kwargs={"pk": case.pk})
     page = parse(client.get(opened["Location"]).content)
-    assert "$8399.99" in page.find("p", id="sar-test").text
+    assert "$8,399.99" in page.find("p", id="sar-test").text
     assert "at or over the $5,000.00 reporting line" in page.find("p", id="sar-test").text
     assert "30 days left" in page.find("dl", id="sar-deadline").text
     assert len(page.find("table", id="sar-transactions").find_all("tr")) == 4

@@ -11,7 +11,8 @@ from django.utils import dateformat, timezone
 from django.utils.safestring import SafeString
 
 from cardroom.screens.forms.ids import form_for_row
-from core.money import money_text
+from cardroom.screens.settlement_words import return_words
+from core.money import dollars_text, money_text
 from core.people import person_name
 from engine.game_math import format_figure
 from tables.figures import paytable_lines
@@ -51,9 +52,68 @@ def sign(value: Decimal | str | int) -> str:
     return "win" if number > 0 else "lose" if number < 0 else "push"
 
 
+#: R12: who pays the table's fee, by ``rake_mode``, as the limits bar says it.
+FEE_PAYERS = {
+    "all_players": "every spot and the DP",
+    "players_not_dp": "every spot, not the DP",
+    "dp_only": "the DP only",
+    "none": "nobody",
+}
+#: Who banks the game, by ``banking``.
+BANKING_WORDS = {"designated_player": "the designated player banks", "house": "house-banked"}
+
+
 @register.filter
-def wager_lines(spot: dict[str, Any]) -> list[Any]:
-    return [spot.get(name) for name in ("ante", "raise", "flush_bonus", "straight_flush_bonus")]
+def fee_payers(rake_mode: str) -> str:
+    """``"all_players"`` → ``"every spot and the DP"`` (R12)."""
+    return FEE_PAYERS.get(str(rake_mode), str(rake_mode).replace("_", " "))
+
+
+@register.filter
+def banking_words(banking: str) -> str:
+    """``"designated_player"`` → ``"the designated player banks"``."""
+    return BANKING_WORDS.get(str(banking), str(banking).replace("_", " "))
+
+
+#: A hand in progress, by its status, as the dealer's header says where it stands.
+HAND_STATUS_WORDS = {
+    "open": "started, no wager yet",
+    "wagering": "taking wagers",
+    "dealt": "cards dealt",
+    "decisions": "decisions",
+    "settled": "settled",
+    "dead": "misdeal",
+}
+
+
+@register.filter
+def hand_status_words(status: str) -> str:
+    return HAND_STATUS_WORDS.get(str(status), str(status).replace("_", " "))
+
+
+def _spot_stakes(spot: Any) -> dict[str, Decimal]:
+    """The chips on a spot (a ``wagers.Spot``), by wager, those placed only."""
+    stakes = {
+        "ante": spot.ante,
+        "raise": spot.raise_amount,
+        "flush_bonus": spot.flush_bonus,
+        "straight_flush_bonus": spot.straight_flush_bonus,
+    }
+    return {name: Decimal(amount) for name, amount in stakes.items() if amount}
+
+
+@register.filter
+def spot_return_words(spot: Any) -> str:
+    """R14: what a spot declared dead hands back: "return $15.00 (ante 10, bonus 5)"."""
+    return return_words(_spot_stakes(spot))
+
+
+@register.filter
+def spots_staked(spots: Any) -> Decimal:
+    """Every chip on the spots of a hand: what a misdeal returns (R14)."""
+    return sum(
+        (sum(_spot_stakes(spot).values(), Decimal("0.00")) for spot in spots or ()), Decimal("0.00")
+    )
 
 
 @register.filter
@@ -94,6 +154,9 @@ DEAD_REASONS = {
     "wrong_card_count": "wrong number of cards",
     "dealer_funds": "the DP's bank could not cover it",
     "misdeal": "misdeal",
+    # R14's misdeals, by their reason.
+    "dealer_card_count": "a wrong number of cards to the dealer",
+    "shuffler_fault": "shuffler fault",
 }
 
 
@@ -104,11 +167,10 @@ def dead_words(reason: str) -> str:
 
 @register.filter
 def dollars(value: Decimal | str | int | None) -> str:
-    """``Decimal("5")`` → ``"$5.00"``; ``-5`` → ``"-$5.00"``; empty for None."""
+    """``Decimal("20000")`` → ``"$20,000.00"``; ``-5`` → ``"-$5.00"``; empty for None."""
     if value is None or value == "":
         return ""
-    number = Decimal(value)
-    return f"-${money_text(-number)}" if number < 0 else f"${money_text(number)}"
+    return dollars_text(Decimal(value))
 
 
 @register.filter
@@ -118,7 +180,7 @@ def signed_dollars(value: Decimal | str | int) -> str:
         number = Decimal(value)
     except (InvalidOperation, TypeError):
         return str(value)
-    return f"+${money_text(number)}" if number > 0 else dollars(number)
+    return f"+{dollars_text(number)}" if number > 0 else dollars_text(number)
 
 
 @register.filter

@@ -105,6 +105,18 @@
     if (el.matches("button.same")) { fillRow(el, false); return; }
     if (el.matches("button.clear")) { fillRow(el, true); }
   }, true);
-  document.addEventListener("htmx:afterSwap", () => { target = null; history.length = 0; refresh(); });
-  document.addEventListener("DOMContentLoaded", refresh);
+  // The sticky limits bar's height, for the page's scroll padding (cardroom.css): whatever is
+  // scrolled to, by a tap, the keyboard or a link, lands below the bar, however it wraps.
+  const barWatch = window.ResizeObserver && new ResizeObserver(measureBar);
+  let watched = null;
+  function measureBar() {
+    const bar = document.getElementById("limits");
+    if (!bar) return;
+    document.documentElement.style.setProperty("--limits-height", `${bar.offsetHeight}px`);
+    if (barWatch && bar !== watched) { barWatch.disconnect(); barWatch.observe(bar); watched = bar; }
+  }
+  function ready() { refresh(); measureBar(); }
+
+  document.addEventListener("htmx:afterSwap", () => { target = null; history.length = 0; ready(); });
+  document.addEventListener("DOMContentLoaded", ready);
 })();

@@ -149,13 +149,15 @@ def table_world(make_user):
     return table, dealer, seats
 
 
-def _fits(page: Page, url: str, state: str, panel: str) -> list[str]:
-    """The screen in ``state`` at each size: its screenshot (the step's panel scrolled into
-    view, as the dealer sees it) for the docs, then what does not fit."""
+def _fits(page: Page, url: str | None, state: str, panel: str) -> list[str]:
+    """The screen in ``state`` at each size (loaded from ``url``, or as it is when None: the
+    answer to a post): its screenshot (the step's panel scrolled into view, as the dealer sees
+    it) for the docs, then what does not fit."""
     problems = []
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
-        page.goto(url)
+        if url is not None:
+            page.goto(url)
         expect(page.locator(panel)).to_be_visible()
         page.locator(panel).evaluate("el => el.scrollIntoView({block: 'start'})")
         shot = DOCS_SCREENSHOTS / f"dealer-{state}-{size}.png"
@@ -179,6 +181,12 @@ def test_the_dealer_screen_fits_every_size_in_every_state(
 
     hand = hands.hand_start(table=table, by=dealer, draw_cards=DRAW_SEAT_5)
     problems += _fits(page, url, "wagers", "#wagers-form")
+    # Refused: an ante below the table's minimum on every seat, each named beside its seat.
+    for ante in page.locator("#wagers input[data-wager='ante']").all():
+        ante.fill("3")
+    page.get_by_role("button", name="Place wagers").click()
+    expect(page.locator("#error-summary")).to_be_visible()
+    problems += _fits(page, None, "wagers-refused", "#wagers-form")
 
     spots = sorted(seat for seat in seats if seats[seat].pk != hand.dp_seating_id)
     assert len(spots) == 4

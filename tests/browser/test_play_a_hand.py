@@ -119,14 +119,13 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
     expect(page.locator("#error-summary")).to_have_count(0)
 
     # Decisions: the four-card flush raises 1× the ante (the cap, pre-filled: R8), the
-    # two-card flush folds; Settle records both and settles, once confirmed.
+    # two-card flush folds; the last decision brings up Settle's question, and once confirmed
+    # both are recorded and the hand settles.
     expect(page.get_by_label(f"Raise, seat {first}", exact=True)).to_have_value("10")
-    page.locator(f"#decide-{first} label.raise").click()
-    page.locator(f"#decide-{second} label.fold").click()
-    settle = page.get_by_role("button", name="Settle", exact=True)
-    expect(settle).to_be_visible()
     asked: list[str] = []
     page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    page.locator(f"#decide-{first} label.raise").click()
+    expect(page.get_by_role("button", name="Settle", exact=True)).to_be_visible()
 
     before = screenshots / "dealer-before-settlement.png"
     after = screenshots / "dealer-after-settlement.png"
@@ -134,7 +133,7 @@ def test_a_dealer_plays_a_hand_to_settlement_and_compliance_verifies_the_chain(
         shot.unlink(missing_ok=True)
     page.screenshot(path=str(before), full_page=True)
 
-    settle.click()
+    page.locator(f"#decide-{second} label.fold").click()
 
     # The settlement, per spot, in big numbers: each wager's outcome, the fee, the net; the
     # DP's net and the settlement order (R13: from the DP's right, counter-clockwise).

@@ -101,7 +101,9 @@ def _wager(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFor
 @steps("wagers")
 def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     """Every seat's wagers in one post (chip buttons fill the fields); ``same=all`` takes each
-    player's wagers of their last hand at this table for the rows left empty."""
+    player's wagers of their last hand at this table for the rows left empty. Every wrong
+    field is named at once, beside its seat: the form's own refusals (a bonus without an
+    ante) and the services' (R5–R7) of every other seat and field together."""
     rows = wager_seatings(table, hand)
     data = request.POST.copy()
     if data.get("same") == "all":
@@ -110,14 +112,15 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
                 for name in WAGER_FIELDS:
                     data[f"{name}_{seating.seat}"] = last.get(name, "")
     form = WagersForm(data, seats=[s.seat for s in rows])
+    by_seat = {s.seat: s for s in rows}
+    settings = table_selectors.current_settings(table)
+    # What a refused field is tried with instead, to find the seat's other wrong fields.
+    neutral = {"flush_bonus": "0", "straight_flush_bonus": "0"}
+    if settings is not None:
+        neutral["ante"] = str(settings.ante_min)
 
-    def run(cleaned: dict[str, Any]) -> Any:
-        by_seat = {s.seat: s for s in rows}
-        batch = [
-            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
-            for seat, w in form.wagers().items()
-        ]
-        calls: list[tuple[int, Callable[[], Any]]] = [
+    def calls() -> list[tuple[int, Callable[..., Any]]]:
+        return [
             (
                 seat,
                 partial(
@@ -132,11 +135,23 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
             )
             for seat, w in form.wagers().items()
         ]
+
+    if hand is not None and not form.is_valid():
+        # The form refuses before any service runs: the seats it did not refuse are tried too.
+        wrong = {name.rsplit("_", 1)[-1] for name in form.errors}
+        _every_error(form, [(s, c) for s, c in calls() if str(s) not in wrong], neutral)
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        batch = [
+            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
+            for seat, w in form.wagers().items()
+        ]
         return _batch_or_every_error(
             lambda: services.wagers_place_many(hand=_require(hand), wagers=batch, by=request.user),
             form,
-            calls,
+            calls(),
             "Nothing was placed",
+            neutral,
         )
 
     return form, run
@@ -145,8 +160,9 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
 def _batch_or_every_error(
     batch: Callable[[], Any],
     form: forms.Form,
-    calls: list[tuple[int, Callable[[], Any]]],
+    calls: list[tuple[int, Callable[..., Any]]],
     nothing: str,
+    neutral: dict[str, str] | None = None,
 ) -> Any:
     """One batch service call for the whole hand (every spot or none, one request). The batch
     stops at its first refusal; when it refuses, each seat is tried alone, in a transaction
@@ -154,28 +170,50 @@ def _batch_or_every_error(
     try:
         return batch()
     except DomainError:
-        failed = _every_error(form, calls)
+        failed = _every_error(form, calls, neutral)
         if not failed:
             raise  # a refusal of the batch as a whole: its own message
     raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
 
 
-def _every_error(form: forms.Form, calls: Iterable[tuple[int, Callable[[], Any]]]) -> int:
+class _StandIn(Exception):
+    """A seat's call passed with a stand-in value: undone, it only showed the other fields."""
+
+
+def _every_error(
+    form: forms.Form,
+    calls: Iterable[tuple[int, Callable[..., Any]]],
+    neutral: dict[str, str] | None = None,
+) -> int:
     """Try each seat's call alone and put each refusal next to its own seat's field; nothing
-    tried here stays (the transaction is rolled back). Returns how many were refused."""
+    tried here stays (the transaction is rolled back). A service stops at a seat's first wrong
+    field: when that field has a ``neutral`` value (no bonus, the lowest ante), the seat is
+    tried again with it instead, until it passes or names a field again, so that each of its
+    wrong fields is named. Returns how many fields were refused."""
     failed = 0
     with transaction.atomic():
         for seat, call in calls:
-            try:
-                with transaction.atomic():
-                    call()
-            except DomainError as error:
-                failed += 1
-                field = f"{FIELD_NAMES.get(error.field or '', error.field)}_{seat}"
-                if field in form.fields:
-                    form.add_error(field, error.message)
-                else:
-                    form.add_error(None, f"Seat {seat}: {error.message}")
+            instead: dict[str, str] = {}
+            while True:
+                try:
+                    with transaction.atomic():
+                        call(**instead)
+                        if instead:
+                            raise _StandIn
+                    break
+                except _StandIn:
+                    break
+                except DomainError as error:
+                    failed += 1
+                    field = f"{FIELD_NAMES.get(error.field or '', error.field)}_{seat}"
+                    if field in form.fields:
+                        form.add_error(field, error.message)
+                    else:
+                        form.add_error(None, f"Seat {seat}: {error.message}")
+                    name = error.field or ""
+                    if name in instead or name not in (neutral or {}):
+                        break
+                    instead[name] = (neutral or {})[name]
         transaction.set_rollback(True)
     return failed
 
@@ -201,7 +239,7 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
             {"seat": seat} | {k: v for k, v in d.items() if v}
             for seat, d in form.decisions().items()
         ]
-        calls: list[tuple[int, Callable[[], Any]]] = [
+        calls: list[tuple[int, Callable[..., Any]]] = [
             (
                 seat,
                 partial(
@@ -230,6 +268,46 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
         return True
 
     return form, run
+
+
+def _settle_sentence(hand: Hand | None, form: forms.Form) -> str | None:
+    """What Settle says it will do; None for a post that settles nothing (decisions only)."""
+    if hand is None:
+        return None
+    ending = "The chips move, and a settled hand is only ever corrected, never edited."
+    if not isinstance(form, DecisionsForm):
+        return f"Settle hand {hand.number}? {ending}"
+    if not form.cleaned_data.get("settle"):
+        return None
+    names = dict(hand.spots.values_list("seat", "player__name"))
+    said = []
+    for seat, decision in form.decisions().items():
+        who = f"seat {seat} ({names.get(seat, '')})"
+        if decision["decision"] == "raise":
+            said.append(f"{who} raises ${decision['raise_amount']}")
+        else:
+            said.append(
+                f"{who} {'walked away' if decision['decision'] == 'walked_away' else 'folds'}"
+            )
+    decided = f" ({'; '.join(said)})" if said else ""
+    return f"Settle hand {hand.number} with these decisions?{decided} {ending}"
+
+
+#: The steps that ask before they act, only once the post would succeed (tried first in a
+#: transaction rolled back): what each says it will do, from its hand and its valid form.
+asks_first: dict[str, Callable[[Hand | None, forms.Form], str | None]] = {
+    "decisions": _settle_sentence,
+    "settle": _settle_sentence,
+}
+
+
+def tried(run: Callable[[dict[str, Any]], Any], data: dict[str, Any]) -> Any:
+    """``run`` in a transaction always rolled back: whether the step would succeed (its result)
+    or what it refuses (its DomainError), with nothing changed."""
+    with transaction.atomic():
+        result = run(data)
+        transaction.set_rollback(True)
+    return result
 
 
 @steps("bank")

@@ -26,9 +26,10 @@ from wagers import selectors
 
 from .base import SignedInRequest, call_service, role_required
 from .confirmation import CONFIRMED, SEALED, ask, unseal
+from .dealer_checks import FIELD_NAMES, asks_first, tried
 from .dealer_play import play_context
 from .dealer_slips import slips_context
-from .dealer_steps import FIELD_NAMES, asks_first, steps, tried
+from .dealer_steps import steps
 
 
 @role_required(*TABLE_STAFF)

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from . import signing
 from .chain import heads_hash
+from .databases import of_this_database
 from .models import Checkpoint
 
 #: A checkpoint is appended to the sink right after it commits: one younger than this and not
@@ -71,6 +72,8 @@ def read_anchors(
     except (OSError, ValueError) as error:
         found.problems.append(f"the checkpoint sink cannot be read: {error}")
         outside = list(exported)
+    # A sink that outlived its database (a new db.sqlite3) holds another database's checkpoints.
+    outside = of_this_database(outside, found.notes, found.problems)
     _compare(new_style, outside, found)
     for record in outside:
         if "heads" not in record:  # an exported pair from before signed checkpoints

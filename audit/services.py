@@ -23,6 +23,7 @@ from .chain import (
     heads_hash,
     label_of,
 )
+from .databases import label
 from .models import (
     AuditEvent,
     ChainHead,
@@ -257,7 +258,8 @@ def checkpoint_problems_record(problems: Iterable[str]) -> list[CheckpointProble
 
 
 def checkpoint_record(checkpoint: Checkpoint) -> dict[str, Any]:
-    """A checkpoint as the sink and ``export_checkpoints`` write it (one JSON line)."""
+    """A checkpoint as the sink and ``export_checkpoints`` write it (one JSON line), naming
+    the database it was taken of (``audit.databases``: a sink outlives its database)."""
     return {
         "seq": checkpoint.seq,
         "hash": checkpoint.hash,
@@ -266,7 +268,7 @@ def checkpoint_record(checkpoint: Checkpoint) -> dict[str, Any]:
         "heads": checkpoint.heads,
         "signature": checkpoint.signature,
         "key_id": checkpoint.key_id,
-    }
+    } | label(checkpoint.signature)
 
 
 #: An account's refusals are written to the log at most this often; the event carries how

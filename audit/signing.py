@@ -52,6 +52,22 @@ def signature_ok(text: bytes, signature: str, signed_by: str) -> bool:
     return False
 
 
+def database_seal(signature: str, database: str) -> str:
+    """Binds a checkpoint (by its signature) to the database it was taken of
+    (``audit.databases``), with the signing key: a label a database writer cannot forge."""
+    key = settings.AUDIT_CHECKPOINT_KEYS[0]
+    text = canonical_json(["database", signature, database]).encode()
+    return hmac.new(key.encode(), text, hashlib.sha256).hexdigest()
+
+
+def database_seal_ok(signature: str, database: str, seal: str) -> bool:
+    text = canonical_json(["database", signature, database]).encode()
+    return any(
+        hmac.compare_digest(hmac.new(key.encode(), text, hashlib.sha256).hexdigest(), seal)
+        for key in settings.AUDIT_CHECKPOINT_KEYS
+    )
+
+
 def sink_path() -> Path | None:
     value = settings.AUDIT_CHECKPOINT_SINK
     return Path(value) if value else None

@@ -28,3 +28,20 @@ document.addEventListener("submit", (event) => {
   }
   window.cardroomConfirmed(form);
 }, true);
+// A form the server checks first (the dealer's Settle): the first post is only tried, and
+// once it would succeed the play area comes back with data-ask="…" on the form, as filled; the
+// dialog asks then, and confirmed, the form posts again with confirmed=1. A refused post
+// comes back with its reasons beside the fields instead, and nothing asks.
+document.addEventListener("htmx:afterSettle", () => {
+  const form = document.querySelector("form[data-ask]");
+  if (!form) return;
+  const question = form.dataset.ask;
+  form.removeAttribute("data-ask");
+  if (!window.confirm(question)) {
+    // Not now: the form is as it was before (what the answer added to it goes).
+    form.querySelectorAll("[data-asked]").forEach((input) => input.remove());
+    return;
+  }
+  window.cardroomConfirmed(form);
+  form.requestSubmit();
+});

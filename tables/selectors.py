@@ -79,10 +79,17 @@ def hand_in_progress(table: Table, *, seating: Seating | None = None) -> bool:
     import nothing of wagers. A hand is over once it has its ``settled_at`` (settled, dead
     or cancelled).
     """
+    return hand_number_in_progress(table, seating=seating) is not None
+
+
+def hand_number_in_progress(table: Table, *, seating: Seating | None = None) -> int | None:
+    """The number of the hand at the table (with that seating in it, if given) not yet over,
+    or None: what a refusal that waits for the settlement names (``hand_in_progress``)."""
     hands = table.hands.filter(settled_at__isnull=True)
     if seating is not None:
         hands = hands.filter(Q(spots__seating=seating) | Q(dp_seating=seating))
-    return bool(hands.exists())
+    number: int | None = hands.order_by("number").values_list("number", flat=True).first()
+    return number
 
 
 def stack_history(seating: Seating) -> QuerySet[StackEntry]:

@@ -3,12 +3,18 @@
 Every step posts a small form (with htmx, the play area is swapped in place; without it, the
 page reloads) to ``dealer_step``, which calls one service; a refusal comes back next to the
 field it names. The steps are in ``dealer_steps``, what the play area shows in
-``dealer_play``.
+``dealer_play``. A step that settles asks first, but only once it would pass: its first post
+is tried in a transaction rolled back (``asks_first``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
 from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -19,9 +25,11 @@ from tables.models import Table, TableSession
 from wagers import selectors
 
 from .base import SignedInRequest, call_service, role_required
+from .confirmation import CONFIRMED, SEALED, ask, unseal
+from .dealer_checks import FIELD_NAMES, asks_first, tried
 from .dealer_play import play_context
 from .dealer_slips import slips_context
-from .dealer_steps import FIELD_NAMES, steps
+from .dealer_steps import steps
 
 
 @role_required(*TABLE_STAFF)
@@ -60,7 +68,7 @@ def _refuse_another_dealers_table(request: SignedInRequest, table: Table) -> Htt
 
 @require_POST
 @role_required(*TABLE_STAFF)
-def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
+def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponseBase:
     """One step at the table; ``step`` names the form and the service it feeds."""
     table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
     refused = _refuse_another_dealers_table(request, table)
@@ -68,9 +76,19 @@ def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
         return refused
     build = steps.handler(step)
     hand = selectors.hands_in_progress(table=table).first()
+    confirmed = request.POST.get(CONFIRMED) == "1"
+    if confirmed and SEALED in request.POST:  # the confirmation page's Confirm (no JavaScript)
+        fields = unseal(request, request.POST[SEALED])
+        if fields is None:
+            return render(request, "confirm.html", {"expired": True}, status=400)
+        request.POST = fields  # type: ignore[assignment]
     form, run = build(request, table, hand)
+    valid = form.is_valid()
+    sentence = asks_first[step](hand, form) if valid and step in asks_first else None
+    if sentence is not None and not confirmed:
+        return _ask_once_it_would_pass(request, table, step, form, run, sentence)
     done = (
-        form.is_valid()
+        valid
         and call_service(request, form, lambda: run(form.cleaned_data), fields=FIELD_NAMES)
         is not None
     )
@@ -84,4 +102,28 @@ def dealer_step(request: SignedInRequest, pk: int, step: str) -> HttpResponse:
         return response
     if done:
         return redirect("dealer-table", pk=table.pk)
+    return render(request, "dealer/table.html", context, status=422)
+
+
+def _ask_once_it_would_pass(
+    request: SignedInRequest,
+    table: Table,
+    step: str,
+    form: forms.Form,
+    run: Callable[[dict[str, Any]], Any],
+    sentence: str,
+) -> HttpResponseBase:
+    """Validate first, then ask: the step is tried in a transaction rolled back; refused, its
+    reasons come back beside their seats, unasked; else the dealer is asked — with htmx, the
+    play area comes back with the form as filled and ``data-ask`` on it (``static/confirm.js``
+    asks the browser's dialog, then posts it again confirmed), without, the confirmation
+    page (``templates/confirm.html``)."""
+    would = call_service(request, form, lambda: tried(run, form.cleaned_data), fields=FIELD_NAMES)
+    if would is not None and not request.htmx:
+        return ask(request, sentence)
+    context = play_context(request, table, bound={step: form})
+    if would is not None:
+        context["ask"] = {"step": step, "sentence": sentence}
+    if request.htmx:
+        return render(request, "dealer/_play.html", context)
     return render(request, "dealer/table.html", context, status=422)

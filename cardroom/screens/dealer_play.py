@@ -67,6 +67,7 @@ def play_context(
             for message in messages
         ],
         "last_hand": last,
+        "in_hand": set(),  # the seatings in the hand in progress: they leave once it settles
         "last_settlement": selectors.settlement_in_force(last) if last else None,
     }
     if context["last_settlement"] is not None and last is not None:
@@ -116,6 +117,8 @@ def _hand_context(hand: Hand, seatings: list[Seating], bound: dict) -> dict[str,
             "spots": spots,
             "next_steps": services.hand_next_steps(hand, spots),
             "dp": dp,
+            "in_hand": {spot.seating_id for spot in spots}
+            | ({hand.dp_seating_id} if hand.dp_seating_id else set()),
             "dp_chips": dp.stack + (hand.dp_bank or 0) if dp is not None else None,
             "bank_form": bound.get("bank")
             or BankForm(initial={"dp_bank": f"{hand.dp_bank or 0:.2f}".removesuffix(".00")}),

@@ -1,18 +1,18 @@
 """The dealer's steps at the table: each builds the form its post fills and says which service
 to call with it. A step that records every seat at once (wagers, decisions) calls one batch
-service; when the batch refuses, each seat's refusal is shown next to its own field."""
+service; when the batch refuses, each seat's refusal is shown next to its own field
+(``dealer_checks``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from django import forms
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 
-from core.errors import Conflict, DomainError
+from core.errors import Conflict
 from tables import selectors as table_selectors
 from tables.models import Seating, Table
 from tables.services.seating import (
@@ -30,6 +30,7 @@ from wagers import services
 from wagers.models import Hand
 
 from .base import Actions, SignedInRequest
+from .dealer_checks import batch_or_every_error, every_error
 from .dealer_play import last_wagers, second_spot_choices, wager_seatings
 from .forms.hands import (
     WAGER_FIELDS,
@@ -45,12 +46,6 @@ from .forms.hands import (
     WagersForm,
 )
 from .forms.tables import SeatPlayerForm, StackForm
-
-# The services' field names where a form calls them otherwise.
-FIELD_NAMES = {f"cards.{seat}": f"cards_{seat}" for seat in range(1, 8)} | {
-    "designated_player": None,
-    "status": None,
-}
 
 #: A step's bound form, and what to run with its cleaned data once it is valid.
 StepForm = tuple[forms.Form, Callable[[dict[str, Any]], Any]]
@@ -101,7 +96,9 @@ def _wager(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFor
 @steps("wagers")
 def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepForm:
     """Every seat's wagers in one post (chip buttons fill the fields); ``same=all`` takes each
-    player's wagers of their last hand at this table for the rows left empty."""
+    player's wagers of their last hand at this table for the rows left empty. Every wrong
+    field is named at once, beside its seat: the form's own refusals (a bonus without an
+    ante) and the services' (R5–R7) of every other seat and field together."""
     rows = wager_seatings(table, hand)
     data = request.POST.copy()
     if data.get("same") == "all":
@@ -110,14 +107,15 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
                 for name in WAGER_FIELDS:
                     data[f"{name}_{seating.seat}"] = last.get(name, "")
     form = WagersForm(data, seats=[s.seat for s in rows])
+    by_seat = {s.seat: s for s in rows}
+    settings = table_selectors.current_settings(table)
+    # What a refused field is tried with instead, to find the seat's other wrong fields.
+    neutral = {"flush_bonus": "0", "straight_flush_bonus": "0"}
+    if settings is not None:
+        neutral["ante"] = str(settings.ante_min)
 
-    def run(cleaned: dict[str, Any]) -> Any:
-        by_seat = {s.seat: s for s in rows}
-        batch = [
-            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
-            for seat, w in form.wagers().items()
-        ]
-        calls: list[tuple[int, Callable[[], Any]]] = [
+    def calls() -> list[tuple[int, Callable[..., Any]]]:
+        return [
             (
                 seat,
                 partial(
@@ -132,56 +130,26 @@ def _wagers(request: SignedInRequest, table: Table, hand: Hand | None) -> StepFo
             )
             for seat, w in form.wagers().items()
         ]
-        return _batch_or_every_error(
+
+    if hand is not None and not form.is_valid():
+        # The form refuses before any service runs: the seats it did not refuse are tried too.
+        wrong = {name.rsplit("_", 1)[-1] for name in form.errors}
+        every_error(form, [(s, c) for s, c in calls() if str(s) not in wrong], neutral)
+
+    def run(cleaned: dict[str, Any]) -> Any:
+        batch = [
+            {"seating": by_seat[seat]} | {k: v for k, v in w.items() if v}
+            for seat, w in form.wagers().items()
+        ]
+        return batch_or_every_error(
             lambda: services.wagers_place_many(hand=_require(hand), wagers=batch, by=request.user),
             form,
-            calls,
+            calls(),
             "Nothing was placed",
+            neutral,
         )
 
     return form, run
-
-
-def _batch_or_every_error(
-    batch: Callable[[], Any],
-    form: forms.Form,
-    calls: list[tuple[int, Callable[[], Any]]],
-    nothing: str,
-) -> Any:
-    """One batch service call for the whole hand (every spot or none, one request). The batch
-    stops at its first refusal; when it refuses, each seat is tried alone, in a transaction
-    always rolled back, so that every wrong field is shown at once next to its own seat."""
-    try:
-        return batch()
-    except DomainError:
-        failed = _every_error(form, calls)
-        if not failed:
-            raise  # a refusal of the batch as a whole: its own message
-    raise DomainError(f"{nothing}: correct the {_fields(failed)} marked below.")
-
-
-def _every_error(form: forms.Form, calls: Iterable[tuple[int, Callable[[], Any]]]) -> int:
-    """Try each seat's call alone and put each refusal next to its own seat's field; nothing
-    tried here stays (the transaction is rolled back). Returns how many were refused."""
-    failed = 0
-    with transaction.atomic():
-        for seat, call in calls:
-            try:
-                with transaction.atomic():
-                    call()
-            except DomainError as error:
-                failed += 1
-                field = f"{FIELD_NAMES.get(error.field or '', error.field)}_{seat}"
-                if field in form.fields:
-                    form.add_error(field, error.message)
-                else:
-                    form.add_error(None, f"Seat {seat}: {error.message}")
-        transaction.set_rollback(True)
-    return failed
-
-
-def _fields(count: int) -> str:
-    return "field" if count == 1 else f"{count} fields"
 
 
 @steps("decisions")
@@ -201,7 +169,7 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
             {"seat": seat} | {k: v for k, v in d.items() if v}
             for seat, d in form.decisions().items()
         ]
-        calls: list[tuple[int, Callable[[], Any]]] = [
+        calls: list[tuple[int, Callable[..., Any]]] = [
             (
                 seat,
                 partial(
@@ -226,7 +194,7 @@ def _decisions(request: SignedInRequest, table: Table, hand: Hand | None) -> Ste
             )
 
         if batch or cleaned.get("settle"):
-            _batch_or_every_error(record, form, calls, "No decision was recorded")
+            batch_or_every_error(record, form, calls, "No decision was recorded")
         return True
 
     return form, run

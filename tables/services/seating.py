@@ -222,10 +222,18 @@ def seating_flag_proposition(*, seating: Seating, flagged: bool, by: User) -> Se
 
 @transaction.atomic
 def seating_leave(*, seating: Seating, by: User) -> Seating:
-    """The player leaves; chips left on the stack are cashed out first."""
+    """The player leaves; chips left on the stack are cashed out first. A player in the hand
+    in progress (on a spot, or its designated player: R16) is refused until it settles: their
+    chips are in play, and the seat stays in the rotation until then. A seat not in the hand
+    leaves at once."""
     seating = seating_lock_for_change(seating, by, "record a player leaving")
-    if selectors.hand_in_progress(seating.table, seating=seating):
-        raise Conflict("A player in a hand in progress leaves once it settles.")
+    number = selectors.hand_number_in_progress(seating.table, seating=seating)
+    if number is not None:
+        raise Conflict(
+            f"Seat {seating.seat} ({seating.player}) is in hand {number}: the player can leave "
+            "once it settles.",
+            field="seating",
+        )
     return seating_end(seating, by)
 
 

@@ -42,6 +42,7 @@ def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: 
     seating = seating_lock_for_change(seating, by, "add chips")
     if seating.exclusion_hold_id is not None:  # a held player buys no chips, whoever asks
         raise hold_refusal(seating, by=by, action="buy chips")
+    stakes_fixed_check(seating)
     value = money(amount, field="amount")
     if not value:
         raise DomainError("Add an amount above $0.00.", field="amount")
@@ -57,6 +58,20 @@ def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: 
         seating=seating, amount=value, reason=StackEntry.Reason.ADD_ON, tender=paid_with, by=by
     )
     return seating
+
+
+def stakes_fixed_check(seating: Seating) -> None:
+    """Table stakes: what a player has in play is fixed once a hand starts, so chips are added
+    between hands only — to any seat, in the hand or not (one waiting to wager would play
+    them in this hand). Refused, naming the amount, until the hand settles."""
+    number = selectors.hand_number_in_progress(seating.table)
+    if number is not None:
+        raise Conflict(
+            f"Chips are added between hands only (table stakes): hand {number} is in progress "
+            f"at {seating.table}. Add them to seat {seating.seat} ({seating.player}) once it "
+            "settles.",
+            field="amount",
+        )
 
 
 def tender_for(table: Table, tender: str | None) -> Tender:
@@ -82,7 +97,9 @@ def stack_cash_out(*, seating: Seating, amount: MoneyInput | None = None, by: Us
     """Colour up: chips off the table stack — all of them unless an amount is given."""
     seating = seating_lock_for_change(seating, by, "cash out chips")
     if selectors.hand_in_progress(seating.table, seating=seating):
-        raise Conflict("Chips in a hand in progress stay on the table until it settles.")
+        raise Conflict(
+            "Chips in a hand in progress stay on the table until it settles.", field="amount"
+        )
     value = seating.stack if amount is None else money(amount, field="amount")
     if not value:
         raise DomainError("There are no chips to cash out.", field="amount")

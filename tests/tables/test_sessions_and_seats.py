@@ -396,9 +396,9 @@ def test_chips_in_a_hand_in_progress_cannot_be_cashed_out(
     dp_table, session, seated, dealer, supervisor, refusal
 ):
     start_a_hand(dp_table, session, seated[1], supervisor)
-    with refusal(Conflict, field=None, says="Chips in a hand in progress stay on the table"):
+    with refusal(Conflict, field="amount", says="Chips in a hand in progress stay on the table"):
         stack_cash_out(seating=seated[1], by=dealer)
-    with refusal(Conflict, field=None, says="A player in a hand in progress leaves once it"):
+    with refusal(Conflict, field="seating", says="is in hand 1: the player can leave once it"):
         seating_leave(seating=seated[1], by=dealer)
     stack_cash_out(seating=seated[3], amount="100", by=dealer)  # not in the hand
 

@@ -185,7 +185,7 @@ def test_adding_chips_during_a_hand_is_refused_beside_the_amount(step, world, wa
     [message] = [li.text for li in row.find("ul", class_="errorlist").find_all("li")]
     assert message.startswith("Chips are added between hands only (table stakes): hand 1")
     assert row.find("input", name="amount").attrs["aria-invalid"] == "true"
-    assert row.find("td", class_="stack").text == "485.00"  # $500 less the $15 wagered
+    assert row.find("td", class_="stack").text == "$485.00"  # $500 less the $15 wagered
 
 
 # --- every wrong wager field at once ----------------------------------------------------------

@@ -329,7 +329,7 @@ def test_the_step_that_ends_a_hand_brings_its_settlement_into_view(step_client, 
 
     kept = post("decisions", {"decision_1": "raise", "raise_amount_1": "10", "decision_5": "fold"})
     assert error_summary(parse(kept.content)) == [] and "HX-Reswap" not in kept
-    settled = post("settle", {})
+    settled = post("settle", {"confirmed": "1"})  # asked and answered OK
     assert error_summary(parse(settled.content)) == []
     assert settled["HX-Reswap"] == "outerHTML show:#settlement:top"
     assert parse(settled.content).by_id("settlement")

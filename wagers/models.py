@@ -252,8 +252,9 @@ class ShufflerReport(models.Model):
     sequence = models.PositiveBigIntegerField()
     digest = models.CharField(max_length=64)  # sha256 of the body, canonical JSON
     outcome = models.CharField(max_length=10, choices=Outcome.choices)
-    status = models.PositiveSmallIntegerField()  # the HTTP status first answered
+    # What was answered: the dealt hand, or the refusal in the errors' one shape.
     answer = models.JSONField()
+    code = models.CharField(max_length=20, blank=True)  # the refusal's DomainError.code
     reason = models.TextField(blank=True)
     field = models.CharField(max_length=40, blank=True)
     hand = models.ForeignKey(

@@ -1,6 +1,7 @@
 """A table's card-reading shuffler or shoe and its credential."""
 
 import django.db.models.deletion
+import django.db.models.functions.text
 from django.conf import settings
 from django.db import migrations, models
 
@@ -106,6 +107,15 @@ class Migration(migrations.Migration):
                 condition=models.Q(("revoked_at__isnull", True)),
                 fields=("table",),
                 name="one_active_device_per_table",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="shufflerdevice",
+            constraint=models.UniqueConstraint(
+                django.db.models.functions.text.Lower("make"),
+                django.db.models.functions.text.Lower("serial"),
+                condition=models.Q(("revoked_at__isnull", True)),
+                name="one_table_per_active_device",
             ),
         ),
         migrations.AddConstraint(

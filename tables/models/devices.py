@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from .tables import Table
 
@@ -43,6 +44,13 @@ class ShufflerDevice(models.Model):
                 fields=["table"],
                 condition=Q(revoked_at__isnull=True),
                 name="one_active_device_per_table",
+            ),
+            # One physical device is in service at one table at a time (by make and serial).
+            models.UniqueConstraint(
+                Lower("make"),
+                Lower("serial"),
+                condition=Q(revoked_at__isnull=True),
+                name="one_table_per_active_device",
             ),
         ]
 

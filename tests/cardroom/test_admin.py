@@ -324,7 +324,7 @@ def _device_rows(table, hand, supervisor, now) -> None:
     )
     ShufflerReport.objects.create(
         device=device, sequence=1, digest="1" * 64, outcome=ShufflerReport.Outcome.REFUSED,
-        status=409, answer={}, reason="No hand is waiting for cards.", field="hand", hand=hand,
+        code="conflict", answer={}, reason="No hand is waiting for cards.", field="hand", hand=hand,
         received_at=now,
     )  # fmt: skip
 

@@ -40,8 +40,8 @@ class Migration(migrations.Migration):
                         choices=[("dealt", "Dealt"), ("refused", "Refused")], max_length=10
                     ),
                 ),
-                ("status", models.PositiveSmallIntegerField()),
                 ("answer", models.JSONField()),
+                ("code", models.CharField(blank=True, max_length=20)),
                 ("reason", models.TextField(blank=True)),
                 ("field", models.CharField(blank=True, max_length=40)),
                 ("received_at", models.DateTimeField()),

@@ -17,6 +17,7 @@ from cardroom.api import (
     cage,
     compliance,
     device_hands,
+    device_waiting,
     devices,
     exclusion_ends,
     exclusions,
@@ -88,6 +89,8 @@ urlpatterns = [
     path("devices/<int:pk>/rotate-token/", devices.DeviceTokenRotate.as_view()),
     path("devices/<int:pk>/revoke/", devices.DeviceRevoke.as_view()),
     path("device/hands/", device_hands.DeviceHands.as_view()),
+    # what the shuffler reads before it deals: the hand waiting for cards, how many hands
+    path("device/hand/", device_waiting.DeviceWaiting.as_view()),
     path("tables/<int:pk>/math/", paytables.TableMath.as_view()),
     path("cardrooms/<int:pk>/paytables/", paytables.PaytableCatalogue.as_view()),
     path("cardrooms/<int:pk>/paytable-changes/", paytables.PaytableChangeList.as_view()),

@@ -39,6 +39,7 @@ from cardroom.api import urls as api_urls
 from cardroom.api.auth import TokenLogin
 from cardroom.api.device_auth import DeviceAuthentication, IsDevice
 from cardroom.api.device_hands import DeviceHands
+from cardroom.api.device_waiting import DeviceWaiting
 from cardroom.api.permissions import RolePermission
 from cardroom.api.staff import AccountSetUp
 from tests.conftest import PASSWORD
@@ -280,6 +281,8 @@ MATRIX = [
     ("GET",    f"{V}/devices/{{device}}/revoke/",                 401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/device/hands/",                              401, 401, 401, 401, 401, 401),
     ("GET",    f"{V}/device/hands/",                              401, 401, 401, 401, 401, 401),
+    ("GET",    f"{V}/device/hand/",                               401, 401, 401, 401, 401, 401),
+    ("POST",   f"{V}/device/hand/",                               401, 401, 401, 401, 401, 401),
     # the settle preview changes nothing: every role may run it
     ("POST",   f"{V}/settle-preview/",                            401, 200, 200, 200, 200, 200),
     ("GET",    f"{V}/settle-preview/",                            401, 405, 405, 405, 405, 405),
@@ -543,7 +546,12 @@ MATRIX = [
 #: The count team enters drop counts and nothing else: it is refused (403) wherever
 #: a role may act, except the rows named here; a method nobody is served is 405 for it too.
 #: The device's own route: a person's token is no credential there, whatever the role.
-DEVICE_ONLY = {("POST", f"{V}/device/hands/"): 401, ("GET", f"{V}/device/hands/"): 401}
+DEVICE_ONLY = {
+    ("POST", f"{V}/device/hands/"): 401,
+    ("GET", f"{V}/device/hands/"): 401,
+    ("GET", f"{V}/device/hand/"): 401,
+    ("POST", f"{V}/device/hand/"): 401,
+}
 COUNT_TEAM = {
     **DEVICE_ONLY,
     ("POST", f"{V}/auth/token/"): 201,
@@ -1029,7 +1037,7 @@ def test_every_view_but_the_login_checks_the_role():
         )
         if view in (TokenLogin, AccountSetUp):
             continue
-        if view is DeviceHands:  # a device's token, never a person's: no role to check
+        if view in (DeviceHands, DeviceWaiting):  # a device's token, never a person's
             assert permissions == [IsDevice] and view.authentication_classes == [
                 DeviceAuthentication
             ]

@@ -28,8 +28,8 @@ from cardroom.api.hand_outputs import HandDetailOut, hand_answer
 from cardroom.api.inputs import StrictSerializer
 from engine.table import MAX_SPOTS
 from tables.models import ShufflerDevice
+from wagers import services
 from wagers.models import Hand, ShufflerReport
-from wagers.services.shuffler import hand_cards_from_shuffler
 
 #: The HTTP status of a kept refusal, by its code; any other refusal of the hands is a 400.
 _STATUS = {"conflict": 409, "forbidden": 403, "not_found": 404}
@@ -97,7 +97,7 @@ class DeviceHands(ServiceView):
         data = self.parse(request)
         device = request.auth
         assert isinstance(device, ShufflerDevice)  # IsDevice let nobody else in
-        received = hand_cards_from_shuffler(
+        received = services.hand_cards_from_shuffler(
             device=device,
             sequence=data["sequence"],
             hand_id=data["hand"],

@@ -5,7 +5,10 @@ misdeal (R14) the dealer declares after one."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connections
 from rest_framework.test import APIClient
 
 from audit.models import AuditEvent
@@ -16,6 +19,7 @@ from wagers.models import Hand, ShufflerReport, Spot
 from wagers.shuffler_selectors import active_device, last_shuffler_refusal
 
 from .conftest import DEALER_CARDS, LOSER_CARDS, WINNER_CARDS
+from .test_idempotency import on_postgres
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +121,7 @@ def test_another_tables_device_cannot_deal_this_tables_hand(world, dp_hand):
     answer = device_client(token).post(URL, body, format="json")
 
     assert error_of(answer) == (409, "hand")
+    assert "is not a hand of House table" in answer.json()["error"]["message"]
     dp_hand.refresh_from_db()
     assert dp_hand.status == "wagering" and dp_hand.spots.exclude(cards="").count() == 0
     assert last_shuffler_refusal(dp_hand) is None  # not shown at a table it is not about
@@ -307,3 +312,35 @@ def test_r14_after_a_refusal_the_dealer_declares_a_misdeal_and_the_hand_is_dead(
         URL, {**body, "sequence": 10, "hands": [*SEAT_CARDS, DP_CARDS]}, format="json"
     )
     assert error_of(late) == (409, "hand")
+
+
+# --- the same message twice at once (PostgreSQL: SQLite serialises whole transactions) -------
+
+
+@on_postgres
+@pytest.mark.django_db(transaction=True)
+def test_of_the_same_message_sent_twice_at_once_exactly_one_deals(world, dp_hand):
+    _, token = registered(world, world.dp_table)
+    body = {"sequence": 1, "hand": dp_hand.pk, "hands": [*SEAT_CARDS, DP_CARDS]}
+    barrier = threading.Barrier(2)
+    answers: list = [None, None]
+
+    def send(index: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            answers[index] = device_client(token).post(URL, body, format="json")
+        except BaseException as error:  # noqa: BLE001 - reported below
+            answers[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+
+    assert sorted(a.status_code for a in answers) == [200, 201], answers
+    assert answers[0].json() == answers[1].json()
+    assert ShufflerReport.objects.count() == 1
+    assert AuditEvent.objects.filter(action="hand.dealt").count() == 1

@@ -87,6 +87,8 @@ def hand_cards_from_shuffler(
         hand = _table_hand(device, hand_id)
         try:
             with transaction.atomic():  # a savepoint: a refusal rolls the deal back alone
+                if hand is None:
+                    raise _no_hand(device, hand_id)
                 report = _deal(device, sequence, digest, hand, hands, render)
         except DomainError as refusal:
             report = _refused(device, sequence, digest, hand, refusal)
@@ -114,16 +116,22 @@ def _table_hand(device: ShufflerDevice, hand_id: int | None) -> Hand | None:
     return hands.filter(status__in=Hand.IN_PROGRESS).first()
 
 
+def _no_hand(device: ShufflerDevice, hand_id: int | None) -> Conflict:
+    if hand_id is None:
+        return Conflict(f"{device.table} has no hand waiting for cards.", field="hand")
+    return Conflict(
+        f"Hand {hand_id} is not a hand of {device.table}, this device's table.", field="hand"
+    )
+
+
 def _deal(
     device: ShufflerDevice,
     sequence: int,
     digest: str,
-    hand: Hand | None,
+    hand: Hand,
     hands: list[Any],
     render: Render,
 ) -> ShufflerReport:
-    if hand is None:
-        raise Conflict(f"{device.table} has no hand waiting for cards.", field="hand")
     dealer = _dealer(hand)
     # Not in progress, or in progress but not waiting for cards: refused on ``hand`` below.
     hand = locked_hand(hand, dealer, "deal from the table's shuffler", settled_ok=True)

@@ -163,6 +163,12 @@ class AuditAction(models.TextChoices):
     # R16 (2026): a failed rotation window ends the game until a supervisor restarts it.
     GAME_STOPPED = "rotation.game_stopped"
     GAME_RESTARTED = "rotation.game_restarted"
+    # A table's card-reading shuffler or shoe (tables.services.devices) and the hands it
+    # reports (wagers.services.shuffler): a dealt one is ``hand.dealt``, a refused one this.
+    DEVICE_REGISTERED = "device.registered"
+    DEVICE_TOKEN_ROTATED = "device.token_rotated"
+    DEVICE_REVOKED = "device.revoked"
+    DEVICE_REPORT_REFUSED = "device.report_refused"
     EXPORT_RETRIED = "export.retried"
 
 

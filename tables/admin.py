@@ -8,6 +8,7 @@ from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from patrons.models import Cardroom, Player
 
 from .models import (
+    DeviceToken,
     GameStop,
     HouseBankEntry,
     IncidentTable,
@@ -15,6 +16,7 @@ from .models import (
     RotationRecord,
     Seating,
     ShiftDefinition,
+    ShufflerDevice,
     Signature,
     StackEntry,
     StaffLineage,
@@ -314,3 +316,30 @@ class TwoPersonDecisionAdmin(ReadOnlyAdmin):
     list_select_related = ["change", "decided_by", "result"]
     list_filter = ["outcome"]
     search_fields = ["reason", "decided_by__username"]
+
+
+class DeviceTokenInline(ReadOnlyTabularInline):
+    model = DeviceToken
+    fields = ["prefix", "created_by", "created_at", "revoked_at"]
+
+
+@admin.register(ShufflerDevice)
+class ShufflerDeviceAdmin(ReadOnlyAdmin):
+    """A table's card-reading shuffler or shoe: registered, rotated and revoked through
+    ``tables.services.devices`` (audited)."""
+
+    list_display = ["table", "kind", "make", "model", "serial", "registered_at", "revoked_at"]
+    list_filter = ["kind", "table"]
+    list_select_related = ["table"]
+    search_fields = ["serial", "make", "model", "table__name"]
+    inlines = [DeviceTokenInline]
+
+
+@admin.register(DeviceToken)
+class DeviceTokenAdmin(ReadOnlyAdmin):
+    """A device's credential, by its prefix: the digest stays out of sight."""
+
+    list_display = ["prefix", "device", "created_by", "created_at", "revoked_at"]
+    list_select_related = ["device__table", "created_by"]
+    search_fields = ["prefix", "device__serial"]
+    exclude = ["digest"]

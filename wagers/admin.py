@@ -16,6 +16,7 @@ from .models import (
     Hand,
     IncidentHand,
     Settlement,
+    ShufflerReport,
     Spot,
     SpotSettlement,
     WagerSettlement,
@@ -168,3 +169,19 @@ class BankBookingAdmin(ReadOnlyAdmin):
     list_display = ["bank_entry", "settlement"]
     list_select_related = ["bank_entry__table", "settlement__hand__table"]
     search_fields = ["settlement__hand__table__name"]
+
+
+@admin.register(ShufflerReport)
+class ShufflerReportAdmin(ReadOnlyAdmin):
+    """Each message of a table's shuffler, once: dealt or refused, and why."""
+
+    list_display = ["device", "sequence", "outcome", "field", "hand", "received_at"]
+    list_filter = ["outcome"]
+    list_select_related = ["device__table", "hand__table"]
+    search_fields = ["device__serial", "=sequence"]
+
+    def get_exclude(self, request: HttpRequest, obj: ShufflerReport | None = None) -> list[str]:
+        # The answer holds the hand's cards: hidden while it is in play, as on the hand.
+        excluded = list(super().get_exclude(request, obj) or [])
+        hidden = obj is not None and cards_hidden(request, obj.hand)
+        return [*excluded, "answer"] if hidden else excluded

@@ -16,6 +16,7 @@ from tables.models import (
     HouseBankEntry,
     RotationRecord,
     Seating,
+    ShufflerDevice,
     Table,
     TableSession,
     TableSettings,
@@ -38,6 +39,7 @@ class Hand(models.Model):
     class CardSource(models.TextChoices):
         ENTERED = "entered"  # by the dealer, from a physical deal
         SYSTEM = "system"  # dealt by the system from a CSPRNG shuffle
+        SHUFFLER = "shuffler", "Read by the table's shuffler"  # reported by the device
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
     session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="hands")
@@ -233,3 +235,41 @@ class WagerSettlement(models.Model):
 
     def __str__(self) -> str:
         return f"{self.spot_settlement} {self.wager}: {self.outcome} {self.net}"
+
+
+class ShufflerReport(models.Model):
+    """One message from a table's shuffler (``wagers.services.shuffler``), kept once per
+    (device, sequence): the digest of its body, what became of it and the answer it got, so
+    that the same message sent again is answered the same and booked once. A refusal is kept
+    with its reason and field (and the hand, when there was one waiting) for the dealer's
+    screen, which offers a misdeal (R14). Never edited (append-only in the database)."""
+
+    class Outcome(models.TextChoices):
+        DEALT = "dealt"
+        REFUSED = "refused"
+
+    device = models.ForeignKey(ShufflerDevice, on_delete=models.PROTECT, related_name="reports")
+    sequence = models.PositiveBigIntegerField()
+    digest = models.CharField(max_length=64)  # sha256 of the body, canonical JSON
+    outcome = models.CharField(max_length=10, choices=Outcome.choices)
+    # What was answered: the dealt hand, or the refusal in the errors' one shape.
+    answer = models.JSONField()
+    code = models.CharField(max_length=20, blank=True)  # the refusal's DomainError.code
+    reason = models.TextField(blank=True)
+    field = models.CharField(max_length=40, blank=True)
+    hand = models.ForeignKey(
+        Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="shuffler_reports"
+    )
+    received_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["device", "sequence"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["device", "sequence"], name="shuffler_report_sequence_unique"
+            ),
+        ]
+        indexes = [models.Index(fields=["hand", "received_at"], name="shuffler_report_hand_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.device_id} message {self.sequence}: {self.outcome}"

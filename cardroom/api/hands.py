@@ -159,7 +159,7 @@ class HandWagers(HandStep):
 
 @extend_schema(request=None, responses=HandDetailOut)
 class HandDeal(HandStep):
-    """The system deals from a CSPRNG shuffle."""
+    """The system deals from its own shuffle (electronic and training tables)."""
 
     def run(self, hand: Hand, data: dict[str, Any], by: User) -> Hand:
         return services.hand_deal(hand=hand, by=by)

@@ -61,11 +61,13 @@ def add_error_responses(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]
 
 class CardroomAutoSchema(AutoSchema):
     """drf-spectacular's schema of an operation, with the Idempotency-Key header on every
-    POST: required where the POST moves money (a 428 without it), optional elsewhere."""
+    POST: required where the POST moves money (a 428 without it), optional elsewhere; not on
+    the few that take no key (``takes_idempotency_key = False``: an answer holding a secret
+    shown once, a device's message numbered by its own sequence)."""
 
     def get_override_parameters(self) -> list[Any]:
         parameters = list(super().get_override_parameters())
-        if self.method == "POST":
+        if self.method == "POST" and getattr(self.view, "takes_idempotency_key", True):
             required = bool(getattr(self.view, "moves_money", False))
             parameters.append(
                 OpenApiParameter(

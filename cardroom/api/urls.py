@@ -16,6 +16,9 @@ from cardroom.api import (
     audit_log,
     cage,
     compliance,
+    device_hands,
+    device_waiting,
+    devices,
     exclusion_ends,
     exclusions,
     fincen,
@@ -81,6 +84,13 @@ urlpatterns = [
     path("tables/<int:pk>/rotation/", table_rotation.RotationLog.as_view()),
     path("tables/<int:pk>/rotation/compliance/", table_rotation.RotationCompliance.as_view()),
     path("tables/<int:pk>/hands/", wagers.HandStart.as_view()),
+    # a table's card-reading shuffler: the floor registers it; it posts the hands it deals
+    path("tables/<int:pk>/devices/", devices.DeviceList.as_view()),
+    path("devices/<int:pk>/rotate-token/", devices.DeviceTokenRotate.as_view()),
+    path("devices/<int:pk>/revoke/", devices.DeviceRevoke.as_view()),
+    path("device/hands/", device_hands.DeviceHands.as_view()),
+    # what the shuffler reads before it deals: the hand waiting for cards, how many hands
+    path("device/hand/", device_waiting.DeviceWaiting.as_view()),
     path("tables/<int:pk>/math/", paytables.TableMath.as_view()),
     path("cardrooms/<int:pk>/paytables/", paytables.PaytableCatalogue.as_view()),
     path("cardrooms/<int:pk>/paytable-changes/", paytables.PaytableChangeList.as_view()),

@@ -55,6 +55,16 @@ def dealer_table(request: SignedInRequest, pk: int) -> HttpResponse:
     return render(request, "dealer/table.html", context)
 
 
+@role_required(*TABLE_STAFF)
+def dealer_play(request: SignedInRequest, pk: int) -> HttpResponse:
+    """The play area alone: what the screen polls while the table's shuffler deals."""
+    table = get_object_or_404(Table.objects.select_related("cardroom"), pk=pk)
+    refused = _refuse_another_dealers_table(request, table)
+    if refused is not None:
+        return refused
+    return render(request, "dealer/_play.html", play_context(request, table))
+
+
 def _refuse_another_dealers_table(request: SignedInRequest, table: Table) -> HttpResponse | None:
     """An open table's screen shows its live cards and stacks: its dealer on duty and floor
     supervisors only; a closed table's, to any dealer who may open it."""

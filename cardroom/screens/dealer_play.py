@@ -20,6 +20,7 @@ from tables.models import Seating, Table
 from wagers import selectors, services
 from wagers.models import Hand, Spot
 
+from .card_sources import cards_context, hand_card_source
 from .dealer_settlement import settlement_context
 from .forms.hands import (
     WAGER_FIELDS,
@@ -74,6 +75,8 @@ def play_context(
         context |= settlement_context(last, context["last_settlement"])
     if hand is not None:
         context |= _hand_context(hand, seatings, bound)
+    context |= cards_context(table, hand)
+    context["last_card_source"] = hand_card_source(last) if last else ""
     return context
 
 

@@ -29,6 +29,7 @@ from wagers.models import Hand
 
 from . import sentences
 from .base import Actions, SignedInRequest, call_service, role_required
+from .card_sources import hand_card_source, table_card_source
 from .forms.tables import (
     AMOUNT_SETTINGS,
     BONUS_MODES,
@@ -123,7 +124,11 @@ def table_detail(
         "preview_figures": figure_rows(in_force, preview.proposed) if preview else None,
         "session": selectors.open_session(table),
         "changes": changes,
-        "hands": Hand.objects.filter(table=table).order_by("-number")[:15],
+        "card_source": table_card_source(table),
+        "hands": [
+            (hand, hand_card_source(hand))
+            for hand in Hand.objects.filter(table=table).order_by("-number")[:15]
+        ],
         "change_form": forms.get("change") or SettingChangeForm(initial=values, current=values),
         "open_form": forms.get("open") or OpenTableForm(dealers=_dealers()),
         "action_form": forms.get("action"),

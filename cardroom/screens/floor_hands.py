@@ -17,6 +17,7 @@ from wagers import services as hand_services
 from wagers.models import Hand
 
 from .base import SignedInRequest, call_service
+from .card_sources import hand_card_source
 from .floor import supervisor_only
 from .forms.hands import CorrectionForm
 
@@ -62,6 +63,7 @@ def hand_detail(request: SignedInRequest, pk: int) -> HttpResponseBase:
     context = {
         "hand": hand,
         "dealer_cards": (round_ or {}).get("dealer", {}).get("cards") or hand.dealer_cards,
+        "card_source": hand_card_source(hand),
         "spots": [(spot, played.get(spot.seat, {})) for spot in spots],
         "history": [
             (entry, _entry_lines(entry, spots)) for entry in hand_selectors.settlement_history(hand)

@@ -40,6 +40,7 @@ dealer_patterns = [
     path("tables/<int:pk>/", dealer.dealer_table, name="dealer-table"),
     # The fills and credits waiting for the table (before the steps: "slips" is no step).
     path("tables/<int:pk>/slips/", dealer_slips.slips_panel, name="dealer-slips"),
+    path("tables/<int:pk>/play/", dealer.dealer_play, name="dealer-play"),
     path("tables/<int:pk>/slips/<int:slip>/sign/", dealer_slips.slip_sign, name="dealer-slip-sign"),
     path("tables/<int:pk>/<slug:step>/", dealer.dealer_step, name="dealer-step"),
 ]

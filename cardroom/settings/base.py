@@ -237,6 +237,7 @@ SPECTACULAR_SETTINGS = {
         "ReviewStatusEnum": "patrons.models.SuspiciousActivityReview.Status",
         "CtrStatusEnum": "patrons.models.CurrencyTransactionReport.Status",
         "MarkerIssuedAsEnum": "cage.models.Marker.IssuedAs",
+        "DeviceKindEnum": "tables.models.ShufflerDevice.Kind",
         "SpotDecisionEnum": ["raise", "fold", "walked_away"],
     },
 }

@@ -40,6 +40,7 @@ from tables import catalogue, staff
 from tables.models import GameStop, Seating, Table, TableSession
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
+from tables.services.devices import device_register
 from tables.services.exclusion_ends import exclusion_end_propose
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_propose
@@ -513,6 +514,15 @@ class World:
             hands=12,
         )
         return table
+
+    @cached_property
+    def device(self):
+        """The house table's shuffler, in service (the DP table has none: one may be
+        registered there)."""
+        return device_register(
+            table=self.house_table, make="Shufflex", model="HF-7", serial="SX-API",
+            by=self.supervisor,
+        ).device  # fmt: skip
 
     # --- the cage ---------------------------------------------------------------------------
 

@@ -37,6 +37,9 @@ from rest_framework.permissions import AllowAny
 
 from cardroom.api import urls as api_urls
 from cardroom.api.auth import TokenLogin
+from cardroom.api.device_auth import DeviceAuthentication, IsDevice
+from cardroom.api.device_hands import DeviceHands
+from cardroom.api.device_waiting import DeviceWaiting
 from cardroom.api.permissions import RolePermission
 from cardroom.api.staff import AccountSetUp
 from tests.conftest import PASSWORD
@@ -269,6 +272,19 @@ MATRIX = [
     ("GET",    f"{V}/hands/{{hand_ready}}/settle/",               401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/hands/{{hand_settled}}/corrections/",        401, 201, 403, 403, 403, 403),
     ("GET",    f"{V}/hands/{{hand_settled}}/corrections/",        401, 405, 405, 405, 405, 405),
+    # a table's shuffler: the floor registers it, rotates its token, revokes it; the
+    # device's own route takes its token alone: no person's credential gets in (401)
+    ("GET",    f"{V}/tables/{{dp_table}}/devices/",               401, 200, 200, 200, 200, 200),
+    ("POST",   f"{V}/tables/{{dp_table}}/devices/",               401, 201, 403, 403, 403, 403),
+    ("DELETE", f"{V}/tables/{{dp_table}}/devices/",               401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/devices/{{device}}/rotate-token/",           401, 200, 403, 403, 403, 403),
+    ("GET",    f"{V}/devices/{{device}}/rotate-token/",           401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/devices/{{device}}/revoke/",                 401, 200, 403, 403, 403, 403),
+    ("GET",    f"{V}/devices/{{device}}/revoke/",                 401, 405, 405, 405, 405, 405),
+    ("POST",   f"{V}/device/hands/",                              401, 401, 401, 401, 401, 401),
+    ("GET",    f"{V}/device/hands/",                              401, 401, 401, 401, 401, 401),
+    ("GET",    f"{V}/device/hand/",                               401, 401, 401, 401, 401, 401),
+    ("POST",   f"{V}/device/hand/",                               401, 401, 401, 401, 401, 401),
     # the settle preview changes nothing: every role may run it
     ("POST",   f"{V}/settle-preview/",                            401, 200, 200, 200, 200, 200),
     ("GET",    f"{V}/settle-preview/",                            401, 405, 405, 405, 405, 405),
@@ -531,7 +547,15 @@ MATRIX = [
 
 #: The count team enters drop counts and nothing else: it is refused (403) wherever
 #: a role may act, except the rows named here; a method nobody is served is 405 for it too.
+#: The device's own route: a person's token is no credential there, whatever the role.
+DEVICE_ONLY = {
+    ("POST", f"{V}/device/hands/"): 401,
+    ("GET", f"{V}/device/hands/"): 401,
+    ("GET", f"{V}/device/hand/"): 401,
+    ("POST", f"{V}/device/hand/"): 401,
+}
 COUNT_TEAM = {
+    **DEVICE_ONLY,
     ("POST", f"{V}/auth/token/"): 201,
     ("POST", f"{V}/auth/token/revoke/"): 204,
     ("GET", f"{V}/auth/me/"): 200,
@@ -551,6 +575,7 @@ COUNT_TEAM = {
 #: The cage's steps of a slip too (a fill prepared; no runner set; a fill is not received at
 #: the cage).
 CASHIER = {
+    **DEVICE_ONLY,
     ("GET", f"{V}/cardrooms/{{cardroom}}/slips/?awaiting=prepared"): 200,
     ("POST", f"{V}/slips/{{slip}}/prepare/"): 200,
     ("POST", f"{V}/slips/{{slip}}/carry/"): 409,
@@ -667,6 +692,12 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
             "banking": "house",
         },
         f"{V}/tables/{{closed_table}}/open/": lambda: {"dealer": w["dealer"]},
+        f"{V}/tables/{{dp_table}}/devices/": lambda: {
+            "make": "Shufflex",
+            "model": "HF-7",
+            "serial": "SX-MATRIX",
+        },
+        f"{V}/device/hands/": lambda: {"sequence": 1, "hands": []},
         f"{V}/tables/{{dp_table}}/dealer/": lambda: {"dealer": w["other_dealer"]},
         f"{V}/tables/{{dp_table}}/setting-changes/": lambda: {
             "values": {"ante_max": "80"},
@@ -1011,5 +1042,10 @@ def test_every_view_but_the_login_checks_the_role():
             "permission_classes", view.permission_classes
         )
         if view in (TokenLogin, AccountSetUp):
+            continue
+        if view in (DeviceHands, DeviceWaiting):  # a device's token, never a person's
+            assert permissions == [IsDevice] and view.authentication_classes == [
+                DeviceAuthentication
+            ]
             continue
         assert RolePermission in permissions, f"{route} does not check the role"

@@ -4,6 +4,8 @@ counted; running ``load_demo`` again plays nothing again."""
 
 from __future__ import annotations
 
+import json
+import re
 from decimal import Decimal
 from io import StringIO
 from xml.etree import ElementTree
@@ -17,7 +19,10 @@ from cage import cashier_books, selectors
 from cage.models import DayClose, DropCount, InventoryCount, ShiftClose, Slip
 from compliance.fincen_batch import fincen_batch
 from patrons.models import Cardroom, CashTransaction, CurrencyTransactionReport, Exclusion, Incident
-from tables.models import HouseBankEntry, Signature
+from tables.device_selectors import active_device
+from tables.models import HouseBankEntry, Signature, Table
+from tables.shuffler_simulator import InProcessDevice, Simulator
+from wagers.models import Hand, ShufflerReport
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +136,41 @@ def test_the_demo_days_ctr_downloads_as_fincen_s_batch_for_compliance():
     ]
     assert "Lane" in names
     assert root.get("TotalAmount") == "10500"
+
+
+# --- the designated-player table's shuffler ---------------------------------------------------
+
+
+def _dp_table() -> Table:
+    return Table.objects.get(cardroom__name="Demo Cardroom", banking="designated_player")
+
+
+def test_the_demo_deals_a_hand_at_the_dp_table_by_its_shuffler_with_no_card_entered():
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    printed = out.getvalue()
+    table = _dp_table()
+    device = active_device(table)
+    assert device is not None and device.registered_by.username == "floor"
+    # Today's hand: dealt by the shuffler (the simulator, over the device API), then settled.
+    hand = Hand.objects.get(table=table, card_source=Hand.CardSource.SHUFFLER)
+    assert hand.status == Hand.Status.SETTLED
+    assert hand.session.closed_at is None  # today's session, open for the dealer
+    report = ShufflerReport.objects.get(device=device)
+    assert (report.hand, report.outcome, report.sequence) == (hand, "dealt", 1)
+    dealt = AuditEvent.objects.get(action="hand.dealt", object_id=str(hand.pk))
+    assert json.loads(dealt.payload)["source"] == "shuffler"
+    # The summary says so, with the command that deals the next hands and its token, once.
+    assert f"Hand {hand.number} there was dealt by the shuffler" in printed
+    token = re.search(rf"shuffler_simulate --table {table.pk} --token (\S+)", printed).group(1)
+    assert Simulator(InProcessDevice(token)).waiting()["table"] == table.pk
+
+
+def test_running_load_demo_again_registers_no_second_shuffler_and_deals_nothing():
+    call_command("load_demo", stdout=StringIO())
+    out = StringIO()
+    call_command("load_demo", stdout=out)
+    table = _dp_table()
+    assert table.devices.count() == 1
+    assert Hand.objects.filter(table=table, card_source=Hand.CardSource.SHUFFLER).count() == 1
+    assert "--token T" in out.getvalue() and "was dealt" not in out.getvalue()

@@ -56,12 +56,14 @@ from patrons.models import CashTransaction, Incident, Player
 from rake.models import FeeEntry
 from tables import selectors, signatures, staff, two_person
 from tables.models import (
+    DeviceToken,
     GameStop,
     HouseBankEntry,
     IncidentTable,
     Rack,
     RotationRecord,
     Seating,
+    ShufflerDevice,
     Signature,
     StackEntry,
     StaffLineage,
@@ -88,6 +90,7 @@ from wagers.models import (
     Hand,
     IncidentHand,
     Settlement,
+    ShufflerReport,
     Spot,
     SpotSettlement,
     WagerSettlement,
@@ -135,12 +138,13 @@ APPEND_ONLY = [
     Signature,
     TwoPersonChange,
     TwoPersonDecision,
+    ShufflerReport,
 ]
 # Changed only through the services, so that each change is checked and audited (the rolling
 # re-hash's cursor: by beat alone; a rack's books: by its counts and moves).
 THROUGH_SERVICES = [
     SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun, StaffProfile,
-    ChainSweep, Rack,
+    ChainSweep, Rack, ShufflerDevice, DeviceToken,
 ]  # fmt: skip
 
 
@@ -274,6 +278,7 @@ def one_of_each(supervisor, dealer, make_user):
     IncidentTable.objects.create(incident=incident, table=table)
     _house_bar_end_proposed(cardroom, supervisor, now)
     IncidentHand.objects.create(incident=incident, hand=hand)
+    _device_rows(table, hand, supervisor, now)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
@@ -306,6 +311,22 @@ def one_of_each(supervisor, dealer, make_user):
     )
     assert sweep_step().ok
     return {model: model.objects.order_by("pk").first() for model in MODELS}
+
+
+def _device_rows(table, hand, supervisor, now) -> None:
+    """A table's shuffler, its token and a message it sent, as rows."""
+    device = ShufflerDevice.objects.create(
+        table=table, make="Shufflex", model="HF-7", serial="SX-1", registered_by=supervisor,
+        registered_at=now,
+    )  # fmt: skip
+    DeviceToken.objects.create(
+        device=device, digest="0" * 64, prefix="abcd1234", created_by=supervisor, created_at=now
+    )
+    ShufflerReport.objects.create(
+        device=device, sequence=1, digest="1" * 64, outcome=ShufflerReport.Outcome.REFUSED,
+        code="conflict", answer={}, reason="No hand is waiting for cards.", field="hand", hand=hand,
+        received_at=now,
+    )  # fmt: skip
 
 
 def _staff_rows(supervisor, approver) -> None:

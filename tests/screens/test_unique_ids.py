@@ -71,6 +71,7 @@ NOT_PAGES = {
     "home": "a redirect to the role's own screen",
     "account-setup": "a one-time link's page: one form (tests/screens/test_staff_screen.py)",
     "dealer-slips": "the slips panel, part of the dealer table page rendered above",
+    "dealer-play": "the play area, part of the dealer table page rendered above",
     "dealer-slip-sign": "a POST; its refusal is the dealer table page's panel",
     "dealer-step": "a POST answering the dealer table's play area",
     "floor-table-create": "a POST answering the tables page",

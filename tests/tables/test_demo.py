@@ -15,6 +15,7 @@ from tables.demo import DEMO_CARDROOM, DEMO_PAYTABLES, DEMO_TABLES, DEMO_USERS
 from tables.models import Seating, StackEntry, Table, TableSession, TableSettings
 from tables.rotation import designated_player_rotate
 from tables.services.seating import seating_leave
+from wagers.models import Settlement
 
 pytestmark = pytest.mark.django_db
 
@@ -115,15 +116,22 @@ def test_both_demo_tables_are_open_with_the_demo_dealer():
 
 
 def test_players_sit_with_chips_at_both_demo_tables():
+    """Each bought in; at the designated-player table the shuffler's demo hand was played
+    since (cage.demo_shuffler): the chips moved between them, and the fees to the drop (R15)."""
     load_demo()
-    for name, _, seats in DEMO_TABLES:
+    for name, banking, seats in DEMO_TABLES:
         table = Table.objects.get(name=name)
-        seated = {s.seat: (s.player.name, s.stack) for s in selectors.seated(table)}
-        assert seated == {seat: (player, Decimal(buy_in)) for seat, player, buy_in in seats}
-        for seating in selectors.seated(table):
-            assert [(e.amount, e.reason) for e in seating.entries.all()] == [
-                (seating.stack, StackEntry.Reason.BUY_IN)
-            ]
+        seated = {s.seat: s for s in selectors.seated(table)}
+        assert {n: s.player.name for n, s in seated.items()} == {n: p for n, p, _ in seats}
+        for seating in seated.values():
+            assert seating.entries.order_by("pk")[0].reason == StackEntry.Reason.BUY_IN
+        bought = sum(Decimal(buy_in) for _, _, buy_in in seats)
+        today = Settlement.objects.filter(hand__table=table, hand__session__closed_at=None)
+        fees = sum((entry.house_rake for entry in today), Decimal(0))
+        if banking == "house":
+            assert {n: s.stack for n, s in seated.items()} == {n: Decimal(b) for n, _, b in seats}
+        else:
+            assert sum(s.stack for s in seated.values()) + fees == bought
 
 
 def test_a_newcomer_can_offer_the_designated_player_position_at_once():

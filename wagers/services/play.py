@@ -5,7 +5,7 @@ dead spots (R14). The game rules are the engine's checks; nothing here re-implem
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -197,13 +197,13 @@ def hand_deal(*, hand: Hand, by: User) -> Hand:
     """The system deals from a deck shuffled with a CSPRNG (``secrets``), at this moment: no
     card exists anywhere before it is dealt."""
     hand = locked_hand(hand, by, "deal")
-    spots = _live_spots_for_cards(hand)
+    spots = live_spots_for_cards(hand)
     deck = list(DECK)
     secrets.SystemRandom().shuffle(deck)
     hand.dealer_cards = hand_text(hand_from_cards(deck[:HAND_SIZE]))
     for index, spot in enumerate(spots, start=1):
         spot.cards = hand_text(hand_from_cards(deck[HAND_SIZE * index : HAND_SIZE * (index + 1)]))
-    return _cards_dealt(hand, spots, Hand.CardSource.SYSTEM, by)
+    return cards_dealt(hand, spots, Hand.CardSource.SYSTEM, by)
 
 
 @transaction.atomic
@@ -213,18 +213,30 @@ def hand_cards_enter(
     """The cards of a physical deal, as the dealer reads them (R1): 7 per hand, no card twice.
     A wrong count is not entered: declare the spot dead, or the round a misdeal (R14)."""
     hand = locked_hand(hand, by, "enter cards")
-    spots = _live_spots_for_cards(hand)
+    spots = live_spots_for_cards(hand)
     seats = {spot.seat for spot in spots}
     for seat in spot_cards:
         if seat not in seats:
             raise DomainError(f"Seat {seat} has no live spot in this hand.", field=f"cards.{seat}")
-    dealt = 0
-    entries = [("dealer_cards", dealer_cards, None)] + [
-        (f"cards.{spot.seat}", spot_cards.get(spot.seat), spot) for spot in spots
+    entries = [("dealer_cards", dealer_cards)] + [
+        (f"cards.{spot.seat}", spot_cards.get(spot.seat)) for spot in spots
     ]
-    for field, text, spot in entries:
+    for field, text in entries:
         if not text:
             raise DomainError("Enter this hand's 7 cards.", field=field)
+    dealer, *hands = round_cards_checked(entries)
+    hand.dealer_cards = hand_text(dealer)
+    for spot, cards in zip(spots, hands, strict=True):
+        spot.cards = hand_text(cards)
+    return cards_dealt(hand, spots, Hand.CardSource.ENTERED, by)
+
+
+def round_cards_checked(entries: Sequence[tuple[str, object]]) -> list[int]:
+    """The hands of a physical deal, each ``(field, cards)``, parsed and checked in the order
+    given (R1): seven cards each, none dealt twice in the round; a refusal names the field of
+    the first hand at fault."""
+    dealt, hands = 0, []
+    for field, text in entries:
         with engine_errors(field):
             cards = parse_hand(text, field=field)
             check_hand_size(cards, field=field)
@@ -235,23 +247,31 @@ def hand_cards_enter(
                 field=field,
             )
         dealt |= cards
-        if spot is None:
-            hand.dealer_cards = hand_text(cards)
-        else:
-            spot.cards = hand_text(cards)
-    return _cards_dealt(hand, spots, Hand.CardSource.ENTERED, by)
+        hands.append(cards)
+    return hands
 
 
-def _live_spots_for_cards(hand: Hand) -> list[Spot]:
+def live_spots_for_cards(hand: Hand, *, field: str = "status") -> list[Spot]:
+    """The spots to deal to, by seat: the hand must be waiting for its cards (``field`` names
+    the refusal)."""
     if hand.status != S.WAGERING:
         raise Conflict(
             f"Hand {hand.number} is {hand.status}: cards are dealt once, after the wagers.",
-            field="status",
+            field=field,
         )
     return [spot for spot in selectors.spots_of(hand) if not spot.dead_reason]
 
 
-def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: User) -> Hand:
+def cards_dealt(
+    hand: Hand,
+    spots: list[Spot],
+    source: Hand.CardSource,
+    by: User,
+    *,
+    about: Mapping[str, Any] | None = None,
+) -> Hand:
+    """The cards set on the hand and its spots saved, the hand dealt and audited; ``about``
+    adds to the event (the device a shuffler's hand came from)."""
     hand_transition(hand, S.DEALT)
     hand.card_source = source
     hand.save(update_fields=["status", "card_source", "dealer_cards"])
@@ -264,6 +284,7 @@ def _cards_dealt(hand: Hand, spots: list[Spot], source: Hand.CardSource, by: Use
             "source": source,
             "dealer": hand.dealer_cards,
             "spots": {str(spot.seat): spot.cards for spot in spots},
+            **(about or {}),
         },
     )
     return hand

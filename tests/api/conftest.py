@@ -516,13 +516,22 @@ class World:
         return table
 
     @cached_property
-    def device(self):
+    def device_registration(self):
         """The house table's shuffler, in service (the DP table has none: one may be
-        registered there)."""
+        registered there), with its token."""
         return device_register(
             table=self.house_table, make="Shufflex", model="HF-7", serial="SX-API",
             by=self.supervisor,
-        ).device  # fmt: skip
+        )  # fmt: skip
+
+    @cached_property
+    def device(self):
+        return self.device_registration.device
+
+    @cached_property
+    def device_headers(self) -> dict[str, str]:
+        """What the world's shuffler signs its requests with."""
+        return {"Authorization": f"Device {self.device_registration.token}"}
 
     # --- the cage ---------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
-"""Spare: the dealer screen's table rules."""
+"""Spare: roles held per cardroom."""
 
 from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tables", "0023_shuffler_devices")]
+    dependencies = [("tables", "0025_dealer_shifts")]
 
     operations: list[migrations.operations.base.Operation] = []

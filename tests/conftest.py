@@ -9,7 +9,7 @@ from datetime import date, timedelta
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, User
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.test import override_settings
 from django.utils import timezone
@@ -34,6 +34,7 @@ from tables.services.setting_changes import setting_change_approve, setting_chan
 from tables.signatures import SignatureInput
 from tests import runtime_role
 from tests.clock import T0, Clock
+from tests.rows import Rows, rows, stored_models
 
 PASSWORD = "a-test-password"
 
@@ -354,41 +355,13 @@ def house_players(house_table, seat) -> dict:
 
 # The apps whose rows are the cardroom's state and books: the audit log and its chain head,
 # tables, settings, changes, sessions, players, seats, stacks, the rotation log, hands, spots,
-# settlements, fees, exports.
-WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance", "patrons")
+# settlements, fees, exports, the cage.
+WATCHED_APPS = ("audit", "tables", "wagers", "rake", "compliance", "patrons", "cage")
 REFUSAL_AUDITED_IN = ("audit.AuditEvent", "audit.ChainHead", "audit.RefusalTally")
-
-Rows = dict[str, dict[object, tuple]]
-
-
-def _watched_models() -> list:
-    return [model for model in apps.get_models() if model._meta.app_label in WATCHED_APPS]
-
-
-def _row_counts(models: list) -> list[int]:
-    """Each model's number of rows, in one query (most of a test's tables are empty, and a
-    query per table was most of what a refusal test cost)."""
-    quote = connection.ops.quote_name
-    sql = " UNION ALL ".join(
-        f"SELECT {index}, COUNT(*) FROM {quote(model._meta.db_table)}"
-        for index, model in enumerate(models)
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        found = dict(cursor.fetchall())
-    return [found[index] for index in range(len(models))]
 
 
 def _rows() -> Rows:
-    """Every row of every watched model, field by field, by primary key: read only where the
-    model has any."""
-    models = _watched_models()
-    return {
-        model._meta.label: (
-            {row[0]: row for row in model._default_manager.values_list()} if count else {}
-        )
-        for model, count in zip(models, _row_counts(models), strict=True)
-    }
+    return rows(stored_models(WATCHED_APPS))
 
 
 def _changes(before: Rows, after: Rows) -> list[str]:

@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
-from django.apps import apps
 from django.conf import settings
 from django.core.management import call_command
 
+from tests.rows import row_counts, stored_models
 from wagers.models import Settlement
 
 from .conftest import CORRECTED_DEALER_CARDS, DEALER_CARDS, WINNER_CARDS
@@ -35,7 +35,7 @@ def settle_round(round_: dict) -> dict:
 
 
 def every_row() -> dict[str, int]:
-    return {model._meta.label: model.objects.count() for model in apps.get_models()}
+    return row_counts(stored_models())
 
 
 def post(client, url: str, body: dict | None = None, status: int = 200) -> dict:

@@ -23,6 +23,7 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import dollars_text
 from core.permissions import require_supervisor
+from core.transactions import change_atomic
 from engine.cards import DECK, card_name, parse_card
 from engine.errors import RoundError
 from engine.fees import RakeMode, dealer_fee
@@ -49,7 +50,7 @@ def designated_player_rotate(
     a high-card draw, by seat; without them the system draws with a CSPRNG. The record's
     ``designated_player`` is empty when nobody accepted: the caller must not start a hand.
     """
-    with transaction.atomic():
+    with change_atomic():
         table, session = table_lock_open(
             table, by=by, action="offer the designated-player position"
         )

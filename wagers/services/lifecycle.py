@@ -15,7 +15,6 @@ from decimal import Decimal
 from enum import StrEnum
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
@@ -24,6 +23,7 @@ from core.errors import Conflict, DomainError, NotFound
 from core.money import money, money_text
 from core.permissions import require_supervisor, require_table_staff
 from core.prepared import PreparedRead
+from core.transactions import change_atomic
 from engine import RoundError
 from engine.fees import RakeMode, dealer_fee
 from tables import selectors as table_selectors
@@ -138,7 +138,7 @@ def hand_start(
     each hand starts, the rotation window of the settings it starts under, ending now, is
     judged: fewer than two holders stop the game (the stop is recorded, the hand refused)."""
     stop: GameStop | None = None
-    with transaction.atomic():
+    with change_atomic():
         table, session = table_lock_open(table, by=by, action="start a hand")
         rack_require_counted(table, session, field="table", action="start a hand")
         if (stopped := table_selectors.game_stop_open(table)) is not None:
@@ -218,7 +218,7 @@ def _create_hand(
     return hand
 
 
-@transaction.atomic
+@change_atomic()
 def hand_cancel(*, hand: Hand, by: User) -> Hand:
     """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
     hand = locked_hand(hand, by, "cancel a hand")
@@ -239,7 +239,7 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     return hand
 
 
-@transaction.atomic
+@change_atomic()
 def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
     """The DP's bank, asked for once the rotation has named the DP (R13): while the hand is
     open and nobody has wagered, the bank taken at the start (the whole stack by default)

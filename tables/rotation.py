@@ -42,6 +42,7 @@ def designated_player_rotate(
     by: User,
     refusals: Collection[int] = (),
     draw_cards: Mapping[int, str] | None = None,
+    locked: tuple[Table, TableSession, TableSettings] | None = None,
 ) -> RotationRecord:
     """Offer the position for the next hand (R16) and record the outcome.
 
@@ -49,18 +50,28 @@ def designated_player_rotate(
     waiver is the seating's ``dp_waiver``). ``draw_cards`` are the cards the dealer dealt for
     a high-card draw, by seat; without them the system draws with a CSPRNG. The record's
     ``designated_player`` is empty when nobody accepted: the caller must not start a hand.
+    A hand's start passes what it has ``locked`` already (the table, its open session, the
+    settings it starts under) instead of having them read again. The seatings are locked
+    (after the table, in the lock order): the DP's bank comes off the winner's stack next.
     """
     with change_atomic():
-        table, session = table_lock_open(
-            table, by=by, action="offer the designated-player position"
-        )
+        if locked is None:
+            table, session = table_lock_open(
+                table, by=by, action="offer the designated-player position"
+            )
+            settings = selectors.current_settings(table)
+        else:
+            table, session, settings = locked
         if table.banking == Banking.HOUSE:
             raise DomainError(
                 "A house-banked table has no designated player and no rotation (R16).",
                 field="table",
             )
-        settings = selectors.current_settings(table)
-        seatings = list(Seating.objects.filter(table=table, left_at=None).select_related("player"))
+        locking = Seating.objects.filter(table=table, left_at=None).select_related("player")
+        # Locked by ascending id, as everywhere; offered by seat.
+        seatings = sorted(
+            locking.select_for_update(of=("self",)).order_by("pk"), key=lambda s: s.seat
+        )
         refused = _refused(seatings, refusals)
         method, offers, winner, draw, streak_before = _offers_made(
             table, session, seatings, settings, refused, draw_cards

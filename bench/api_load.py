@@ -35,6 +35,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from bench.api_load_hands import (
@@ -100,7 +101,7 @@ def build() -> dict[str, list[dict]]:
     return made
 
 
-def build_table(room, name: str, banking: str, seats: tuple, dealer, floor) -> dict:  # noqa: ANN001
+def build_table(room: Any, name: str, banking: str, seats: tuple, dealer: Any, floor: Any) -> dict:
     from knox.models import AuthToken
 
     from cage.services import inventory_count_record
@@ -154,11 +155,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(workers: int, settings: str) -> tuple[subprocess.Popen, int]:
+def start_server(workers: int, settings_module: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": settings,
+        "DJANGO_SETTINGS_MODULE": settings_module,
         "DJANGO_SECRET_KEY": os.environ.get("DJANGO_SECRET_KEY", "bench-" + "k" * 50),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_SECURE_SSL_REDIRECT": "false",
@@ -191,7 +192,9 @@ def start_server(workers: int, settings: str) -> tuple[subprocess.Popen, int]:
 # --- the load -----------------------------------------------------------------------------------
 
 
-def run(port: int, tables: list[dict], spots: int, concurrency: int, cards: str, seconds: float):
+def run(
+    port: int, tables: list[dict], spots: int, concurrency: int, cards: str, seconds: float
+) -> dict:
     targets = [(play_table, port, tables[i], spots, cards) for i in range(concurrency)]
     stats, elapsed = run_threads(targets, seconds)
     return summary(stats, elapsed) | {"spots": spots, "tables": concurrency}

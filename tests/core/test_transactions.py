@@ -18,11 +18,9 @@ def savepoints(captured: CaptureQueriesContext) -> list[str]:
 
 
 def test_a_change_inside_another_takes_no_savepoint():
-    with CaptureQueriesContext(connection) as captured:
-        with change_atomic():  # inside the test's transaction: a savepoint of its own
-            with change_atomic():
-                with change_atomic():
-                    Group.objects.create(name="inner")
+    # The outermost inside the test's transaction: a savepoint of its own; the others none.
+    with CaptureQueriesContext(connection) as captured, change_atomic(), change_atomic():
+        Group.objects.create(name="inner")
 
     assert len(savepoints(captured)) == 1
     assert Group.objects.filter(name="inner").exists()

@@ -45,9 +45,7 @@ def play_hand(table, dealer) -> Hand:
     return hand
 
 
-def test_a_hand_held_open_at_one_dp_table_keeps_none_waiting_at_another(
-    make_table, seat, dealer
-):
+def test_a_hand_held_open_at_one_dp_table_keeps_none_waiting_at_another(make_table, seat, dealer):
     tables = [make_table(f"DP {n}") for n in (1, 2)]
     for table in tables:
         for number in (*SPOTS, DP_SEAT):

@@ -19,8 +19,8 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import DomainError
 from core.money import ZERO
-from core.updates import set_by_pk
 from core.transactions import change_atomic
+from core.updates import set_by_pk
 from engine.table import MAX_SPOTS
 from tables.models import Seating, StackEntry
 from wagers import selectors

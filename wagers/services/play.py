@@ -15,8 +15,8 @@ from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import ZERO, cents, money, money_text
-from core.updates import set_by_pk
 from core.transactions import change_atomic
+from core.updates import set_by_pk
 from engine import Decision, TableRules
 from engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
 from engine.checks import check_ante, check_bonus, check_hand_size, check_raise

@@ -55,23 +55,13 @@ def designated_player_rotate(
     (after the table, in the lock order): the DP's bank comes off the winner's stack next.
     """
     with change_atomic():
-        if locked is None:
-            table, session = table_lock_open(
-                table, by=by, action="offer the designated-player position"
-            )
-            settings = selectors.current_settings(table)
-        else:
-            table, session, settings = locked
+        table, session, settings = locked or _locked_table(table, by)
         if table.banking == Banking.HOUSE:
             raise DomainError(
                 "A house-banked table has no designated player and no rotation (R16).",
                 field="table",
             )
-        locking = Seating.objects.filter(table=table, left_at=None).select_related("player")
-        # Locked by ascending id, as everywhere; offered by seat.
-        seatings = sorted(
-            locking.select_for_update(of=("self",)).order_by("pk"), key=lambda s: s.seat
-        )
+        seatings = _locked_seatings(table)
         refused = _refused(seatings, refusals)
         method, offers, winner, draw, streak_before = _offers_made(
             table, session, seatings, settings, refused, draw_cards
@@ -104,6 +94,18 @@ def designated_player_rotate(
             },
         )
         return record
+
+
+def _locked_table(table: Table, by: User) -> tuple[Table, TableSession, TableSettings]:
+    table, session = table_lock_open(table, by=by, action="offer the designated-player position")
+    return table, session, selectors.current_settings(table)
+
+
+def _locked_seatings(table: Table) -> list[Seating]:
+    """The table's seatings, locked by ascending id (as everywhere, after the table's lock),
+    in seat order for the offers."""
+    locking = Seating.objects.filter(table=table, left_at=None).select_related("player")
+    return sorted(locking.select_for_update(of=("self",)).order_by("pk"), key=lambda s: s.seat)
 
 
 def _refused(seatings: list[Seating], refusals: Collection[int]) -> set[int]:

@@ -58,7 +58,7 @@ class Traced:
         # Sent by the client: a simple Query, or an extended one's Parse; each answered by
         # one ReadyForQuery (one round trip).
         self.sent = [
-            line.split("\t", 3)[3]
+            line.split("\t", 3)[3].strip()
             for line in lines
             if line.startswith("F\t") and line.split("\t")[2] in ("Query", "Parse")
         ]

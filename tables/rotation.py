@@ -23,6 +23,7 @@ from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import dollars_text
 from core.permissions import require_supervisor
+from core.transactions import change_atomic
 from engine.cards import DECK, card_name, parse_card
 from engine.errors import RoundError
 from engine.fees import RakeMode, dealer_fee
@@ -41,6 +42,7 @@ def designated_player_rotate(
     by: User,
     refusals: Collection[int] = (),
     draw_cards: Mapping[int, str] | None = None,
+    locked: tuple[Table, TableSession, TableSettings] | None = None,
 ) -> RotationRecord:
     """Offer the position for the next hand (R16) and record the outcome.
 
@@ -48,18 +50,18 @@ def designated_player_rotate(
     waiver is the seating's ``dp_waiver``). ``draw_cards`` are the cards the dealer dealt for
     a high-card draw, by seat; without them the system draws with a CSPRNG. The record's
     ``designated_player`` is empty when nobody accepted: the caller must not start a hand.
+    A hand's start passes what it has ``locked`` already (the table, its open session, the
+    settings it starts under) instead of having them read again. The seatings are locked
+    (after the table, in the lock order): the DP's bank comes off the winner's stack next.
     """
-    with transaction.atomic():
-        table, session = table_lock_open(
-            table, by=by, action="offer the designated-player position"
-        )
+    with change_atomic():
+        table, session, settings = locked or _locked_table(table, by)
         if table.banking == Banking.HOUSE:
             raise DomainError(
                 "A house-banked table has no designated player and no rotation (R16).",
                 field="table",
             )
-        settings = selectors.current_settings(table)
-        seatings = list(Seating.objects.filter(table=table, left_at=None).select_related("player"))
+        seatings = _locked_seatings(table)
         refused = _refused(seatings, refusals)
         method, offers, winner, draw, streak_before = _offers_made(
             table, session, seatings, settings, refused, draw_cards
@@ -92,6 +94,18 @@ def designated_player_rotate(
             },
         )
         return record
+
+
+def _locked_table(table: Table, by: User) -> tuple[Table, TableSession, TableSettings]:
+    table, session = table_lock_open(table, by=by, action="offer the designated-player position")
+    return table, session, selectors.current_settings(table)
+
+
+def _locked_seatings(table: Table) -> list[Seating]:
+    """The table's seatings, locked by ascending id (as everywhere, after the table's lock),
+    in seat order for the offers."""
+    locking = Seating.objects.filter(table=table, left_at=None).select_related("player")
+    return sorted(locking.select_for_update(of=("self",)).order_by("pk"), key=lambda s: s.seat)
 
 
 def _refused(seatings: list[Seating], refusals: Collection[int]) -> set[int]:

@@ -19,11 +19,13 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from audit.chain import canonical_json
+from core.transactions import change_atomic, change_failed
 
 from .errors import error_response
 from .models import IdempotencyKey
@@ -44,28 +46,67 @@ def idempotent(handler: Callable) -> Callable:
         if not 1 <= len(key) <= 255 or not (key.isascii() and key.isprintable()):
             message = f"{HEADER} is 1 to 255 printable ASCII characters."
             return error_response(400, "invalid", message, HEADER)
-        fingerprint = _fingerprint(request)
-        with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    record = IdempotencyKey.objects.create(
-                        user=request.user, key=key, fingerprint=fingerprint, status_code=0
-                    )
-            except IntegrityError:
-                return _replay(request.user, key, fingerprint)
-            try:
-                response = handler(view, request, *args, **kwargs)
-            except Exception as exc:  # noqa: BLE001 - answered as DRF would, then remembered
-                response = view.handle_exception(exc)
-            if response.status_code >= 500:
-                transaction.set_rollback(True)  # a failure is not an answer worth repeating
-                return response
-            record.status_code = response.status_code
-            record.body = json.loads(JSONRenderer().render(response.data) or "null")
-            record.save(update_fields=["status_code", "body"])
-        return response
+        return _keyed(view, request, handler, key, args, kwargs)
 
     return post
+
+
+def _keyed(view: Any, request: Any, handler: Callable, key: str, args: Any, kwargs: Any) -> Any:
+    """The key, the change and its answer in one transaction, which is the change's own: the
+    services inside take no savepoint (``core.transactions``). A change that failed with no
+    savepoint to roll back to leaves the transaction only to roll back: all of it does, and
+    the answer (a refusal) is kept afterwards in a transaction of its own."""
+    fingerprint = _fingerprint(request)
+    failure: Exception | None = None
+    with change_atomic():
+        record = _key_insert(request.user, key, fingerprint)
+        if record is None:
+            return _replay(request.user, key, fingerprint)
+        try:
+            response = handler(view, request, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - answered as DRF would, then remembered
+            failure = exc
+        if failure is not None and not change_failed():
+            response = view.handle_exception(failure)
+            failure = None
+        if failure is None and not change_failed():
+            if response.status_code >= 500:
+                transaction.set_rollback(True)  # a failure is not an answer worth repeating
+            else:
+                _answer_store(record, response)
+            return response
+        transaction.set_rollback(True)
+    if failure is not None:
+        response = view.handle_exception(failure)
+    if response.status_code < 500:
+        with transaction.atomic():
+            record = _key_insert(request.user, key, fingerprint)
+            if record is None:  # a duplicate ran meanwhile: the answer kept is its own
+                return _replay(request.user, key, fingerprint)
+            _answer_store(record, response)
+    return response
+
+
+def _key_insert(user: Any, key: str, fingerprint: str) -> int | None:
+    """The key's row, inserted unless the user sent the key before: its id, or None. A
+    concurrent duplicate's insert waits on the unique index until the first transaction ends,
+    then inserts nothing (the first committed) or its own row (it rolled back). One statement,
+    with no savepoint to catch an IntegrityError in."""
+    table, quote = IdempotencyKey._meta.db_table, connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, {quote('key')}, fingerprint, status_code, body, "
+            f"created_at) VALUES (%s, %s, %s, 0, NULL, %s) "
+            f"ON CONFLICT (user_id, {quote('key')}) DO NOTHING RETURNING id",
+            [user.pk, key, fingerprint, connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
+        row = cursor.fetchone()
+    return None if row is None else int(row[0])
+
+
+def _answer_store(record: int, response: Response) -> None:
+    body = json.loads(JSONRenderer().render(response.data) or "null")
+    IdempotencyKey.objects.filter(pk=record).update(status_code=response.status_code, body=body)
 
 
 def _replay(user: Any, key: str, fingerprint: str) -> Response:

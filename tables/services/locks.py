@@ -22,9 +22,12 @@ from ..models import (
     TableSession,
 )
 
-#: The first read of every change at an open table (compiled once: core.prepared).
+#: The first read of every change at an open table (compiled once: core.prepared). The
+#: cardroom comes with it but is not locked (``of``): every table of the room would wait on it.
 _LOCKED_TABLE = PreparedRead(
-    lambda key: Table.objects.select_for_update().select_related("cardroom").filter(pk=key)
+    lambda key: (
+        Table.objects.select_for_update(of=("self",)).select_related("cardroom").filter(pk=key)
+    )
 )
 
 

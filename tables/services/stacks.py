@@ -7,13 +7,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import MONEY_LIMIT, MoneyInput, money, money_text
+from core.transactions import change_atomic
 from engine.table import Banking
 from patrons.age import player_age_screen
 from patrons.cash import cash_transaction_record
@@ -37,7 +37,7 @@ def stack_add(
         return _stack_add(seating=seating, amount=amount, tender=tender, by=by)
 
 
-@transaction.atomic
+@change_atomic()
 def _stack_add(*, seating: Seating, amount: MoneyInput, tender: str | None, by: User) -> Seating:
     seating = seating_lock_for_change(seating, by, "add chips")
     if seating.exclusion_hold_id is not None:  # a held player buys no chips, whoever asks
@@ -92,7 +92,7 @@ def tender_for(table: Table, tender: str | None) -> Tender:
     return Tender(tender)
 
 
-@transaction.atomic
+@change_atomic()
 def stack_cash_out(*, seating: Seating, amount: MoneyInput | None = None, by: User) -> Seating:
     """Colour up: chips off the table stack — all of them unless an amount is given."""
     seating = seating_lock_for_change(seating, by, "cash out chips")

@@ -13,13 +13,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.db.models import Q
 
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import DomainError
 from core.money import ZERO
+from core.transactions import change_atomic
 from core.updates import set_by_pk
 from engine.table import MAX_SPOTS
 from tables.models import Seating, StackEntry
@@ -62,7 +62,7 @@ def _pk(ref: object) -> object:
     return ref.pk if isinstance(ref, Seating) else ref
 
 
-@transaction.atomic
+@change_atomic()
 def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: User) -> list[Spot]:
     """Every spot's ante and bonuses of a hand at once, by the rules of ``wager_place`` (R5–R7)
     applied spot after spot (each placed spot counts for the next), in one transaction: if any
@@ -135,7 +135,7 @@ def _locked_seatings(
     return seatings, sitting
 
 
-@transaction.atomic
+@change_atomic()
 def decisions_record_many(
     *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
 ) -> list[Spot]:

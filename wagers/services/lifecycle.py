@@ -15,7 +15,6 @@ from decimal import Decimal
 from enum import StrEnum
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
@@ -24,6 +23,7 @@ from core.errors import Conflict, DomainError, NotFound
 from core.money import money, money_text
 from core.permissions import require_supervisor, require_table_staff
 from core.prepared import PreparedRead
+from core.transactions import change_atomic
 from engine import RoundError
 from engine.fees import RakeMode, dealer_fee
 from tables import selectors as table_selectors
@@ -138,7 +138,7 @@ def hand_start(
     each hand starts, the rotation window of the settings it starts under, ending now, is
     judged: fewer than two holders stop the game (the stop is recorded, the hand refused)."""
     stop: GameStop | None = None
-    with transaction.atomic():
+    with change_atomic():
         table, session = table_lock_open(table, by=by, action="start a hand")
         rack_require_counted(table, session, field="table", action="start a hand")
         if (stopped := table_selectors.game_stop_open(table)) is not None:
@@ -150,17 +150,21 @@ def hand_start(
             raise Conflict(f"{table} has a hand in progress: settle it first.")
         number = (latest.number if latest is not None else 0) + 1
         record = None
+        settings = table_selectors.current_settings(table)
         if table.banking == "designated_player":
-            settings = table_selectors.current_settings(table)
             stop = rotation_window_check(table, session, settings, by)
             if stop is None:
                 record = designated_player_rotate(
-                    table=table, by=by, refusals=refusals, draw_cards=draw_cards
+                    table=table,
+                    by=by,
+                    refusals=refusals,
+                    draw_cards=draw_cards,
+                    locked=(table, session, settings),
                 )
         elif refusals or draw_cards:
             raise DomainError("A house-banked table has no designated player.", field="refusals")
         if stop is None and (record is None or record.designated_player is not None):
-            return _create_hand(table, session, record, dp_bank, by, number=number)
+            return _create_hand(table, session, settings, record, dp_bank, by, number=number)
     # The stop, or the offers nobody accepted, were committed above; no hand starts (R16).
     if stop is not None:
         raise game_stopped(stop)
@@ -171,13 +175,13 @@ def hand_start(
 def _create_hand(
     table: Table,
     session: TableSession,
+    settings: TableSettings,
     record: RotationRecord | None,
     dp_bank: object,
     by: User,
     *,
     number: int,
 ) -> Hand:
-    settings = table_selectors.current_settings(table)
     hand = Hand(
         table=table,
         session=session,
@@ -188,7 +192,9 @@ def _create_hand(
         started_at=timezone.now(),
     )
     if record is not None and record.designated_player_id is not None:
-        dp = Seating.objects.select_for_update().get(pk=record.designated_player_id)
+        dp = record.designated_player  # locked and read by the rotation, in this transaction
+        assert dp is not None
+        dp.table = table  # the locked table, with its cardroom: the bank's entry books by it
         bank = dp.stack if dp_bank is None else money(dp_bank, field="dp_bank")
         least = max(settings.dp_min_bank, _dp_fee(settings))
         if not least <= bank <= dp.stack:
@@ -218,7 +224,7 @@ def _create_hand(
     return hand
 
 
-@transaction.atomic
+@change_atomic()
 def hand_cancel(*, hand: Hand, by: User) -> Hand:
     """A hand nobody wagered on ends without a deal: the DP's bank goes back."""
     hand = locked_hand(hand, by, "cancel a hand")
@@ -239,7 +245,7 @@ def hand_cancel(*, hand: Hand, by: User) -> Hand:
     return hand
 
 
-@transaction.atomic
+@change_atomic()
 def hand_dp_bank_set(*, hand: Hand, dp_bank: object, by: User) -> Hand:
     """The DP's bank, asked for once the rotation has named the DP (R13): while the hand is
     open and nobody has wagered, the bank taken at the start (the whole stack by default)

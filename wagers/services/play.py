@@ -10,12 +10,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
 from core.money import ZERO, cents, money, money_text
+from core.transactions import change_atomic
 from core.updates import set_by_pk
 from engine import Decision, TableRules
 from engine.cards import DECK, HAND_SIZE, hand_from_cards, hand_text, parse_hand
@@ -33,7 +33,7 @@ from wagers.models import Hand, Spot
 from .lifecycle import S, engine_errors, hand_transition, locked_hand
 
 
-@transaction.atomic
+@change_atomic()
 def wager_place(
     *,
     hand: Hand,
@@ -192,7 +192,7 @@ class Wagering:
             )
 
 
-@transaction.atomic
+@change_atomic()
 def hand_deal(*, hand: Hand, by: User) -> Hand:
     """The system deals from a deck shuffled with a CSPRNG (``secrets``), at this moment: no
     card exists anywhere before it is dealt."""
@@ -206,7 +206,7 @@ def hand_deal(*, hand: Hand, by: User) -> Hand:
     return cards_dealt(hand, spots, Hand.CardSource.SYSTEM, by)
 
 
-@transaction.atomic
+@change_atomic()
 def hand_cards_enter(
     *, hand: Hand, dealer_cards: str, spot_cards: Mapping[int, str], by: User
 ) -> Hand:
@@ -290,7 +290,7 @@ def cards_dealt(
     return hand
 
 
-@transaction.atomic
+@change_atomic()
 def spot_decide(
     *, hand: Hand, seat: int, decision: str, raise_amount: object = None, by: User
 ) -> Spot:
@@ -354,7 +354,7 @@ def decide(
     return amount
 
 
-@transaction.atomic
+@change_atomic()
 def spot_declare_dead(*, hand: Hand, seat: int, by: User) -> Spot:
     """R14: the spot was dealt a wrong number of cards; declared before it acts."""
     hand = locked_hand(hand, by, "declare a dead spot")

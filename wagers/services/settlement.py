@@ -6,12 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, DomainError
+from core.transactions import change_atomic
 from engine import Misdeal, round_from_json, settle, settlement_to_json
 from engine.money import format_amount
 from tables.models import StackEntry
@@ -37,7 +37,7 @@ def hand_settle(*, hand: Hand, by: User) -> Settlement:
     return _settle(hand, by, misdeal=None)
 
 
-@transaction.atomic
+@change_atomic()
 def hand_decide_and_settle(
     *, hand: Hand, decisions: Sequence[Mapping[str, Any]], by: User
 ) -> Settlement:
@@ -51,7 +51,7 @@ def hand_decide_and_settle(
     return hand_settle(hand=hand, by=by)
 
 
-@transaction.atomic
+@change_atomic()
 def _settle(hand: Hand, by: User, *, misdeal: str | None) -> Settlement:
     hand = locked_hand(hand, by, "settle a hand", settled_ok=True)
     if hand.status in (S.SETTLED, S.DEAD):

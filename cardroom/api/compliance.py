@@ -42,7 +42,9 @@ class TableDayOut(serializers.Serializer):
     rotation = RotationOut(many=True)
     rotation_flags = RotationFlagOut(many=True)
     setting_changes = SettingChangeOut(many=True)
-    source = ReadSourceOut(help_text="where the report was read from (the replica's lag)")
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 class TableDayReport(ServiceView):
@@ -89,7 +91,9 @@ class PlayerReportOut(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk")
     seatings = SeatingSessionOut(many=True)
     movements = MovementOut(many=True)
-    source = ReadSourceOut(help_text="where the report was read from (the replica's lag)")
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 class PlayerReport(ServiceView):

@@ -91,7 +91,9 @@ class HoldReportOut(serializers.Serializer):
     total = HoldBankOut(help_text="the table's bank: the house, or every DP together")
     players = HoldBankOut(many=True, help_text="each designated player, on a DP table")
     flags = serializers.ListField(child=serializers.CharField())
-    source = ReadSourceOut(help_text="where the report was read from (the replica's lag)")
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 HOLD_PARAMETERS = [

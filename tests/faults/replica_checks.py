@@ -18,6 +18,9 @@ from django.db import connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from compliance.models import Export, VerificationRun
+from compliance.services import export_request, verification_request
+from compliance.verifications import verification_run
 from core.replica import REPLICA
 from tables.selectors import gaming_day
 from tests.audit.support import play_hand
@@ -96,11 +99,11 @@ def test_a_report_is_read_from_the_replica_and_says_how_far_behind_it_was(played
     assert answer.status_code == 200, answer.content
     body = answer.json()
     assert body["hands_played"] == 1  # the hand the primary settled, read back from the replica
-    assert body["source"]["database"] == "replica"
-    assert body["source"]["note"] == ""
-    assert float(body["source"]["lag_seconds"]) >= 0
+    assert body["read_from"]["database"] == "replica"
+    assert body["read_from"]["note"] == ""
+    assert float(body["read_from"]["lag_seconds"]) >= 0
     assert hold.status_code == 200, hold.content
-    assert hold.json()["source"]["database"] == "replica"
+    assert hold.json()["read_from"]["database"] == "replica"
     assert hold.json()["total"]["hands"] == 1
     # The report's rows came from the replica; the primary served the session and the table.
     assert "wagers_hand" in report_tables(on_replica)
@@ -118,6 +121,32 @@ def test_a_report_is_read_from_the_replica_and_says_how_far_behind_it_was(played
     assert screen.status_code == 200
     assert b"Read from the replica, " in screen.content
     assert b"s behind the primary" in screen.content
+
+
+def test_verifications_and_exports_read_from_the_replica_and_write_to_the_primary(played, auditor):
+    replica_caught_up()
+    with CaptureQueriesContext(connections[REPLICA]) as on_replica:
+        runs = [
+            verification_run(verification_request(kind=kind, by=auditor).pk)
+            for kind in (VerificationRun.Kind.BOOKS, VerificationRun.Kind.AUDIT_CHAIN)
+        ]
+        export = export_request(
+            kind=Export.Kind.SETTLEMENTS,
+            start=played.settled_at - timedelta(hours=1),
+            end=played.settled_at + timedelta(hours=1),
+            by=auditor,
+        )
+
+    for run in runs:
+        run.refresh_from_db()  # its progress and result were written to the primary
+        assert run.status == VerificationRun.Status.DONE, run.error
+        assert run.ok, run.result
+        assert run.result["read_from"]["database"] == "replica"
+    export.refresh_from_db()
+    assert export.status == Export.Status.DONE, export.error
+    assert export.rows == 1
+    read = report_tables(on_replica)
+    assert "wagers_settlement" in read and "audit_auditevent" in read
 
 
 def test_with_the_replica_stopped_a_hand_still_settles_and_the_report_reads_the_primary(
@@ -146,7 +175,7 @@ def test_with_the_replica_stopped_a_hand_still_settles_and_the_report_reads_the_
     assert answer.status_code == 200, answer.content
     body = answer.json()
     assert body["hands_played"] == 2
-    assert body["source"] == {
+    assert body["read_from"] == {
         "database": "primary",
         "lag_seconds": None,
         "note": "the replica is not answering",

@@ -131,4 +131,4 @@ def test_a_report_is_served_from_the_replica_and_a_hand_settles_with_the_replica
     )  # fmt: skip
     output = checks.stdout[-6000:] + checks.stderr[-2000:]
     assert checks.returncode == 0, output
-    assert "2 passed" in checks.stdout, output
+    assert "3 passed" in checks.stdout, output

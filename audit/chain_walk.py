@@ -9,9 +9,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC
 
-from django.db import connection, transaction
+from django.db import connections, transaction
 from django.db.models import Count, Max, Min, QuerySet
 from django.db.models.expressions import RawSQL
+
+from core.replica import current_read_alias
 
 from .chain import LEGACY, legacy_record_text, record_text
 from .models import AuditEvent
@@ -51,8 +53,9 @@ class Result:
 
 def verify_one(job: Job) -> Result:
     """Walk one chain from ``job.start`` to its head (one task; runs in any process), in a
-    transaction: rows stream from a server-side cursor that need not outlive it."""
-    with transaction.atomic():
+    transaction: rows stream from a server-side cursor that need not outlive it. The
+    transaction is on the database the walk reads (the replica inside ``reporting()``)."""
+    with transaction.atomic(using=current_read_alias()):
         result = _verify_one(job)
         _count_at_risk_before_start(job, result)
         return result
@@ -116,11 +119,11 @@ def event_rows(events: QuerySet[AuditEvent]) -> Iterator[tuple]:
     through psycopg's own server-side cursor: the query Django compiles, without its per-row
     work (the verification's cost is in reading rows)."""
     fields = ("actor_id", "actor_name", "action", "object_type", "object_id", "payload")
-    if connection.vendor == "postgresql":
+    if connections[events.db].vendor == "postgresql":
         query = events.annotate(when=RawSQL(_PG_ISOFORMAT, ())).values_list(
             "seq", "chain_seq", "when", *fields, "prev_hash", "hash"
         )
-        return _pg_stream(*query.query.sql_with_params())
+        return _pg_stream(events.db, *query.query.sql_with_params())
     plain = events.values_list("seq", "chain_seq", "occurred_at", *fields, "prev_hash", "hash")
     return (
         (r[0], r[1], r[2].astimezone(UTC).isoformat(), *r[3:])
@@ -128,7 +131,8 @@ def event_rows(events: QuerySet[AuditEvent]) -> Iterator[tuple]:
     )
 
 
-def _pg_stream(sql: str, params: tuple) -> Iterator[tuple]:
+def _pg_stream(alias: str, sql: str, params: tuple) -> Iterator[tuple]:
+    connection = connections[alias]
     connection.ensure_connection()
     with connection.connection.cursor(name="audit_verify") as cursor:
         cursor.execute(sql, params)

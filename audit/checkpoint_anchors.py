@@ -39,10 +39,15 @@ class Anchors:
 
 
 def read_anchors(
-    pairs: Iterable[tuple[int, str]], exported: list[dict[str, Any]], sink: Path | None
+    pairs: Iterable[tuple[int, str]],
+    exported: list[dict[str, Any]],
+    sink: Path | None,
+    as_of: datetime | None = None,
 ) -> Anchors:
     """Read the checkpoints of the database and of the sink; check their signatures and each
-    side against the other; choose the latest signed one as the start and the heads to reach."""
+    side against the other; choose the latest signed one as the start and the heads to reach.
+    ``as_of``: the database read is a replica's, up to date to that moment; a checkpoint outside
+    it taken later (or just before) may not have reached it, and is left to the next run."""
     found = Anchors()
     rows: list[dict[str, Any]] = [
         dict(row)
@@ -74,6 +79,8 @@ def read_anchors(
         outside = list(exported)
     # A sink that outlived its database (a new db.sqlite3) holds another database's checkpoints.
     outside = of_this_database(outside, found.notes, found.problems)
+    if as_of is not None:
+        outside = _replayed(outside, as_of, found.notes)
     _compare(new_style, outside, found)
     for record in outside:
         if "heads" not in record:  # an exported pair from before signed checkpoints
@@ -84,6 +91,19 @@ def read_anchors(
     if exported or (sink or signing.sink_path()) is not None:
         _at_risk_from_outside(in_db, trusted[len(in_db) :], found)
     return found
+
+
+def _replayed(records: list[dict[str, Any]], as_of: datetime, notes: list[str]) -> list[dict]:
+    """The checkpoints outside the database that a replica up to date to ``as_of`` holds (one
+    taken within SINK_GRACE of it may still be committing)."""
+    cutoff = as_of - SINK_GRACE
+    kept = [r for r in records if "verified_at" not in r or _when(r["verified_at"]) <= cutoff]
+    if len(kept) < len(records):
+        notes.append(
+            f"{len(records) - len(kept)} checkpoint(s) outside the database are newer than the "
+            f"replica read ({as_of.isoformat()}): left to the next verification"
+        )
+    return kept
 
 
 def _at_risk_from_outside(

@@ -17,6 +17,7 @@ import multiprocessing
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -75,11 +76,15 @@ def verify_chain(
     full: bool = True,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    as_of: datetime | None = None,
 ) -> ChainReport:
     """Verify every chain from its start (``full``) against the checkpoints (those recorded,
     the sink's, and any exported ``(seq, hash)`` pairs given). The name and arguments of the
-    single-chain verification, kept for its callers (the API, the screen, the task)."""
-    return verify_chains(full=full, checkpoints=checkpoints, workers=workers, progress=progress)
+    single-chain verification, kept for its callers (the API, the screen, the task).
+    ``as_of``: read from a replica up to date to that moment (``read_anchors``)."""
+    return verify_chains(
+        full=full, checkpoints=checkpoints, workers=workers, progress=progress, as_of=as_of
+    )
 
 
 def verify_chains(
@@ -90,6 +95,7 @@ def verify_chains(
     workers: int = 1,
     sink: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
+    as_of: datetime | None = None,
 ) -> ChainReport:
     """Verify every chain; ``full`` from the start, else from the last signed checkpoint.
     ``exported`` are checkpoints kept elsewhere (the sink's format); ``workers`` > 1 verifies
@@ -100,7 +106,7 @@ def verify_chains(
         chain: (seq, digest)
         for chain, seq, digest in ChainHead.objects.values_list("chain", "seq", "hash")
     }
-    anchors = read_anchors(checkpoints, list(exported), sink)
+    anchors = read_anchors(checkpoints, list(exported), sink, as_of)
     jobs = _jobs(heads, anchors, full)
     results = _run(jobs, workers, progress)
     report = _report(results, anchors, heads)

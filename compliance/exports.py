@@ -4,7 +4,8 @@ for a period.
 ``export_build`` writes the file, reporting progress as it goes; it runs in a Celery task
 (``compliance.tasks``) enqueued by ``compliance.services.export_request`` (or
 ``export_retry``, or the sweep of stalled exports, ``export_requeue_stalled``). Each export names
-the audit chain head it was made from, so that it can be tied to a verified chain.
+the audit chain head it was made from, so that it can be tied to a verified chain. The rows, and
+that head, are read from the replica when one is configured (``core.replica``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from audit.actions import SAR_PREFIX
 from audit.models import AuditEvent
 from core.csv_cells import csv_writer
 from core.people import person_name
+from core.replica import reporting
 from core.roles import COMPLIANCE_AUDITOR, role_of
 from tables.selectors import gaming_day
 from wagers.models import Settlement
@@ -111,33 +113,42 @@ def export_build(export_id: int, *, task_id: str | None = None) -> Export:
     export = Export.objects.get(pk=export_id)
     if export.status == Export.Status.DONE:
         return export
-    # The newest event across the audit chains: the export covers events up to it.
-    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
-    chain_seq, chain_hash = head if head else (0, "")
-    if not _claim(export, task_id, chain_seq, chain_hash):
-        export.refresh_from_db()
-        return export
     try:
-        if export.kind == Export.Kind.SETTLEMENTS:
-            columns, rows, total = SETTLEMENT_COLUMNS, *_settlement_rows(export)
-        elif export.kind == Export.Kind.HOLD:
-            columns, rows, total = HOLD_COLUMNS, *_hold_rows(export)
-        else:
-            columns, rows, total = AUDIT_COLUMNS, *_audit_rows(export, chain_seq)
-        name = (
-            f"{export.kind}_{export.start:%Y%m%d%H%M}_{export.end:%Y%m%d%H%M}"
-            f"_head{chain_seq}-{chain_hash[:12]}.csv"
-        )
-        stored, written = _write(export, name, columns, rows, total)
+        with reporting():  # the rows, and the head they go up to, from the replica if any
+            built = _build(export, task_id)
+        if built is None:  # another build has it
+            export.refresh_from_db()
+            return export
         export.refresh_from_db()
-        export.file.name = stored
-        export.status, export.progress, export.rows = Export.Status.DONE, 100, written
+        export.file.name, export.rows = built
+        export.status, export.progress = Export.Status.DONE, 100
         export.finished_at = timezone.now()
         export.save(update_fields=["file", "status", "progress", "rows", "finished_at"])
     except Exception as error:
         Export.objects.filter(pk=export.pk).update(status=Export.Status.FAILED, error=str(error))
         raise
     return export
+
+
+def _build(export: Export, task_id: str | None) -> tuple[str, int] | None:
+    """Claim the export and write its file: the stored name and the rows, or None when another
+    build holds it. Reads only what it exports (the progress it writes goes to the primary)."""
+    # The newest event across the audit chains: the export covers events up to it.
+    head = AuditEvent.objects.order_by("-seq").values_list("seq", "hash").first()
+    chain_seq, chain_hash = head if head else (0, "")
+    if not _claim(export, task_id, chain_seq, chain_hash):
+        return None
+    if export.kind == Export.Kind.SETTLEMENTS:
+        columns, rows, total = SETTLEMENT_COLUMNS, *_settlement_rows(export)
+    elif export.kind == Export.Kind.HOLD:
+        columns, rows, total = HOLD_COLUMNS, *_hold_rows(export)
+    else:
+        columns, rows, total = AUDIT_COLUMNS, *_audit_rows(export, chain_seq)
+    name = (
+        f"{export.kind}_{export.start:%Y%m%d%H%M}_{export.end:%Y%m%d%H%M}"
+        f"_head{chain_seq}-{chain_hash[:12]}.csv"
+    )
+    return _write(export, name, columns, rows, total)
 
 
 def _claim(export: Export, task_id: str | None, chain_seq: int, chain_hash: str) -> bool:

@@ -30,6 +30,7 @@ from decimal import Decimal
 from django.conf import settings as django_settings
 
 from core.errors import DomainError
+from core.replica import ReadSource, reporting
 from patrons.models import Cardroom, Player
 from tables.models import Table
 from tables.selectors import day_shifts, gaming_day_bounds, shift_bounds
@@ -108,6 +109,7 @@ class HoldReport:
     z: Decimal
     total: BankHold  # the table's bank: the house, or every designated player together
     players: list[BankHold] = field(default_factory=list)  # each DP player, on a DP table
+    source: ReadSource = field(default_factory=ReadSource)  # the replica, or the primary
 
     @property
     def banks(self) -> list[BankHold]:
@@ -121,8 +123,13 @@ class HoldReport:
 def hold_report(table: Table, period: Period, *, z: Decimal | None = None) -> HoldReport:
     """Hold against theoretical at a table over the period: the table's bank, and on a DP
     table each designated player (the proposition player apart). Four queries, whatever the
-    number of hands: the sums are the database's, by wager type, settings version and DP."""
-    z = band_z() if z is None else z
+    number of hands: the sums are the database's, by wager type, settings version and DP.
+    Read from the replica when one is configured (``core.replica``)."""
+    with reporting() as source:
+        return _hold_report(table, period, band_z() if z is None else z, source)
+
+
+def _hold_report(table: Table, period: Period, z: Decimal, source: ReadSource) -> HoldReport:
     wagers = in_force(table, period.start, period.end)
     groups = list(wager_groups(wagers))
     versions = figures_by_version(table, {group.settings for group in groups})
@@ -140,7 +147,7 @@ def hold_report(table: Table, period: Period, *, z: Decimal | None = None) -> Ho
             own = [g for g in groups if (g.dp_player, g.proposition) == (player, proposition)]
             kind = PROPOSITION_PLAYER if proposition else DESIGNATED_PLAYER
             players.append(bank_hold(kind, names[player], count, own, versions, table, z))
-    return HoldReport(table=table, period=period, z=z, total=total, players=players)
+    return HoldReport(table=table, period=period, z=z, total=total, players=players, source=source)
 
 
 def hold_reports(period: Period, *, tables: Iterable[Table] | None = None) -> Iterator[HoldReport]:

@@ -1,6 +1,7 @@
 """Compliance reports, per table and gaming day in the cardroom's time zone.
 
-Selectors only: they read what the services wrote and never change anything.
+Selectors only: they read what the services wrote and never change anything. They read from
+the replica when one is configured (``core.replica.reporting``); each report says where from.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from decimal import Decimal
 
 from django.db.models import Q, QuerySet
 
+from core.replica import ReadSource, reporting
 from patrons.models import Player
 from rake.selectors import fees_by_mode
 from tables.models import RotationRecord, Seating, StackEntry, Table
@@ -34,10 +36,16 @@ class TableDayReport:
     rotation: list[RotationRecord] = field(default_factory=list)
     rotation_flags: list = field(default_factory=list)
     setting_changes: list[SettingChange] = field(default_factory=list)
+    source: ReadSource = field(default_factory=ReadSource)
 
 
 def table_day_report(table: Table, day: date) -> TableDayReport:
     """Everything compliance reads about one table's gaming day."""
+    with reporting() as source:
+        return _table_day_report(table, day, source)
+
+
+def _table_day_report(table: Table, day: date, source: ReadSource) -> TableDayReport:
     start, end = gaming_day_bounds(table.cardroom, day)
     fees = fees_by_mode(table, day, day).get(day, {})
     hands = Hand.objects.filter(table=table, settled_at__gte=start, settled_at__lt=end)
@@ -72,6 +80,7 @@ def table_day_report(table: Table, day: date) -> TableDayReport:
             .select_related("table", "proposed_by", "decision__decided_by")
             .order_by("proposed_at")
         ),
+        source=source,
     )
 
 
@@ -80,11 +89,19 @@ class PlayerReport:
     player: Player
     seatings: list[Seating]
     movements: QuerySet[StackEntry]
+    source: ReadSource = field(default_factory=ReadSource)
 
 
 def player_report(player: Player, start: datetime, end: datetime) -> PlayerReport:
     """A player's sessions at the tables (seatings overlapping the period) and every stack
-    movement in it."""
+    movement in it (read, when the movements are listed, where the sessions were)."""
+    with reporting() as source:
+        return _player_report(player, start, end, source)
+
+
+def _player_report(
+    player: Player, start: datetime, end: datetime, source: ReadSource
+) -> PlayerReport:
     seatings = (
         Seating.objects.filter(player=player, sat_at__lt=end)
         .exclude(left_at__lt=start)
@@ -95,5 +112,6 @@ def player_report(player: Player, start: datetime, end: datetime) -> PlayerRepor
         StackEntry.objects.filter(seating__player=player, created_at__gte=start, created_at__lt=end)
         .select_related("seating__table", "actor")
         .order_by("created_at", "id")
+        .using(source.alias)
     )
-    return PlayerReport(player=player, seatings=list(seatings), movements=movements)
+    return PlayerReport(player=player, seatings=list(seatings), movements=movements, source=source)

@@ -7,6 +7,8 @@ show its payouts with no settlement: a false alarm in a room at play. Inside
 REPEATABLE READ). A read-only transaction cannot write a run's progress, and what it wrote
 would not show until it ends: ``side_progress`` writes it through a connection of its own.
 Inside a transaction already (a test) and on SQLite (one writer), reads are left as they are.
+Inside ``core.replica.reporting()`` the snapshot is the replica's (a hot standby runs
+read-only transactions at REPEATABLE READ).
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
+
+from core.replica import current_read_alias
 
 from .models import VerificationRun
 
@@ -23,10 +27,12 @@ from .models import VerificationRun
 @contextmanager
 def read_snapshot() -> Iterator[bool]:
     """Yields whether the reads inside share one snapshot."""
+    alias = current_read_alias()
+    connection = connections[alias]
     if connection.vendor != "postgresql" or connection.in_atomic_block:
         yield False
         return
-    with transaction.atomic():
+    with transaction.atomic(using=alias):
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield True

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from audit.models import Checkpoint
 from audit.verification import verify_chain
+from core.replica import ReadSource, reporting
 
 from .books import verify_books
 from .models import VerificationRun
@@ -56,6 +57,14 @@ def verification_run(run_id: int, *, task_id: str | None = None) -> Verification
 
 
 def _verify(run: VerificationRun) -> tuple[bool, dict[str, Any]]:
+    """The verification, read from the replica when one is configured (its progress is
+    written to the primary); the result says where it was read from."""
+    with reporting() as source:
+        ok, result = _verify_kind(run, source)
+    return ok, {**result, "read_from": source.as_dict()}
+
+
+def _verify_kind(run: VerificationRun, source: ReadSource) -> tuple[bool, dict[str, Any]]:
     if run.kind == VerificationRun.Kind.BOOKS:
         with read_snapshot() as snapshot:
             if snapshot:
@@ -68,7 +77,9 @@ def _verify(run: VerificationRun) -> tuple[bool, dict[str, Any]]:
         state = verify_state(progress=lambda percent: _progress(run.pk, percent))
         return state.ok, state.as_dict()
     # The chain is verified in one walk: its progress goes from 0 to 100 when it is done.
-    chain = verify_chain(checkpoints=Checkpoint.objects.values_list("seq", "hash"))
+    chain = verify_chain(
+        checkpoints=Checkpoint.objects.values_list("seq", "hash"), as_of=source.as_of
+    )
     return chain.ok, asdict(chain)
 
 

@@ -16,6 +16,7 @@ from cardroom.api.base import ServiceView, actor
 from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
+from cardroom.api.read_source import ReadSourceOut
 from cardroom.api.tables.rotation import PERIOD, RotationFlagOut, RotationOut, period
 from cardroom.api.tables.setting_changes import SettingChangeOut
 from compliance import reports, services
@@ -41,6 +42,9 @@ class TableDayOut(serializers.Serializer):
     rotation = RotationOut(many=True)
     rotation_flags = RotationFlagOut(many=True)
     setting_changes = SettingChangeOut(many=True)
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 class TableDayReport(ServiceView):
@@ -87,6 +91,9 @@ class PlayerReportOut(serializers.Serializer):
     player = serializers.IntegerField(source="player.pk")
     seatings = SeatingSessionOut(many=True)
     movements = MovementOut(many=True)
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 class PlayerReport(ServiceView):

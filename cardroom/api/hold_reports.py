@@ -15,6 +15,7 @@ from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView
 from cardroom.api.fields import MoneyField, SignedMoneyField
+from cardroom.api.read_source import ReadSourceOut
 from cardroom.api.tables.rotation import period
 from compliance import hold, hold_lines
 from core.errors import DomainError
@@ -90,6 +91,9 @@ class HoldReportOut(serializers.Serializer):
     total = HoldBankOut(help_text="the table's bank: the house, or every DP together")
     players = HoldBankOut(many=True, help_text="each designated player, on a DP table")
     flags = serializers.ListField(child=serializers.CharField())
+    read_from = ReadSourceOut(
+        source="source", help_text="where the report was read from (the replica's lag)"
+    )
 
 
 HOLD_PARAMETERS = [

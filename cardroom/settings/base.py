@@ -10,6 +10,7 @@ from .env import (
     env_list,
     migration_database_from_env,
     redis_from_env,
+    replica_database_from_env,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -135,6 +136,11 @@ DATABASES = {"default": database_from_env(BASE_DIR)}
 # "migrations" alias (audit's migrate command uses it, then grants the runtime role).
 if _migrations := migration_database_from_env():
     DATABASES["migrations"] = _migrations
+# Reports, exports and verifications read from a streaming replica when DATABASE_REPLICA_URL
+# names one (core.replica); writes, and every read inside a transaction, stay on the primary.
+if _replica := replica_database_from_env():
+    DATABASES["replica"] = _replica
+DATABASE_ROUTERS = ["core.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -118,6 +118,30 @@ def migration_database_from_env(*, environ: Mapping[str, str] | None = None) -> 
     return config
 
 
+def replica_database_from_env(*, environ: Mapping[str, str] | None = None) -> dict | None:
+    """``DATABASES["replica"]``: DATABASE_REPLICA_URL, a PostgreSQL streaming replica of
+    DATABASE_URL's database that reports, exports and verifications read from
+    (``core.replica``; docs/production.md, "Several machines"), or None when unset."""
+    value = _get("DATABASE_REPLICA_URL", environ)
+    if value is None:
+        return None
+    config = _database("DATABASE_REPLICA_URL", value)
+    primary = _get("DATABASE_URL", environ) or ""
+    if config["ENGINE"] != "django.db.backends.postgresql" or not primary.startswith(
+        ("postgres://", "postgresql://")
+    ):
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL must be a PostgreSQL streaming replica of DATABASE_URL's "
+            f"PostgreSQL database (postgres://…), got {_redacted(value)!r}."
+        )
+    # A replica that does not answer is left aside within seconds (the report reads the
+    # primary), not waited on for the operating system's minutes.
+    config.setdefault("OPTIONS", {}).setdefault("connect_timeout", 3)
+    # Tests read the default's test database through it (the replica replays the primary).
+    config["TEST"] = {"MIRROR": "default"}
+    return config
+
+
 def _database(name: str, value: str) -> dict[str, Any]:
     url = urlsplit(value)
     if url.scheme not in _DATABASE_SCHEMES:

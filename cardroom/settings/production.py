@@ -49,16 +49,20 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
 # each worker keeps its connection open (``DJANGO_CONN_MAX_AGE`` seconds, checked before reuse
 # so a restarted database is not an error). With threaded workers, ``DJANGO_DB_POOL=true``
 # uses psycopg's pool instead (Django 5.2's ``"pool"``; mutually exclusive with the above).
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+# The replica's connection (DATABASE_REPLICA_URL) is kept the same way.
+for _alias in ("default", "replica"):
+    _db = DATABASES.get(_alias)  # noqa: F405
+    if not _db or _db["ENGINE"] != "django.db.backends.postgresql":
+        continue
     if env_bool("DJANGO_DB_POOL", False):
-        DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {  # noqa: F405
+        _db["CONN_MAX_AGE"] = 0
+        _db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": env_int("DJANGO_DB_POOL_SIZE", 8),
         }
     else:
-        DATABASES["default"]["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 600)  # noqa: F405
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # noqa: F405
+        _db["CONN_MAX_AGE"] = env_int("DJANGO_CONN_MAX_AGE", 600)
+        _db["CONN_HEALTH_CHECKS"] = True
 
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

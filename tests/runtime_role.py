@@ -81,6 +81,10 @@ def install() -> Roles:
     runtime = sql.Identifier(roles.runtime)
     _run(sql.SQL("ALTER ROLE {} NOINHERIT").format(runtime))
     _run(sql.SQL("GRANT {}, {} TO {}").format(sql.Identifier(roles.owner), superuser, runtime))
+    # A test database need not outlive a crash of the server: its commits do not wait for the
+    # disk (the sessions opened from now on; a committed row is still seen by every session).
+    database = sql.Identifier(connection.settings_dict["NAME"])
+    _run(sql.SQL("ALTER DATABASE {} SET synchronous_commit = off").format(database))
     return roles
 
 

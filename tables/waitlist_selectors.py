@@ -17,10 +17,15 @@ from .models import Seating, Table, TableSettings, Waitlist, WaitlistEntry
 
 def waitlists(cardroom: Cardroom) -> QuerySet[Waitlist]:
     """The cardroom's lists, each with the entries still on it in their order."""
+    return all_waitlists().filter(cardroom=cardroom)
+
+
+def all_waitlists() -> QuerySet[Waitlist]:
+    """Every list, each with the entries still on it in their order (``on_list``)."""
     on_list = WaitlistEntry.objects.filter(status__in=WaitlistEntry.ON_LIST).select_related(
         "player", "called_table"
     )
-    return Waitlist.objects.filter(cardroom=cardroom).prefetch_related(
+    return Waitlist.objects.order_by("cardroom", "pk").prefetch_related(
         Prefetch("entries", queryset=on_list.order_by("position", "id"), to_attr="on_list")
     )
 

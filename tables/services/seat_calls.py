@@ -93,7 +93,9 @@ def _list_of(table: Table) -> Waitlist:
     for waitlist in Waitlist.objects.filter(cardroom=table.cardroom_id, banking=table.banking):
         if waitlist_selectors.table_fits(table, waitlist):
             return (
-                Waitlist.objects.select_for_update().select_related("cardroom").get(pk=waitlist.pk)
+                Waitlist.objects.select_for_update(of=("self",))
+                .select_related("cardroom")
+                .get(pk=waitlist.pk)
             )
     raise Conflict(f"No waitlist is open for {table}'s game.", field="table")
 
@@ -102,7 +104,7 @@ def _first_waiting(waitlist: Waitlist) -> WaitlistEntry:
     entry = (
         entries_of(waitlist)
         .filter(status=Status.WAITING)
-        .select_for_update()
+        .select_for_update(of=("self",))
         .select_related("waitlist__cardroom", "player")
         .order_by("position", "id")
         .first()

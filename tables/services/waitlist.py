@@ -215,7 +215,7 @@ def entry_locked(entry: WaitlistEntry) -> WaitlistEntry:
         raise NotFound(f"There is no waitlist entry {entry.pk}.")
     _locked(Waitlist(pk=list_id[0]))
     return (
-        WaitlistEntry.objects.select_for_update()
+        WaitlistEntry.objects.select_for_update(of=("self",))
         .select_related("waitlist__cardroom", "player", "called_table")
         .get(pk=entry.pk)
     )
@@ -237,7 +237,9 @@ def require_on_list(entry: WaitlistEntry, *, action: str) -> None:
 
 def _locked(waitlist: Waitlist) -> Waitlist:
     found = (
-        Waitlist.objects.select_for_update().select_related("cardroom").filter(pk=waitlist.pk)
+        Waitlist.objects.select_for_update(of=("self",))
+        .select_related("cardroom")
+        .filter(pk=waitlist.pk)
     ).first()
     if found is None:
         raise NotFound(f"There is no waitlist {waitlist.pk}.")

@@ -33,6 +33,7 @@ from .waitlist import (
     entry_end,
     entry_locked,
     holds_expire,
+    local_time,
     require_on_list,
 )
 
@@ -81,10 +82,10 @@ def seat_open_check(table: Table, seat: int) -> None:
     called = WaitlistEntry.objects.filter(
         called_table=table, called_seat=seat, status=Status.CALLED
     ).first()
-    if called is not None:
+    if called is not None and called.call_expires_at is not None:
         raise Conflict(
             f"Seat {seat} at {table} is called for {called.name} already, until "
-            f"{called.call_expires_at:%H:%M} UTC.",
+            f"{local_time(called.call_expires_at, table.cardroom)}.",
             field="seat",
         )
 
@@ -251,7 +252,8 @@ def _require_called_in_time(entry: WaitlistEntry) -> None:
     if entry.call_expires_at <= timezone.now():
         raise Conflict(
             f"{entry.name}'s call to seat {entry.called_seat} at {entry.called_table} ran out "
-            f"at {entry.call_expires_at:%H:%M} UTC: pass it on to the next player.",
+            f"at {local_time(entry.call_expires_at, entry.waitlist.cardroom)}: pass it on to the "
+            "next player.",
             field="entry",
         )
 

@@ -8,8 +8,9 @@ the list's row first, so two changes of one list happen one at a time.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -137,12 +138,13 @@ def waitlist_arrive(*, entry: WaitlistEntry, by: User) -> WaitlistEntry:
     require_supervisor(by, action="check a player in")
     entry = entry_locked(entry)
     require_on_list(entry, action="check in")
+    cardroom = entry.waitlist.cardroom
     if entry.arrived_at is not None:
         raise Conflict(f"{entry.name} is here already.", field="entry")
     if entry.hold_until is not None and entry.hold_until <= timezone.now():
         raise Conflict(
-            f"{entry.name}'s hold ran out at {entry.hold_until:%H:%M} UTC: put them on the list "
-            "again.",
+            f"{entry.name}'s hold ran out at {local_time(entry.hold_until, cardroom)}: put them "
+            "on the list again.",
             field="entry",
         )
     entry.arrived_at = timezone.now()
@@ -225,7 +227,7 @@ def require_on_list(entry: WaitlistEntry, *, action: str) -> None:
     """Refuse, by name, an action for a player no longer on the list."""
     if entry.status in WaitlistEntry.ON_LIST:
         return
-    when = f" at {entry.ended_at:%H:%M} UTC" if entry.ended_at else ""
+    when = f" at {local_time(entry.ended_at, entry.waitlist.cardroom)}" if entry.ended_at else ""
     left = {
         Status.SEATED: "was seated from the list",
         Status.PASSED: "was passed over when the call ran out",
@@ -233,6 +235,11 @@ def require_on_list(entry: WaitlistEntry, *, action: str) -> None:
         Status.EXPIRED: "did not arrive within the phone hold",
     }[Status(entry.status)]
     raise Conflict(f"{entry.name} {left}{when}: there is no one to {action}.", field="entry")
+
+
+def local_time(at: datetime, cardroom: Cardroom) -> str:
+    """``21:04``: a moment as the cardroom's clock shows it."""
+    return f"{at.astimezone(ZoneInfo(cardroom.time_zone)):%H:%M}"
 
 
 def _locked(waitlist: Waitlist) -> Waitlist:

@@ -196,6 +196,14 @@ class World:
         return waitlist_join(waitlist=self.waitlist, name="Wren Lister", by=self.supervisor)
 
     @cached_property
+    def phone_entry(self):
+        """A player on the list by phone, after ``waiting_entry``, not here yet."""
+        self.waiting_entry  # noqa: B018 - the list's first place is the waiting entry's
+        return waitlist_join(
+            waitlist=self.waitlist, name="Pia Phone", phone=True, by=self.supervisor
+        )
+
+    @cached_property
     def called_entry(self):
         """A player called to seat 3 of the DP table (empty), within the call's minutes."""
         entry = waitlist_join(waitlist=self.waitlist, name="Cal Called", by=self.supervisor)

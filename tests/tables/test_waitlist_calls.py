@@ -24,6 +24,7 @@ from tables.services.seat_changes import seating_move
 from tables.services.seating import seat_player
 from tables.services.sessions import table_open
 from tables.services.waitlist import waitlist_join, waitlist_open, waitlist_remove
+from tables.tasks import pass_expired_seat_calls_task
 
 pytestmark = pytest.mark.django_db
 
@@ -209,3 +210,14 @@ def seat_someone(make_player, supervisor):
         )
 
     return sit
+
+
+def test_the_scheduled_task_passes_the_calls_that_ran_out(open_tables, line, supervisor, clock):
+    waitlist_call(table=open_tables[0], seat=5, by=supervisor)
+    assert pass_expired_seat_calls_task() == {"passed": 0}
+    clock.advance(minutes=3)
+    assert pass_expired_seat_calls_task() == {"passed": 1}
+    called = WaitlistEntry.objects.get(status="called")
+    assert (called.name, called.called_seat) == ("Blake Moss", 5)
+    [passed] = AuditEvent.objects.filter(action="waitlist.call_passed")
+    assert passed.actor_id is None

@@ -74,6 +74,17 @@ class AuditAction(models.TextChoices):
     STACK_CASH_OUT = "stack.cash_out"
     STACK_WAGER = "stack.wager"
     STACK_DP_BANK = "stack.dp_bank"
+    # The waitlist (tables.services.waitlist): its lists, their order, seat calls, seat changes.
+    WAITLIST_OPENED = "waitlist.opened"
+    WAITLIST_JOINED = "waitlist.joined"
+    WAITLIST_ARRIVED = "waitlist.arrived"
+    WAITLIST_LEFT = "waitlist.left"
+    WAITLIST_EXPIRED = "waitlist.expired"
+    WAITLIST_REORDERED = "waitlist.reordered"
+    WAITLIST_CALLED = "waitlist.called"
+    WAITLIST_CALL_PASSED = "waitlist.call_passed"
+    WAITLIST_SEATED = "waitlist.seated"
+    SEAT_CHANGED = "seat.changed"
     # The designated-player rotation (R16) and hands (R5–R15).
     ROTATION_OFFERED = "rotation.offered"
     HAND_STARTED = "hand.started"

@@ -37,7 +37,12 @@ UNDER_AGE = "under_age"
 #: Who sets a cardroom's minimum age: the floor, and the administrator who set the room up.
 SETTERS = (FLOOR_SUPERVISOR, ADMINISTRATOR)
 #: What the floor and compliance are told was refused, by action.
-_CANNOT = {"register": "be registered", "seat": "be seated", "buy chips": "buy chips"}
+_CANNOT = {
+    "register": "be registered",
+    "seat": "be seated",
+    "buy chips": "buy chips",
+    "join": "join the waitlist",
+}
 
 
 def age_on(born: date, day: date) -> int:

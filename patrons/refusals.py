@@ -30,6 +30,7 @@ NEUTRAL = {
     "register": "This player cannot be registered; call a floor supervisor.",
     "seat": "This player cannot be seated; call a floor supervisor.",
     "buy chips": "This player cannot buy chips; call a floor supervisor.",
+    "join": "This player cannot join the waitlist; call a floor supervisor.",
     "play": "This player cannot play on; call a floor supervisor.",
     "redeem chips": "This player's chips cannot be redeemed here; call a floor supervisor.",
 }
@@ -39,6 +40,7 @@ _REASONED = {
     "register": "{who} cannot be registered",
     "seat": "{who} cannot be seated",
     "buy chips": "{who} cannot buy chips",
+    "join": "{who} cannot join the waitlist",
     "play": "{who} cannot play on",
     "redeem chips": "{who}'s chips cannot be redeemed at the cage",
 }

@@ -27,6 +27,8 @@ from .models import (
     TableSettings,
     TwoPersonChange,
     TwoPersonDecision,
+    Waitlist,
+    WaitlistEntry,
 )
 from .staff_models import ExclusionEndChange, PaytableChange, SelfApprovalChange, SettingChange
 
@@ -343,3 +345,27 @@ class DeviceTokenAdmin(ReadOnlyAdmin):
     list_select_related = ["device__table", "created_by"]
     search_fields = ["prefix", "device__serial"]
     exclude = ["digest"]
+
+
+class WaitlistEntryInline(ReadOnlyTabularInline):
+    model = WaitlistEntry
+    fields = ["position", "name", "channel", "status", "joined_at", "called_table", "called_seat"]
+
+
+@admin.register(Waitlist)
+class WaitlistAdmin(ReadOnlyAdmin):
+    """A list per game and limits: changed through ``tables.services.waitlist`` (audited)."""
+
+    list_display = ["cardroom", "banking", "ante_min", "ante_max", "opened_at"]
+    list_filter = ["banking", "cardroom"]
+    list_select_related = ["cardroom"]
+    inlines = [WaitlistEntryInline]
+
+
+@admin.register(WaitlistEntry)
+class WaitlistEntryAdmin(ReadOnlyAdmin):
+    list_display = ["name", "waitlist", "position", "channel", "status", "joined_at", "called_at"]
+    list_filter = ["status", "channel"]
+    list_select_related = ["waitlist__cardroom"]
+    search_fields = ["name", "player__name"]
+    date_hierarchy = "joined_at"

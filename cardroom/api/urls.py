@@ -26,6 +26,7 @@ from cardroom.api import (
     paytables,
     persons,
     staff,
+    waitlist,
 )
 from cardroom.api import hands as wagers
 from cardroom.api import patron_reviews as reviews
@@ -118,6 +119,16 @@ urlpatterns = [
     path("seatings/<int:pk>/leave/", table_seating.SeatingLeave.as_view()),
     path("seatings/<int:pk>/dp-waiver/", table_seating.SeatingDpWaiver.as_view()),
     path("seatings/<int:pk>/proposition/", table_seating.SeatingProposition.as_view()),
+    # the waitlist: lists, joining, the order, seat calls, taking a seat, seat changes
+    path("waitlists/", waitlist.WaitlistList.as_view(), name="api-waitlists"),
+    path("waitlists/<int:pk>/entries/", waitlist.WaitlistJoin.as_view()),
+    path("tables/<int:pk>/seat-calls/", waitlist.SeatCall.as_view()),
+    path("waitlist-entries/<int:pk>/remove/", waitlist.EntryRemove.as_view()),
+    path("waitlist-entries/<int:pk>/arrive/", waitlist.EntryArrive.as_view()),
+    path("waitlist-entries/<int:pk>/move/", waitlist.EntryMove.as_view()),
+    path("waitlist-entries/<int:pk>/pass/", waitlist.EntryPass.as_view()),
+    path("waitlist-entries/<int:pk>/seat/", waitlist.EntrySeat.as_view()),
+    path("seatings/<int:pk>/move/", waitlist.SeatingMove.as_view()),
     path("hands/", wagers.HandList.as_view(), name="api-hands"),
     path("hands/<int:pk>/", wagers.HandDetail.as_view(), name="api-hand"),
     path("hands/<int:pk>/wagers/", wagers.HandWager.as_view()),

@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import (
     account,
+    board,
     cage,
     cage_count,
     cage_sheets,
@@ -16,6 +17,7 @@ from . import (
     floor,
     floor_hands,
     floor_paytables,
+    floor_waitlist,
     home,
     law,
     law_exclusions,
@@ -26,7 +28,10 @@ from . import (
     staff,
 )
 
-home_patterns = [path("", home.home, name="home")]
+home_patterns = [
+    path("", home.home, name="home"),
+    path("board/<int:pk>/", board.public_board, name="public-board"),
+]
 
 #: A person's own account; before Django's auth URLs, so that these win.
 account_patterns = [
@@ -49,6 +54,8 @@ floor_patterns = [
     path("", floor.table_list, name="floor-tables"),
     path("tables/new/", floor.table_create, name="floor-table-create"),
     path("dashboard/", floor.dashboard, name="floor-dashboard"),
+    path("waitlist/", floor_waitlist.waitlist_page, name="floor-waitlist"),
+    path("waitlist/<slug:action>/", floor_waitlist.waitlist_action, name="floor-waitlist-action"),
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor_hands.hand_detail, name="floor-hand"),

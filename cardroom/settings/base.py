@@ -124,7 +124,10 @@ TEMPLATES = [
                 "cardroom.screens.context_processors.role",
             ],
             # The project package is not an app; its template tags are named here.
-            "libraries": {"cardroom": "cardroom.screens.templatetags.cardroom"},
+            "libraries": {
+                "cardroom": "cardroom.screens.templatetags.cardroom",
+                "waitlist": "cardroom.screens.templatetags.waitlist",
+            },
         },
     },
 ]
@@ -264,6 +267,11 @@ CELERY_BEAT_SCHEDULE = {
     "flush-refusals": {"task": "audit.flush_refusals", "schedule": timedelta(minutes=1)},
     # /health/deps/ reads beat's (and a worker's) heartbeat.
     "heartbeat": {"task": "cardroom.heartbeat", "schedule": timedelta(minutes=1)},
+    # A seat call whose minutes ran out passes to the next player on its list.
+    "pass-expired-seat-calls": {
+        "task": "tables.pass_expired_seat_calls",
+        "schedule": timedelta(seconds=30),
+    },
     # The books against themselves and the engine: a run by no one.
     "verify-books": {"task": "compliance.verify_books", "schedule": timedelta(hours=1)},
     "fail-stalled-state-list-imports": {

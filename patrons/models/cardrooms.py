@@ -33,6 +33,10 @@ DEFAULT_VARIANCE_REGULATOR_THRESHOLD = Decimal("100.00")
 DEFAULT_MINIMUM_AGE = 21
 MINIMUM_AGE_BOUNDS = (18, 25)
 
+#: A called player's minutes to take the seat, and a phone entry's hold, by default.
+DEFAULT_SEAT_CALL_MINUTES = 3
+DEFAULT_PHONE_HOLD_MINUTES = 30
+
 
 class Licensee(models.Model):
     """The operator licensed to run one or more cardrooms: the law aggregates a person's cash
@@ -74,6 +78,11 @@ class Cardroom(models.Model):
     variance_regulator_threshold = MoneyField(default=DEFAULT_VARIANCE_REGULATOR_THRESHOLD)
     # The age line (``patrons.age``): checked at registration, at a seat and at a cash buy-in.
     minimum_age = models.PositiveSmallIntegerField(default=DEFAULT_MINIMUM_AGE)
+    # The waitlist (``tables.services.waitlist``): the minutes a called player has to take
+    # the seat before the call passes to the next, and the minutes a place joined by phone
+    # is held for the player to arrive.
+    seat_call_minutes = models.PositiveSmallIntegerField(default=DEFAULT_SEAT_CALL_MINUTES)
+    phone_hold_minutes = models.PositiveSmallIntegerField(default=DEFAULT_PHONE_HOLD_MINUTES)
 
     class Meta:
         db_table = "tables_cardroom"  # made by ``tables``, where the model began

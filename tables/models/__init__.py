@@ -29,3 +29,5 @@ from .tables import Table as Table
 from .tables import TableSession as TableSession
 from .tables import TableSettings as TableSettings
 from .tables import Tender as Tender
+from .waitlist import Waitlist as Waitlist
+from .waitlist import WaitlistEntry as WaitlistEntry

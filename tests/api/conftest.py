@@ -36,16 +36,18 @@ from patrons.identity import IdentityInput, identity_record
 from patrons.models import CurrencyTransactionReport, PersonMatch
 from patrons.state_list_imports import state_list_import_request
 from patrons.state_list_runs import state_list_import_run
-from tables import catalogue, staff
+from tables import catalogue, selectors, staff
 from tables.models import GameStop, Seating, Table, TableSession
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.devices import device_register
 from tables.services.exclusion_ends import exclusion_end_propose
+from tables.services.seat_calls import waitlist_call
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_propose
 from tables.services.sessions import table_open
 from tables.services.setting_changes import setting_change_propose
+from tables.services.waitlist import waitlist_join, waitlist_open
 from tables.staff_models import SettingChange
 from tests.cage_books import slip_prepared
 from tests.conftest import signed
@@ -175,6 +177,37 @@ class World:
     def new_player(self):
         """A player of the cardroom who sits nowhere yet."""
         return player_create(cardroom=self.cardroom, name="Walk-in", by=self.dealer)
+
+    # --- the waitlist ---------------------------------------------------------------------------
+
+    @cached_property
+    def waitlist(self):
+        """The list of the DP table's game, with one player waiting (``waiting_entry``)."""
+        return waitlist_open(
+            cardroom=self.cardroom,
+            banking="designated_player",
+            ante_min=selectors.current_settings(self.dp_table).ante_min,
+            ante_max=selectors.current_settings(self.dp_table).ante_max,
+            by=self.supervisor,
+        )
+
+    @cached_property
+    def waiting_entry(self):
+        return waitlist_join(waitlist=self.waitlist, name="Wren Lister", by=self.supervisor)
+
+    @cached_property
+    def phone_entry(self):
+        """A player on the list by phone, after ``waiting_entry``, not here yet."""
+        self.waiting_entry  # noqa: B018 - the list's first place is the waiting entry's
+        return waitlist_join(
+            waitlist=self.waitlist, name="Pia Phone", phone=True, by=self.supervisor
+        )
+
+    @cached_property
+    def called_entry(self):
+        """A player called to seat 3 of the DP table (empty), within the call's minutes."""
+        entry = waitlist_join(waitlist=self.waitlist, name="Cal Called", by=self.supervisor)
+        return waitlist_call(table=self.dp_table, seat=3, entry=entry, by=self.supervisor)
 
     # --- R17's self-approval switch (administrators) -----------------------------------------
 

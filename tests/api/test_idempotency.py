@@ -241,6 +241,8 @@ MONEY_MOVING = {
     "api/v1/seatings/<int:pk>/add-chips/",
     "api/v1/seatings/<int:pk>/cash-out/",
     "api/v1/seatings/<int:pk>/leave/",
+    "api/v1/seatings/<int:pk>/move/",
+    "api/v1/waitlist-entries/<int:pk>/seat/",
     "api/v1/tables/<int:pk>/seatings/",
     "api/v1/tables/<int:pk>/hands/",
     "api/v1/hands/<int:pk>/wagers/",

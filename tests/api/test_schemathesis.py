@@ -79,6 +79,8 @@ IDS = [
     (r"^/api/v1/slips/\{id\}/", ["slip"]),
     (r"^/api/v1/devices/\{id\}/", ["device"]),
     (r"^/api/v1/drop-counts/\{id\}/", ["drop_count"]),
+    (r"^/api/v1/waitlists/\{id\}/", ["waitlist"]),
+    (r"^/api/v1/waitlist-entries/\{id\}/", ["waiting_entry", "called_entry"]),
     (r"^/api/v1/players/\{id\}/", ["identified_player"]),
     (r"^/api/v1/incidents/\{id\}/", ["incident"]),
     (r"^/api/v1/ctrs/\{id\}/", ["ctr"]),

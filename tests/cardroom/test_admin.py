@@ -73,6 +73,8 @@ from tables.models import (
     TableSettings,
     TwoPersonChange,
     TwoPersonDecision,
+    Waitlist,
+    WaitlistEntry,
 )
 from tables.rotation import designated_player_rotate
 from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
@@ -279,6 +281,7 @@ def one_of_each(supervisor, dealer, make_user):
     _house_bar_end_proposed(cardroom, supervisor, now)
     IncidentHand.objects.create(incident=incident, hand=hand)
     _device_rows(table, hand, supervisor, now)
+    _waitlist_rows(cardroom, table, supervisor, now)
     head = ChainHead.objects.get(pk=1)
     checkpoint = Checkpoint.objects.create(
         seq=head.seq, hash=head.hash, verified_at=now, events=head.seq
@@ -311,6 +314,17 @@ def one_of_each(supervisor, dealer, make_user):
     )
     assert sweep_step().ok
     return {model: model.objects.order_by("pk").first() for model in MODELS}
+
+
+def _waitlist_rows(cardroom, table, supervisor, now) -> None:
+    """A list and a player called from it to a seat, as rows."""
+    waitlist = Waitlist.objects.create(cardroom=cardroom, banking="designated_player",
+                                       ante_min=Decimal("5"), ante_max=Decimal("100"),
+                                       opened_by=supervisor, opened_at=now)  # fmt: skip
+    WaitlistEntry.objects.create(waitlist=waitlist, name="Wren Lister", channel="in_person",
+                                 position=1, status="called", joined_by=supervisor, joined_at=now,
+                                 called_table=table, called_seat=2, called_at=now,
+                                 call_expires_at=now)  # fmt: skip
 
 
 def _device_rows(table, hand, supervisor, now) -> None:

@@ -43,6 +43,8 @@ SCREENS = [
     ("dealer-table", {"pk": "table"}, "get", None, STAFF, 200),
     ("dealer-step", {"pk": "table", "step": "deal"}, "post", {}, STAFF, 422),
     ("floor-tables", {}, "get", None, FLOOR, 200),
+    ("floor-waitlist", {}, "get", None, FLOOR, 200),
+    ("floor-waitlist-action", {"action": "join"}, "post", {}, FLOOR, 422),
     ("floor-table-create", {}, "post", {}, FLOOR, 422),
     ("floor-dashboard", {}, "get", None, FLOOR, 200),
     ("floor-staff", {}, "get", None, FLOOR, 200),
@@ -235,6 +237,7 @@ def test_an_unknown_floor_action_is_not_found(client, supervisor, world):
         ("cage-table-action", lambda world, dealer: [world.house_table.pk, "burn"]),
         ("cage-overview-action", lambda world, dealer: ["burn"]),
         ("floor-paytable-action", lambda world, dealer: ["burn"]),
+        ("floor-waitlist-action", lambda world, dealer: ["burn"]),
         ("floor-staff-action", lambda world, dealer: [dealer.pk, "burn"]),
     ],
 )
@@ -324,6 +327,7 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
             FLOOR_SUPERVISOR,
             [
                 "floor-tables",
+                "floor-waitlist",
                 "floor-paytables",
                 "floor-staff",
                 "dealer-home",

@@ -17,6 +17,8 @@ from cage import services as cage_services
 from cardroom.screens import urls
 from patrons import cash, incidents, reviews, sar_cases
 from patrons.identity import identity_record
+from tables.services.seat_calls import waitlist_call
+from tables.services.waitlist import waitlist_join, waitlist_open
 from tests.api.conftest import IDENTITY
 from tests.conftest import PASSWORD, a_cashier
 
@@ -42,6 +44,8 @@ PAGES = [
     ("floor-paytables", {}, SUPERVISOR),
     ("floor-staff", {}, SUPERVISOR),
     ("floor-cardroom", {}, SUPERVISOR),
+    ("floor-waitlist", {}, SUPERVISOR),
+    ("public-board", {"pk": "cardroom"}, SUPERVISOR),
     ("compliance-audit", {}, AUDITOR),
     ("compliance-reports", {}, AUDITOR),
     ("compliance-player", {"pk": "player"}, AUDITOR),
@@ -80,6 +84,7 @@ NOT_PAGES = {
     "floor-staff-action": "a POST answering the staff page",
     "floor-staff-change": "a POST answering the staff page",
     "floor-paytable-action": "a POST answering the paytables page",
+    "floor-waitlist-action": "a POST answering the waitlist page",
     "compliance-home": "a redirect to the audit log",
     "compliance-verify": "a POST, then the verification page",
     "compliance-verify-books": "a POST, then the verification page",
@@ -144,7 +149,14 @@ def objects(world, settled, supervisor, auditor) -> dict:
         incidents.incident_report(
             cardroom=world.cardroom, kind="dispute", summary=summary, by=supervisor
         )
+    # A list with a player called, one by phone and one waiting: the forms under each entry.
+    waitlist = waitlist_open(cardroom=world.cardroom, banking="designated_player", ante_min="5",
+                             ante_max="100", by=supervisor)  # fmt: skip
+    for name, phone in (("Wren Lister", False), ("Pia Phone", True), ("Sam Ortiz", False)):
+        waitlist_join(waitlist=waitlist, name=name, phone=phone, by=supervisor)
+    waitlist_call(table=world.dp_table, seat=2, by=supervisor)
     return {
+        "cardroom": world.cardroom.pk,
         "table": world.dp_table.pk,
         "house_table": house.pk,
         "hand": settled.pk,

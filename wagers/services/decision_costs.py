@@ -1,0 +1,87 @@
+"""R8: each decision of a settled hand valued against the best play for its cards
+(``engine.decisions``), stored for the player ratings (``compliance.ratings``).
+
+Never in the settlement's transaction: ``wagers.tasks`` runs ``decision_costs_record`` after
+the settlement commits (``wagers.apps`` enqueues it on commit of every original or
+correction entry), and beat's sweep (``decision_costs_sweep``) values any entry a lost message
+left without. Idempotent: an entry is valued once (a unique constraint); the rows are derived
+from the entry's round, never edited, and say nothing a person decided, so they carry no audit
+event of their own (the settlement's is the record).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from engine import round_from_json
+from engine.decisions import DecisionValue, round_decisions
+from engine.money import to_decimal
+from wagers.models import DecisionCost, Settlement, Spot
+
+#: Entries the sweep looks back over, and how many it values in one run.
+SWEEP_WINDOW = timedelta(days=2)
+SWEEP_BATCH = 500
+
+
+def _numerator(value: DecisionValue, amount: object) -> int:
+    scaled = amount * value.dealer_hands  # type: ignore[operator]
+    assert scaled.denominator == 1  # every expectation is a count over the dealer hands
+    return int(scaled.numerator)
+
+
+def decision_costs_record(*, settlement_id: int) -> int:
+    """Value every decision of one settlement entry; the rows written (0 when valued already,
+    or for a reversal, a misdeal, a hand with no decision)."""
+    settlement = Settlement.objects.get(pk=settlement_id)
+    if settlement.kind == Settlement.Kind.REVERSAL or settlement.decision_costs.exists():
+        return 0
+    values = round_decisions(round_from_json(settlement.round))
+    if not values:
+        return 0
+    spots = dict(Spot.objects.filter(hand_id=settlement.hand_id).values_list("seat", "pk"))
+    now = timezone.now()
+    rows = [
+        DecisionCost(
+            settlement=settlement,
+            spot_id=spots[value.seat],
+            seat=value.seat,
+            decision=str(value.decision),
+            raise_amount=to_decimal(value.raise_amount),
+            best_play=value.best_play,
+            dealer_hands=value.dealer_hands,
+            fold_ev=_numerator(value, value.fold),
+            raise_once_ev=_numerator(value, value.raise_once),
+            raise_cap_ev=_numerator(value, value.raise_cap),
+            taken_ev=_numerator(value, value.taken),
+            cost=_numerator(value, value.cost),
+            computed_at=now,
+        )
+        for value in values
+    ]
+    with transaction.atomic():
+        # Two deliveries of one message: the constraint keeps the first.
+        DecisionCost.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def decision_costs_sweep(*, now: object = None, limit: int = SWEEP_BATCH) -> list[int]:
+    """Entries of the last SWEEP_WINDOW with a live, decided spot and no valuation yet (their
+    message lost, or the broker down): valued now, oldest first. The ids valued."""
+    since = (now or timezone.now()) - SWEEP_WINDOW  # type: ignore[operator]
+    decided = Spot.objects.filter(hand_id=OuterRef("hand_id"), dead_reason="").exclude(decision="")
+    pending = (
+        Settlement.objects.filter(created_at__gte=since, hand__misdeal="")
+        .exclude(kind=Settlement.Kind.REVERSAL)
+        .filter(Exists(decided))
+        .exclude(Exists(DecisionCost.objects.filter(settlement_id=OuterRef("pk"))))
+        .order_by("created_at", "id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    ids = list(pending)
+    for pk in ids:
+        decision_costs_record(settlement_id=pk)
+    return ids

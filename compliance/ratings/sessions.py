@@ -24,7 +24,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Count, Sum
+from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from core.money import ZERO
@@ -59,7 +59,7 @@ def _edge(figures: TableFigures, wager: str) -> Fraction:
     return edge
 
 
-def _wagers_in_force(ids: list[int]) -> Iterable[WagerSettlement]:
+def _wagers_in_force(ids: list[int]) -> QuerySet[WagerSettlement]:
     return (
         WagerSettlement.objects.filter(
             **{f"{_SPOT}__seating_id__in": ids, f"{_ENTRY}__reversed_by__isnull": True}

@@ -27,7 +27,6 @@ from tests.wagers.support import (
     FOUR_CLUBS_KQJ4,
     FOUR_HEARTS_AT62,
     THREE_DIAMONDS_Q85,
-    seating_at,
 )
 from wagers.models import DecisionCost, Settlement
 

@@ -13,13 +13,18 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from core.errors import Conflict
+from core.permissions import require_role
+from core.roles import AUDITORS
 from engine import round_from_json
 from engine.decisions import DecisionValue, round_decisions
 from engine.money import to_decimal
+from tables.models import Seating
 from wagers.models import DecisionCost, Settlement, Spot
 
 #: Entries the sweep looks back over, and how many it values in one run.
@@ -85,3 +90,38 @@ def decision_costs_sweep(*, now: object = None, limit: int = SWEEP_BATCH) -> lis
     for pk in ids:
         decision_costs_record(settlement_id=pk)
     return ids
+
+
+class SessionClosed(Conflict):
+    """A closed session's rating is final: nothing is valued again for it."""
+
+    code = "session_closed"
+
+
+def _unvalued(spots: object) -> list[int]:
+    decided = Spot.objects.filter(hand_id=OuterRef("hand_id"), dead_reason="").exclude(decision="")
+    return list(
+        Settlement.objects.filter(hand__spots__in=spots, hand__misdeal="", reversed_by__isnull=True)
+        .exclude(kind=Settlement.Kind.REVERSAL)
+        .filter(Exists(decided))
+        .exclude(Exists(DecisionCost.objects.filter(settlement_id=OuterRef("pk"))))
+        .distinct()
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
+
+
+def seating_decisions_value(*, seating: Seating, by: User) -> int:
+    """The floor (or compliance) wants an open session's rating now, without waiting for the
+    worker: its settled hands' decisions not valued yet are valued here; the rows written. A
+    session that has ended is refused: its rating is final (the sweep values what a lost
+    message left; nobody asks for it again)."""
+    require_role(by, *AUDITORS, action="value a session's decisions")
+    seating = Seating.objects.select_related("player", "table").get(pk=seating.pk)
+    if seating.left_at is not None:
+        raise SessionClosed(
+            f"{seating.player}'s session at {seating.table} seat {seating.seat} has ended: its "
+            "rating is final and is not valued again.",
+            field="seating",
+        )
+    return sum(decision_costs_record(settlement_id=pk) for pk in _unvalued(seating.spots.all()))

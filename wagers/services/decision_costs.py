@@ -11,11 +11,13 @@ event of their own (the settlement's is the record).
 
 from __future__ import annotations
 
-from datetime import timedelta
+import logging
+from datetime import datetime, timedelta
+from fractions import Fraction
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from core.errors import Conflict
@@ -27,15 +29,17 @@ from engine.money import to_decimal
 from tables.models import Seating
 from wagers.models import DecisionCost, Settlement, Spot
 
+logger = logging.getLogger(__name__)
+
 #: Entries the sweep looks back over, and how many it values in one run.
 SWEEP_WINDOW = timedelta(days=2)
 SWEEP_BATCH = 500
 
 
-def _numerator(value: DecisionValue, amount: object) -> int:
-    scaled = amount * value.dealer_hands  # type: ignore[operator]
+def _numerator(value: DecisionValue, amount: Fraction) -> int:
+    scaled = amount * value.dealer_hands
     assert scaled.denominator == 1  # every expectation is a count over the dealer hands
-    return int(scaled.numerator)
+    return scaled.numerator
 
 
 def decision_costs_record(*, settlement_id: int) -> int:
@@ -73,42 +77,38 @@ def decision_costs_record(*, settlement_id: int) -> int:
     return len(rows)
 
 
-def decision_costs_sweep(*, now: object = None, limit: int = SWEEP_BATCH) -> list[int]:
-    """Entries of the last SWEEP_WINDOW with a live, decided spot and no valuation yet (their
-    message lost, or the broker down): valued now, oldest first. The ids valued."""
-    since = (now or timezone.now()) - SWEEP_WINDOW  # type: ignore[operator]
+def _unvalued() -> QuerySet[Settlement]:
+    """Entries (originals and corrections) of hands with a live, decided spot, not valued."""
     decided = Spot.objects.filter(hand_id=OuterRef("hand_id"), dead_reason="").exclude(decision="")
-    pending = (
-        Settlement.objects.filter(created_at__gte=since, hand__misdeal="")
+    return (
+        Settlement.objects.filter(hand__misdeal="")
         .exclude(kind=Settlement.Kind.REVERSAL)
         .filter(Exists(decided))
         .exclude(Exists(DecisionCost.objects.filter(settlement_id=OuterRef("pk"))))
-        .order_by("created_at", "id")
-        .values_list("pk", flat=True)[:limit]
     )
-    ids = list(pending)
+
+
+def decision_costs_sweep(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> list[int]:
+    """Entries of the last SWEEP_WINDOW with a live, decided spot and no valuation yet (their
+    message lost, or the broker down): valued now, oldest first. The ids valued."""
+    since = (now or timezone.now()) - SWEEP_WINDOW
+    pending = _unvalued().filter(created_at__gte=since).order_by("created_at", "id")
+    ids = list(pending.values_list("pk", flat=True)[:limit])
+    valued = []
     for pk in ids:
-        decision_costs_record(settlement_id=pk)
-    return ids
+        try:
+            decision_costs_record(settlement_id=pk)
+        except Exception:  # noqa: BLE001 - one entry the engine refuses must not stop the rest
+            logger.exception("The decisions of settlement %s could not be valued", pk)
+            continue
+        valued.append(pk)
+    return valued
 
 
 class SessionClosed(Conflict):
     """A closed session's rating is final: nothing is valued again for it."""
 
     code = "session_closed"
-
-
-def _unvalued(spots: object) -> list[int]:
-    decided = Spot.objects.filter(hand_id=OuterRef("hand_id"), dead_reason="").exclude(decision="")
-    return list(
-        Settlement.objects.filter(hand__spots__in=spots, hand__misdeal="", reversed_by__isnull=True)
-        .exclude(kind=Settlement.Kind.REVERSAL)
-        .filter(Exists(decided))
-        .exclude(Exists(DecisionCost.objects.filter(settlement_id=OuterRef("pk"))))
-        .distinct()
-        .order_by("id")
-        .values_list("pk", flat=True)
-    )
 
 
 def seating_decisions_value(*, seating: Seating, by: User) -> int:
@@ -124,4 +124,6 @@ def seating_decisions_value(*, seating: Seating, by: User) -> int:
             "rating is final and is not valued again.",
             field="seating",
         )
-    return sum(decision_costs_record(settlement_id=pk) for pk in _unvalued(seating.spots.all()))
+    in_force = _unvalued().filter(hand__spots__seating=seating, reversed_by__isnull=True)
+    ids = list(in_force.distinct().order_by("id").values_list("pk", flat=True))
+    return sum(decision_costs_record(settlement_id=pk) for pk in ids)

@@ -12,6 +12,7 @@ from tables.selectors import viewer
 
 from .models import (
     BankBooking,
+    DecisionCost,
     FeeBooking,
     Hand,
     IncidentHand,
@@ -185,3 +186,13 @@ class ShufflerReportAdmin(ReadOnlyAdmin):
         excluded = list(super().get_exclude(request, obj) or [])
         hidden = obj is not None and cards_hidden(request, obj.hand)
         return [*excluded, "answer"] if hidden else excluded
+
+
+@admin.register(DecisionCost)
+class DecisionCostAdmin(ReadOnlyAdmin):
+    """Each raise-or-fold decision valued against the best play for its cards (R8)."""
+
+    list_display = ["settlement", "seat", "decision", "best_play", "cost", "computed_at"]
+    list_filter = ["decision", "best_play"]
+    list_select_related = ["settlement__hand__table"]
+    search_fields = ["settlement__hand__table__name"]

@@ -273,3 +273,36 @@ class ShufflerReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.device_id} message {self.sequence}: {self.outcome}"
+
+
+class DecisionCost(models.Model):
+    """R8: what one spot's raise-or-fold decision was worth, for the cards of one settlement
+    entry (an original, or a correction: corrected cards or decisions are valued again), by
+    ``engine.decisions``. Expectations are exact, in cents: each ``*_ev`` is a numerator over
+    ``dealer_hands`` (the dealer hands the unseen cards make). Written after the settlement
+    commits, by a task (``wagers.services.decision_costs``); never edited."""
+
+    settlement = models.ForeignKey(
+        Settlement, on_delete=models.PROTECT, related_name="decision_costs"
+    )
+    spot = models.ForeignKey(Spot, on_delete=models.PROTECT, related_name="decision_costs")
+    seat = models.PositiveSmallIntegerField()
+    decision = models.CharField(max_length=12, choices=enum_choices(Decision))
+    raise_amount = MoneyField(default=ZERO)
+    best_play = models.CharField(max_length=12)  # fold, raise 1×, raise 2×, raise 3×
+    dealer_hands = models.BigIntegerField()
+    fold_ev = models.BigIntegerField()
+    raise_once_ev = models.BigIntegerField()
+    raise_cap_ev = models.BigIntegerField()
+    taken_ev = models.BigIntegerField()
+    cost = models.BigIntegerField()  # best_ev − taken_ev, never negative
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["settlement", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["settlement", "seat"], name="decision_cost_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.settlement} seat {self.seat}: {self.best_play}"

@@ -25,6 +25,7 @@ from cardroom.api import (
     hold_reports,
     paytables,
     persons,
+    ratings,
     staff,
     waitlist,
 )
@@ -159,6 +160,9 @@ urlpatterns = [
     ),
     path("reports/tables/<int:pk>/days/<str:day>/", compliance.TableDayReport.as_view()),
     path("reports/players/<int:pk>/", compliance.PlayerReport.as_view()),
+    path("reports/players/<int:pk>/ratings/", ratings.PlayerRatings.as_view()),
+    path("reports/seatings/<int:pk>/rating/", ratings.SessionRating.as_view()),
+    path("reports/seatings/<int:pk>/rating/value/", ratings.SessionRatingValue.as_view()),
     path("reports/hold/tables/<int:pk>/", hold_reports.HoldReport.as_view()),
     path("exports/", compliance.ExportList.as_view()),
     path("exports/<int:pk>/", compliance.ExportDetail.as_view()),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -35,6 +35,7 @@ from wagers import selectors as wagers_selectors
 from .audit_names import named
 from .base import SignedInRequest, call_service, role_required
 from .forms.compliance import AcknowledgeForm, EventSearchForm, ExportForm, ReportForm
+from .ratings import player_page
 
 auditors = role_required(COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR)
 CHART = {"width": 780, "height": 220, "bar": 28, "gap": 4, "left": 44}
@@ -200,11 +201,8 @@ def _gaming_day_now() -> date:
 
 @auditors
 def player_view(request: SignedInRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
-    end = timezone.now()
-    start = end - timedelta(days=_days(request.GET.get("days")))
-    report = reports.player_report(player, start, end)
-    return render(request, "compliance/player.html", {"report": report, "start": start, "end": end})
+    player = get_object_or_404(Player.objects.select_related("cardroom"), pk=pk)
+    return player_page(request, player, _days(request.GET.get("days")))
 
 
 @auditors

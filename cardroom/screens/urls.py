@@ -25,6 +25,7 @@ from . import (
     law_floor,
     law_persons,
     law_sar,
+    ratings,
     staff,
 )
 
@@ -86,6 +87,8 @@ compliance_patterns = [
     path("verifications/<int:pk>/", compliance.verification, name="compliance-verification"),
     path("reports/", compliance.report_view, name="compliance-reports"),
     path("players/<int:pk>/", compliance.player_view, name="compliance-player"),
+    path("players/<int:pk>/ratings.csv", ratings.ratings_csv, name="compliance-player-ratings"),
+    path("sessions/<int:pk>/value/", ratings.session_value, name="compliance-session-value"),
     path("exports/", compliance.export_view, name="compliance-exports"),
     path("exports/<int:pk>/", compliance.export_progress, name="compliance-export"),
     path("exports/<int:pk>/retry/", compliance.export_retry, name="compliance-export-retry"),

@@ -290,6 +290,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "compliance.requeue_stalled_exports",
         "schedule": timedelta(minutes=1),
     },
+    # Settlement entries whose decisions a lost message left unvalued (player ratings).
+    "sweep-decisions": {"task": "wagers.sweep_decisions", "schedule": timedelta(minutes=5)},
 }
 CELERY_TASK_EAGER_PROPAGATES = True
 # Tasks are idempotent (design.md): a task's message is acknowledged when it has finished, so

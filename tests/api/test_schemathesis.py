@@ -73,6 +73,7 @@ IDS = [
         ["hand_open", "hand_wagering", "hand_dealt", "hand_ready", "hand_settled"],
     ),
     (r"^/api/v1/reports/players/\{id\}/", ["player"]),
+    (r"^/api/v1/reports/seatings/\{id\}/", ["seating"]),
     (r"^/api/v1/exports/\{id\}/retry/$", ["failed_export", "export"]),
     (r"^/api/v1/exports/\{id\}/", ["export"]),
     (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),

@@ -88,6 +88,7 @@ from tables.staff_models import SettingChange
 from tests.conftest import PASSWORD, an_administrator, signed
 from wagers.models import (
     BankBooking,
+    DecisionCost,
     FeeBooking,
     Hand,
     IncidentHand,
@@ -141,6 +142,7 @@ APPEND_ONLY = [
     TwoPersonChange,
     TwoPersonDecision,
     ShufflerReport,
+    DecisionCost,
 ]
 # Changed only through the services, so that each change is checked and audited (the rolling
 # re-hash's cursor: by beat alone; a rack's books: by its counts and moves).
@@ -269,6 +271,11 @@ def one_of_each(supervisor, dealer, make_user):
         created_at=now,
     )
     BankBooking.objects.create(bank_entry=house, settlement=settlement)
+    DecisionCost.objects.create(
+        settlement=settlement, spot=spot, seat=2, decision="fold", best_play="fold",
+        dealer_hands=45_379_620, fold_ev=-453_796_200, raise_once_ev=-460_000_000,
+        raise_cap_ev=-460_000_000, taken_ev=-453_796_200, cost=0, computed_at=now,
+    )  # fmt: skip
     incident = Incident.objects.create(
         cardroom=cardroom,
         kind=Incident.Kind.DISPUTE,

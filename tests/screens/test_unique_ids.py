@@ -94,6 +94,8 @@ NOT_PAGES = {
     "compliance-export": "a progress page with no form",
     "compliance-export-retry": "a POST answering the exports page",
     "compliance-export-download": "a file",
+    "compliance-player-ratings": "a CSV file",
+    "compliance-session-value": "a POST answering the player's page",
     "cage-overview-action": "a POST answering the overview",
     "cage-csv": "a CSV file",
     "cage-table-action": "a POST answering the rack page",

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from decimal import Decimal
+from functools import partial
 from typing import Any, NamedTuple
 
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.utils import timezone
 
 import engine
@@ -39,6 +41,7 @@ from wagers.models import (
     SpotSettlement,
     WagerSettlement,
 )
+from wagers.tasks import value_decisions_enqueue
 
 WAGERS = ("ante", "raise", "flush_bonus", "straight_flush_bonus")
 
@@ -124,6 +127,10 @@ def book(
     _book_spots(settlement, lines, sign)
     _book_fees(hand, settlement, settled, sign, when)
     _book_house_bank(hand, settlement, settled, sign, when, by)
+    if kind != Settlement.Kind.REVERSAL:
+        # The entry's decisions are valued by a worker once it commits (R8): the settlement's
+        # own transaction only hands over the id (a reversal has none of its own).
+        transaction.on_commit(partial(value_decisions_enqueue, settlement.pk))
     return settlement, moves
 
 

@@ -190,9 +190,12 @@ def test_a_released_database_keeps_every_row_and_link():
     from tables.models import HouseBankEntry, IncidentTable, Seating, StackEntry, Table
     from wagers.models import BankBooking, IncidentHand
 
+    # The new migrations unapply (down to the released schema) and apply again, and the models
+    # need no migration beyond them: one trip down and up serves both (each costs a migrate).
     with as_owner():
         rows = _released_rows(_migrate(RELEASED))
         _migrate(_leaves())
+        call_command("makemigrations", "--check", "--dry-run", verbosity=0)
 
     cardroom = Cardroom.objects.get(pk=rows["cardroom"])
     assert (cardroom.name, cardroom.largest_cage_amount) == ("Released", Decimal("5000.00"))
@@ -228,11 +231,3 @@ def test_a_released_database_keeps_every_row_and_link():
     permission = Permission.objects.get(pk=rows["permission"])
     assert permission.content_type.model_class() is Cardroom
     assert not ContentType.objects.filter(app_label="tables", model="cardroom").exists()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_new_migrations_unapply_and_apply_again():
-    with as_owner():
-        _migrate(RELEASED)
-        _migrate(_leaves())
-        call_command("makemigrations", "--check", "--dry-run", verbosity=0)

@@ -280,7 +280,7 @@ class DecisionCost(models.Model):
     entry (an original, or a correction: corrected cards or decisions are valued again), by
     ``engine.decisions``. Expectations are exact, in cents: each ``*_ev`` is a numerator over
     ``dealer_hands`` (the dealer hands the unseen cards make). Written after the settlement
-    commits, by a task (``wagers.services.decision_costs``); never edited."""
+    commits, by a task (``wagers.decision_costs``); never edited."""
 
     settlement = models.ForeignKey(
         Settlement, on_delete=models.PROTECT, related_name="decision_costs"

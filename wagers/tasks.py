@@ -6,7 +6,7 @@ import logging
 
 from celery import shared_task
 
-from .services.decision_costs import decision_costs_record, decision_costs_sweep
+from .decision_costs import decision_costs_record, decision_costs_sweep
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from core.roles import AUDITORS
 from patrons.models import Player
 from tables.models import Seating
 from tables.selectors import gaming_day
-from wagers.services.decision_costs import seating_decisions_value
+from wagers.decision_costs import seating_decisions_value
 
 #: The longest period one read covers.
 MAX_DAYS = 366

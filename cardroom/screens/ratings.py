@@ -21,7 +21,7 @@ from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
 from patrons.models import Player
 from tables.models import Seating
 from tables.selectors import gaming_day
-from wagers.services.decision_costs import seating_decisions_value
+from wagers.decision_costs import seating_decisions_value
 
 from .base import SignedInRequest, role_required
 

@@ -13,7 +13,7 @@ whatever their number of hands; the sums are the database's.
   seating; **result**: every other movement of its stack (wagers, payouts, a designated
   player's bank and corrections), what the play won or lost the player, fees included.
 - **decisions**: each raise-or-fold decision (R8) of a settled hand, valued after settlement
-  (``wagers.services.decision_costs``); those not valued yet are counted as pending.
+  (``wagers.decision_costs``); those not valued yet are counted as pending.
 """
 
 from __future__ import annotations

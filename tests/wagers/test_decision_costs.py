@@ -10,8 +10,8 @@ import pytest
 
 from tests.compliance.test_hold import play
 from tests.wagers.support import DEALER_K94, FOUR_HEARTS_AT62, THREE_DIAMONDS_Q85
+from wagers.decision_costs import decision_costs_record, decision_costs_sweep
 from wagers.models import DecisionCost, Settlement
-from wagers.services.decision_costs import decision_costs_record, decision_costs_sweep
 from wagers.tasks import value_decisions_task
 
 pytestmark = pytest.mark.django_db

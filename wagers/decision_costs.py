@@ -2,7 +2,7 @@
 (``engine.decisions``), stored for the player ratings (``compliance.ratings``).
 
 Never in the settlement's transaction: ``wagers.tasks`` runs ``decision_costs_record`` after
-the settlement commits (``wagers.apps`` enqueues it on commit of every original or
+the settlement commits (``wagers.services.booking`` enqueues it on commit of every original or
 correction entry), and beat's sweep (``decision_costs_sweep``) values any entry a lost message
 left without. Idempotent: an entry is valued once (a unique constraint); the rows are derived
 from the entry's round, never edited, and say nothing a person decided, so they carry no audit

@@ -123,7 +123,10 @@ TEMPLATES = [
                 "cardroom.screens.context_processors.role",
             ],
             # The project package is not an app; its template tags are named here.
-            "libraries": {"cardroom": "cardroom.screens.templatetags.cardroom"},
+            "libraries": {
+                "cardroom": "cardroom.screens.templatetags.cardroom",
+                "dealers": "cardroom.screens.templatetags.dealers",
+            },
         },
     },
 ]

@@ -8,6 +8,8 @@ from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from patrons.models import Cardroom, Player
 
 from .models import (
+    DealerAssignment,
+    DealerShift,
     DeviceToken,
     GameStop,
     HouseBankEntry,
@@ -343,3 +345,23 @@ class DeviceTokenAdmin(ReadOnlyAdmin):
     list_select_related = ["device__table", "created_by"]
     search_fields = ["prefix", "device__serial"]
     exclude = ["digest"]
+
+
+@admin.register(DealerShift)
+class DealerShiftAdmin(ReadOnlyAdmin):
+    """A dealer's clock-in to clock-out: made through ``tables.services.dealer_shifts``."""
+
+    list_display = ["dealer", "cardroom", "clocked_in_at", "clocked_out_at"]
+    list_filter = ["cardroom"]
+    list_select_related = ["dealer", "cardroom"]
+    search_fields = ["dealer__username", "dealer__first_name", "dealer__last_name"]
+
+
+@admin.register(DealerAssignment)
+class DealerAssignmentAdmin(ReadOnlyAdmin):
+    """Where a clocked-in dealer was, from–to: at a table, or on break (pushes and breaks)."""
+
+    list_display = ["dealer", "kind", "table", "started_at", "ended_at"]
+    list_filter = ["kind", "table"]
+    list_select_related = ["dealer", "table"]
+    search_fields = ["dealer__username", "dealer__last_name", "table__name"]

@@ -73,7 +73,7 @@ class MoveOut(serializers.Serializer):
 
 
 class PushOut(serializers.Serializer):
-    table = serializers.IntegerField(source="table.pk")
+    table = serializers.IntegerField(source="table.pk", allow_null=True)  # None: none due
     moves = MoveOut(many=True)
     sentence = serializers.CharField()
 

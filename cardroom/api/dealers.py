@@ -48,7 +48,7 @@ class DealerRowOut(serializers.Serializer):
     back_due = serializers.BooleanField()
 
 
-class ShiftOut(serializers.Serializer):
+class DealerShiftOut(serializers.Serializer):
     id = serializers.IntegerField()
     dealer = serializers.IntegerField(source="dealer_id")
     cardroom = serializers.IntegerField(source="cardroom_id")
@@ -56,25 +56,25 @@ class ShiftOut(serializers.Serializer):
     clocked_out_at = serializers.DateTimeField(allow_null=True)
 
 
-class AssignmentOut(serializers.Serializer):
+class DealerAssignmentOut(serializers.Serializer):
     id = serializers.IntegerField()
     dealer = serializers.IntegerField(source="dealer_id")
-    kind = serializers.ChoiceField(choices=["table", "break"])
+    kind = serializers.ChoiceField(choices=["table", "break"])  # DealerAssignment.Kind
     table = serializers.IntegerField(source="table_id", allow_null=True)
     started_at = serializers.DateTimeField()
     ended_at = serializers.DateTimeField(allow_null=True)
 
 
-class MoveOut(serializers.Serializer):
+class DealerMoveOut(serializers.Serializer):
     dealer = serializers.IntegerField(source="dealer.pk")
     name = PersonNameField(source="dealer")
-    to = serializers.ChoiceField(choices=["table", "break", "waiting"])
+    where = serializers.ChoiceField(source="to", choices=["table", "break", "waiting"])
     table = serializers.IntegerField(source="table.pk", allow_null=True, default=None)
 
 
-class PushOut(serializers.Serializer):
+class DealerPushOut(serializers.Serializer):
     table = serializers.IntegerField(source="table.pk", allow_null=True)  # None: none due
-    moves = MoveOut(many=True)
+    moves = DealerMoveOut(many=True)
     sentence = serializers.CharField()
 
 
@@ -88,18 +88,18 @@ class DealerDayOut(serializers.Serializer):
     hands_dealt = serializers.IntegerField()
 
 
-class RotationOut(serializers.Serializer):
+class DealerRotationOut(serializers.Serializer):
     cardroom = serializers.IntegerField(source="pk")
     push_minutes = serializers.IntegerField()
     break_after_minutes = serializers.IntegerField()
     break_minutes = serializers.IntegerField()
 
 
-class DealerIn(StrictSerializer):
+class ClockInIn(StrictSerializer):
     dealer = IdField()
 
 
-class TableIn(StrictSerializer):
+class DealerTableIn(StrictSerializer):
     table = IdField()
 
 
@@ -111,7 +111,7 @@ def _minutes() -> serializers.IntegerField:
     return serializers.IntegerField(min_value=0, max_value=100_000, required=False)
 
 
-class RotationIn(StrictSerializer):
+class DealerRotationIn(StrictSerializer):
     # Any whole number gets to the service, which refuses one outside 1 to a day by name.
     push_minutes = _minutes()
     break_after_minutes = _minutes()
@@ -139,7 +139,7 @@ class DealerBoard(ServiceView):
 
     read_roles = READERS
     write_roles = FLOOR
-    input_serializer = DealerIn
+    input_serializer = ClockInIn
 
     @extend_schema(responses=DealerRowOut(many=True))
     def get(self, request: Request, pk: int) -> Response:
@@ -147,13 +147,13 @@ class DealerBoard(ServiceView):
         rows = dealer_selectors.dealer_board(cardroom, timezone.now())
         return Response(DealerRowOut(rows, many=True).data)
 
-    @extend_schema(request=DealerIn, responses={201: ShiftOut})
+    @extend_schema(request=ClockInIn, responses={201: DealerShiftOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
         dealer = _dealer(self.parse(request)["dealer"])
         shift = dealer_shifts.dealer_clock_in(cardroom=cardroom, dealer=dealer, by=actor(request))
-        return Response(ShiftOut(shift).data, status=201)
+        return Response(DealerShiftOut(shift).data, status=201)
 
 
 class DealerClockOut(ServiceView):
@@ -161,11 +161,11 @@ class DealerClockOut(ServiceView):
 
     write_roles = FLOOR
 
-    @extend_schema(request=None, responses=ShiftOut)
+    @extend_schema(request=None, responses=DealerShiftOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         shift = dealer_shifts.dealer_clock_out(dealer=_dealer(pk), by=actor(request))
-        return Response(ShiftOut(shift).data)
+        return Response(DealerShiftOut(shift).data)
 
 
 class DealerBreak(ServiceView):
@@ -174,7 +174,7 @@ class DealerBreak(ServiceView):
     write_roles = FLOOR
     step: str = "start"
 
-    @extend_schema(request=None, responses=AssignmentOut)
+    @extend_schema(request=None, responses=DealerAssignmentOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         service = (
@@ -183,7 +183,7 @@ class DealerBreak(ServiceView):
             else dealer_shifts.dealer_break_end
         )
         assignment = service(dealer=_dealer(pk), by=actor(request))
-        return Response(AssignmentOut(assignment).data)
+        return Response(DealerAssignmentOut(assignment).data)
 
 
 class DealerAssign(ServiceView):
@@ -191,16 +191,16 @@ class DealerAssign(ServiceView):
     dealer on duty between hands."""
 
     write_roles = FLOOR
-    input_serializer = TableIn
+    input_serializer = DealerTableIn
 
-    @extend_schema(request=TableIn, responses=AssignmentOut)
+    @extend_schema(request=DealerTableIn, responses=DealerAssignmentOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         table = Table.objects.filter(pk=self.parse(request)["table"]).first()
         if table is None:
             raise DomainError("There is no such table.", field="table")
         assignment = dealer_shifts.dealer_assign(table=table, dealer=_dealer(pk), by=actor(request))
-        return Response(AssignmentOut(assignment).data)
+        return Response(DealerAssignmentOut(assignment).data)
 
 
 class DealerPush(ServiceView):
@@ -213,7 +213,7 @@ class DealerPush(ServiceView):
 
     @extend_schema(
         parameters=[OpenApiParameter("table", OpenApiTypes.INT, required=False)],
-        responses=PushOut,
+        responses=DealerPushOut,
     )
     def get(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
@@ -223,7 +223,7 @@ class DealerPush(ServiceView):
             return Response({"table": None, "moves": [], "sentence": "No table is due."})
         return Response(_push(plan))
 
-    @extend_schema(request=PushIn, responses=PushOut)
+    @extend_schema(request=PushIn, responses=DealerPushOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
         cardroom = get_object_or_404(Cardroom, pk=pk)
@@ -235,7 +235,7 @@ class DealerPush(ServiceView):
 
 def _push(plan: PushPlan) -> dict[str, Any]:
     return dict(
-        PushOut({"table": plan.table, "moves": plan.moves, "sentence": plan.sentence()}).data
+        DealerPushOut({"table": plan.table, "moves": plan.moves, "sentence": plan.sentence()}).data
     )
 
 
@@ -282,17 +282,17 @@ class DealerRotation(ServiceView):
 
     read_roles = READERS
     write_roles = FLOOR
-    input_serializer = RotationIn
+    input_serializer = DealerRotationIn
 
-    @extend_schema(responses=RotationOut)
+    @extend_schema(responses=DealerRotationOut)
     def get(self, request: Request, pk: int) -> Response:
-        return Response(RotationOut(get_object_or_404(Cardroom, pk=pk)).data)
+        return Response(DealerRotationOut(get_object_or_404(Cardroom, pk=pk)).data)
 
-    @extend_schema(request=RotationIn, responses=RotationOut)
+    @extend_schema(request=DealerRotationIn, responses=DealerRotationOut)
     def put(self, request: Request, pk: int) -> Response:
         cardroom = dealer_shifts.cardroom_dealer_rotation_set(
             cardroom=get_object_or_404(Cardroom, pk=pk),
             values=self.parse(request),
             by=actor(request),
         )
-        return Response(RotationOut(cardroom).data)
+        return Response(DealerRotationOut(cardroom).data)

@@ -41,7 +41,7 @@ def lock_shift(dealer: User) -> DealerShift:
 
 def lock_assignment(dealer: User) -> DealerAssignment | None:
     return (
-        DealerAssignment.objects.select_for_update()
+        DealerAssignment.objects.select_for_update(of=("self",))
         .select_related("table")
         .filter(dealer=dealer, ended_at=None)
         .first()

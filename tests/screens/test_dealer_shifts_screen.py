@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from audit.models import AuditEvent
+from cardroom.screens.audit_names import OBJECT_NAMES
 from core.roles import DEALER
 from tables import selectors
 from tables.services.dealer_shifts import dealer_assign, dealer_clock_in
@@ -102,3 +103,8 @@ def test_the_dashboard_lists_the_dealers_due(floor, world, ann, on_the_floor, cl
 def test_a_dealer_does_not_see_the_dealers_screen(client, dealer, world):
     client.force_login(dealer)
     assert client.get(URL).status_code == 403
+
+
+def test_the_audit_log_names_a_dealer_s_shift_in_words(world, ann, supervisor):
+    shift = dealer_clock_in(cardroom=world.cardroom, dealer=ann, by=supervisor)
+    assert OBJECT_NAMES["tables.dealershift"](shift).startswith("Ann Bell's shift from ")

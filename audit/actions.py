@@ -57,6 +57,15 @@ class AuditAction(models.TextChoices):
     TABLE_OPENED = "table.opened"
     TABLE_CLOSED = "table.closed"
     TABLE_DEALER_CHANGED = "table.dealer_changed"
+    # Dealers' shifts (tables.services.dealer_shifts): clock-in and out, a dealer put on a
+    # table, a push (one event for every move it makes), breaks, the rotation's settings.
+    DEALER_CLOCKED_IN = "dealer.clocked_in"
+    DEALER_CLOCKED_OUT = "dealer.clocked_out"
+    DEALER_ASSIGNED = "dealer.assigned"
+    DEALER_PUSHED = "dealer.pushed"
+    DEALER_BREAK_STARTED = "dealer.break_started"
+    DEALER_BREAK_ENDED = "dealer.break_ended"
+    CARDROOM_DEALER_ROTATION_SET = "cardroom.dealer_rotation_set"
     # Players, seats and stacks.
     PLAYER_CREATED = "player.created"
     SEAT_TAKEN = "seat.taken"

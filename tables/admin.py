@@ -8,6 +8,8 @@ from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from patrons.models import Cardroom, Player
 
 from .models import (
+    DealerAssignment,
+    DealerShift,
     DeviceToken,
     GameStop,
     HouseBankEntry,
@@ -369,3 +371,23 @@ class WaitlistEntryAdmin(ReadOnlyAdmin):
     list_select_related = ["waitlist__cardroom"]
     search_fields = ["name", "player__name"]
     date_hierarchy = "joined_at"
+
+
+@admin.register(DealerShift)
+class DealerShiftAdmin(ReadOnlyAdmin):
+    """A dealer's clock-in to clock-out: made through ``tables.services.dealer_shifts``."""
+
+    list_display = ["dealer", "cardroom", "clocked_in_at", "clocked_out_at"]
+    list_filter = ["cardroom"]
+    list_select_related = ["dealer", "cardroom"]
+    search_fields = ["dealer__username", "dealer__first_name", "dealer__last_name"]
+
+
+@admin.register(DealerAssignment)
+class DealerAssignmentAdmin(ReadOnlyAdmin):
+    """Where a clocked-in dealer was, from–to: at a table, or on break (pushes and breaks)."""
+
+    list_display = ["dealer", "kind", "table", "started_at", "ended_at"]
+    list_filter = ["kind", "table"]
+    list_select_related = ["dealer", "table"]
+    search_fields = ["dealer__username", "dealer__last_name", "table__name"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from audit.chain import model_of
 from audit.models import AuditEvent
+from core.people import person_name
 from patrons.models import Incident, Player
 from tables.models import RotationRecord
 
@@ -51,6 +52,9 @@ OBJECT_NAMES: dict[str, Callable[[Any], str]] = {
     "tables.seating": lambda s: f"{s.table}, seat {s.seat} ({s.player})",
     "tables.player": _player,
     "tables.tablesession": lambda session: f"{session.table}, session #{session.pk}",
+    "tables.dealershift": lambda shift: (
+        f"{person_name(shift.dealer)}'s shift from {local(shift.clocked_in_at, 'H:i')}"
+    ),
     "tables.cardroom": str,
     "auth.user": lambda user: user.get_full_name() or user.get_username(),
     # governance (R17)
@@ -130,6 +134,7 @@ RELATED: dict[str, list[str]] = {
     "tables.seating": ["table", "player"],
     "tables.settingchange": ["table"],
     "tables.tablesession": ["table"],
+    "tables.dealershift": ["dealer"],
     "tables.selfapprovalchange": ["cardroom"],
     "tables.exclusionendchange": ["cardroom"],
     "cage.inventorycount": ["table"],

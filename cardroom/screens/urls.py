@@ -15,6 +15,7 @@ from . import (
     dealer,
     dealer_slips,
     floor,
+    floor_dealers,
     floor_hands,
     floor_paytables,
     floor_waitlist,
@@ -61,6 +62,8 @@ floor_patterns = [
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor_hands.hand_detail, name="floor-hand"),
     path("paytables/", floor_paytables.paytable_catalogue, name="floor-paytables"),
+    path("dealers/", floor_dealers.dealer_list, name="floor-dealers"),
+    path("dealers/<slug:action>/", floor_dealers.dealer_action, name="floor-dealers-action"),
     path("staff/", staff.staff_list, name="floor-staff"),
     path("staff/<int:pk>/<slug:action>/", staff.staff_action, name="floor-staff-action"),
     path(

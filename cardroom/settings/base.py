@@ -127,6 +127,7 @@ TEMPLATES = [
             "libraries": {
                 "cardroom": "cardroom.screens.templatetags.cardroom",
                 "waitlist": "cardroom.screens.templatetags.waitlist",
+                "dealers": "cardroom.screens.templatetags.dealers",
             },
         },
     },

@@ -1,5 +1,7 @@
 """Players under the law, and the cardrooms they play in (see ``patrons.apps``)."""
 
+from .cardrooms import DEALER_MINUTES_BOUNDS as DEALER_MINUTES_BOUNDS
+from .cardrooms import DEALER_MINUTES_SETTINGS as DEALER_MINUTES_SETTINGS
 from .cardrooms import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
 from .cardrooms import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
 from .cardrooms import MINIMUM_AGE_BOUNDS as MINIMUM_AGE_BOUNDS

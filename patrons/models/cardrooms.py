@@ -36,6 +36,13 @@ MINIMUM_AGE_BOUNDS = (18, 25)
 #: A called player's minutes to take the seat, and a phone entry's hold, by default.
 DEFAULT_SEAT_CALL_MINUTES = 3
 DEFAULT_PHONE_HOLD_MINUTES = 30
+#: A new cardroom's dealer rotation: a push every 20 minutes, a 20-minute break after 80 on.
+DEFAULT_PUSH_MINUTES = 20
+DEFAULT_BREAK_AFTER_MINUTES = 80
+DEFAULT_BREAK_MINUTES = 20
+#: The longest a push interval, a stretch on or a break may be set to: a gaming day.
+DEALER_MINUTES_BOUNDS = (1, 24 * 60)
+DEALER_MINUTES_SETTINGS = ("push_minutes", "break_after_minutes", "break_minutes")
 
 
 class Licensee(models.Model):
@@ -62,6 +69,11 @@ class Cardroom(models.Model):
     gaming_day_starts_at = models.TimeField(default=time(6, 0))
     # R17: with a lone supervisor on duty a change may be self-approved, and says so.
     self_approval_allowed = models.BooleanField(default=False)
+    # The dealers' rotation (``tables.services.dealer_shifts``): each dealer moves to the next
+    # table every ``push_minutes``; after ``break_after_minutes`` on, a ``break_minutes`` break.
+    push_minutes = models.PositiveSmallIntegerField(default=DEFAULT_PUSH_MINUTES)
+    break_after_minutes = models.PositiveSmallIntegerField(default=DEFAULT_BREAK_AFTER_MINUTES)
+    break_minutes = models.PositiveSmallIntegerField(default=DEFAULT_BREAK_MINUTES)
     # The chips the cardroom's racks hold, as money strings ("25.00"), smallest first: every
     # inventory count, fill and credit is counted in them (cage).
     chip_denominations = models.JSONField(default=default_denominations)
@@ -87,11 +99,19 @@ class Cardroom(models.Model):
     class Meta:
         db_table = "tables_cardroom"  # made by ``tables``, where the model began
         constraints = [
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{name}__gte": DEALER_MINUTES_BOUNDS[0]})
+                    & Q(**{f"{name}__lte": DEALER_MINUTES_BOUNDS[1]}),
+                    name=f"cardroom_{name}_in_bounds",
+                )
+                for name in DEALER_MINUTES_SETTINGS
+            ],
             models.CheckConstraint(
                 condition=Q(minimum_age__gte=MINIMUM_AGE_BOUNDS[0])
                 & Q(minimum_age__lte=MINIMUM_AGE_BOUNDS[1]),
                 name="cardroom_minimum_age_18_to_25",
-            )
+            ),
         ]
 
     def __str__(self) -> str:

@@ -12,6 +12,8 @@ from tables.staff_models import StaffProfile as StaffProfile
 from tables.staff_models import TwoPersonChange as TwoPersonChange
 from tables.staff_models import TwoPersonDecision as TwoPersonDecision
 
+from .dealer_shifts import DealerAssignment as DealerAssignment
+from .dealer_shifts import DealerShift as DealerShift
 from .devices import DeviceToken as DeviceToken
 from .devices import ShufflerDevice as ShufflerDevice
 from .racks import Rack as Rack

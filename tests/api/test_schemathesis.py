@@ -79,6 +79,7 @@ IDS = [
     (r"^/api/v1/cardrooms/\{id\}/", ["cardroom"]),
     (r"^/api/v1/slips/\{id\}/", ["slip"]),
     (r"^/api/v1/devices/\{id\}/", ["device"]),
+    (r"^/api/v1/dealers/\{id\}/", ["other_dealer"]),
     (r"^/api/v1/drop-counts/\{id\}/", ["drop_count"]),
     (r"^/api/v1/waitlists/\{id\}/", ["waitlist"]),
     (r"^/api/v1/waitlist-entries/\{id\}/", ["waiting_entry", "called_entry"]),

@@ -56,6 +56,8 @@ from patrons.models import CashTransaction, Incident, Player
 from rake.models import FeeEntry
 from tables import selectors, signatures, staff, two_person
 from tables.models import (
+    DealerAssignment,
+    DealerShift,
     DeviceToken,
     GameStop,
     HouseBankEntry,
@@ -79,6 +81,7 @@ from tables.models import (
 from tables.rotation import designated_player_rotate
 from tables.services.cardrooms import cardroom_create, cardroom_shifts_set
 from tables.services.configuration import table_create
+from tables.services.dealer_shifts import dealer_assign, dealer_clock_in
 from tables.services.exclusion_ends import exclusion_end_propose
 from tables.services.seating import player_create, seat_player
 from tables.services.self_approval import self_approval_change_decide, self_approval_change_propose
@@ -148,7 +151,7 @@ APPEND_ONLY = [
 # re-hash's cursor: by beat alone; a rack's books: by its counts and moves).
 THROUGH_SERVICES = [
     SettingChange, TableSession, Seating, Hand, Spot, Export, VerificationRun, StaffProfile,
-    ChainSweep, Rack, ShufflerDevice, DeviceToken,
+    ChainSweep, Rack, ShufflerDevice, DeviceToken, DealerShift, DealerAssignment,
 ]  # fmt: skip
 
 
@@ -191,6 +194,8 @@ def one_of_each(supervisor, dealer, make_user):
         for seat, name in ((1, "Avery"), (2, "Blake"))
     ]
     rotation = designated_player_rotate(table=table, by=dealer, draw_cards={1: "As", 2: "Kd"})
+    dealer_clock_in(cardroom=cardroom, dealer=dealer, by=supervisor)
+    dealer_assign(table=table, dealer=dealer, by=supervisor)  # a dealer's shift and place
     now = timezone.now()
     hand = Hand.objects.create(
         table=table,

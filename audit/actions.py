@@ -66,6 +66,7 @@ class AuditAction(models.TextChoices):
     DEALER_BREAK_STARTED = "dealer.break_started"
     DEALER_BREAK_ENDED = "dealer.break_ended"
     CARDROOM_DEALER_ROTATION_SET = "cardroom.dealer_rotation_set"
+    CARDROOM_WAITLIST_TIMING_SET = "cardroom.waitlist_timing_set"
     # Players, seats and stacks.
     PLAYER_CREATED = "player.created"
     SEAT_TAKEN = "seat.taken"

@@ -20,7 +20,7 @@ from core.roles import FLOOR_SUPERVISOR
 from patrons.models import Cardroom, Player
 from tables import waitlist_selectors
 from tables.models import Table, Waitlist, WaitlistEntry
-from tables.services import seat_calls, waitlist
+from tables.services import seat_calls, waitlist, waitlist_timing
 
 from .base import Actions, SignedInRequest, call_service, refused, role_required
 from .cage import cardroom_first
@@ -65,6 +65,13 @@ def waitlist_page(request: SignedInRequest, status: int = 200) -> HttpResponseBa
         "openings": waitlist_selectors.seat_openings(cardroom),
         "games": _games(cardroom),
         "players": Player.objects.filter(cardroom=cardroom).order_by("name")[:500],
+        "timing_form": TimingForm(
+            auto_id="id_timing_%s",
+            initial={
+                "seat_call_minutes": cardroom.seat_call_minutes,
+                "phone_hold_minutes": cardroom.phone_hold_minutes,
+            },
+        ),
     }
     return render(request, "floor/waitlist.html", context, status=status)
 
@@ -114,6 +121,24 @@ def _open(request: SignedInRequest) -> HttpResponseBase:
         )
 
     return _run(request, form, call)
+
+
+class TimingForm(AsciiDigitsForm):
+    # Any whole number reaches the service, whose refusal says the range.
+    seat_call_minutes = forms.IntegerField(label="Minutes to take a called seat", min_value=0)
+    phone_hold_minutes = forms.IntegerField(label="Minutes a phone entry is held", min_value=0)
+
+
+@waitlist_actions("timing")
+def _timing(request: SignedInRequest) -> HttpResponseBase:
+    form = TimingForm(request.POST, auto_id="id_timing_%s")
+    return _run(
+        request,
+        form,
+        lambda: waitlist_timing.cardroom_waitlist_timing_set(
+            cardroom=cardroom_first(), values=dict(form.cleaned_data), by=request.user
+        ),
+    )
 
 
 @waitlist_actions("join")

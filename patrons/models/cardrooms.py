@@ -36,6 +36,9 @@ MINIMUM_AGE_BOUNDS = (18, 25)
 #: A called player's minutes to take the seat, and a phone entry's hold, by default.
 DEFAULT_SEAT_CALL_MINUTES = 3
 DEFAULT_PHONE_HOLD_MINUTES = 30
+#: The longest a call may wait for its player, and a phone entry be held: two hours.
+WAITLIST_MINUTES_BOUNDS = (1, 120)
+WAITLIST_MINUTES_SETTINGS = ("seat_call_minutes", "phone_hold_minutes")
 #: A new cardroom's dealer rotation: a push every 20 minutes, a 20-minute break after 80 on.
 DEFAULT_PUSH_MINUTES = 20
 DEFAULT_BREAK_AFTER_MINUTES = 80

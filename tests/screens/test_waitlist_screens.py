@@ -114,3 +114,21 @@ def test_the_public_board_needs_no_login_and_shows_first_names_and_initials_only
 
 def test_the_board_of_no_cardroom_is_not_found():
     assert Client().get(reverse("public-board", args=[99999])).status_code == 404
+
+
+def test_the_floor_sets_the_waitlists_minutes_and_a_bad_one_is_refused_at_the_top(floor, world):
+    page = parse(floor.get(PAGE).content)
+    assert page.find(id="id_timing_seat_call_minutes").attrs["value"] == "3"
+
+    saved = floor.post(action("timing"), {"seat_call_minutes": "6", "phone_hold_minutes": "40"})
+    assert saved.status_code == 302
+    world.cardroom.refresh_from_db()
+    assert (world.cardroom.seat_call_minutes, world.cardroom.phone_hold_minutes) == (6, 40)
+    assert "has 6 minutes to take the seat" in floor.get(PAGE).content.decode()
+
+    refused = floor.post(action("timing"), {"seat_call_minutes": "0", "phone_hold_minutes": "40"})
+    assert refused.status_code == 422
+    alert = parse(refused.content).find(role="alert")
+    assert "1 to 120" in alert.text
+    world.cardroom.refresh_from_db()
+    assert world.cardroom.seat_call_minutes == 6

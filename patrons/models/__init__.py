@@ -2,11 +2,11 @@
 
 from .cardrooms import DEALER_MINUTES_BOUNDS as DEALER_MINUTES_BOUNDS
 from .cardrooms import DEALER_MINUTES_SETTINGS as DEALER_MINUTES_SETTINGS
-from .cardrooms import WAITLIST_MINUTES_BOUNDS as WAITLIST_MINUTES_BOUNDS
-from .cardrooms import WAITLIST_MINUTES_SETTINGS as WAITLIST_MINUTES_SETTINGS
 from .cardrooms import DEFAULT_DENOMINATIONS as DEFAULT_DENOMINATIONS
 from .cardrooms import DEFAULT_LARGEST_CAGE_AMOUNT as DEFAULT_LARGEST_CAGE_AMOUNT
 from .cardrooms import MINIMUM_AGE_BOUNDS as MINIMUM_AGE_BOUNDS
+from .cardrooms import WAITLIST_MINUTES_BOUNDS as WAITLIST_MINUTES_BOUNDS
+from .cardrooms import WAITLIST_MINUTES_SETTINGS as WAITLIST_MINUTES_SETTINGS
 from .cardrooms import Cardroom as Cardroom
 from .cardrooms import Licensee as Licensee
 from .cardrooms import Person as Person

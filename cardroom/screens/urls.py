@@ -16,6 +16,7 @@ from . import (
     floor,
     floor_hands,
     floor_paytables,
+    floor_stream,
     home,
     law,
     law_exclusions,
@@ -49,6 +50,8 @@ floor_patterns = [
     path("", floor.table_list, name="floor-tables"),
     path("tables/new/", floor.table_create, name="floor-table-create"),
     path("dashboard/", floor.dashboard, name="floor-dashboard"),
+    # Server-sent events: "changed" when a table does (served by a threaded worker only).
+    path("stream/", floor_stream.floor_stream, name="floor-stream"),
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor_hands.hand_detail, name="floor-hand"),

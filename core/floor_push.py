@@ -14,6 +14,7 @@ database's number: two deployments (or test runs) on one Redis do not hear each 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -76,10 +77,9 @@ class _Notice:
 
     def __call__(self) -> None:
         _start_thread()
-        try:
+        # Full: Redis has been away a while, and the screens poll meanwhile.
+        with contextlib.suppress(queue.Full):
             _queue.put_nowait(self.chain)
-        except queue.Full:
-            pass  # Redis has been away a while; the screens poll meanwhile
 
 
 def encode(chains: Iterable[str]) -> str:

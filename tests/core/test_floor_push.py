@@ -66,10 +66,13 @@ def test_one_transaction_is_one_message_with_every_chain_it_touched(
 def test_a_rolled_back_change_publishes_nothing(
     dp_table, other_dealer, supervisor, listener, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        with pytest.raises(RuntimeError), transaction.atomic():
-            table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
-            raise RuntimeError("the change fails after its audit event")
+    with (
+        django_capture_on_commit_callbacks(execute=True) as callbacks,
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
+        raise RuntimeError("the change fails after its audit event")
     assert callbacks == []
     assert heard(listener) == []
     assert TableSession.objects.get(table=dp_table, closed_at=None).dealer_id != other_dealer.pk

@@ -12,6 +12,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils import timezone
 
+from core import floor_push
+
 from . import signing
 from .actions import AuditAction
 from .chain import (
@@ -92,6 +94,8 @@ def audit_record(
         prev_hash=event.prev_hash,
     )
     _append(event, head)
+    # The floor's open screens hear of it once the change commits (never before, never in it).
+    floor_push.chain_changed(key)
     return event
 
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
+from core import floor_push
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
 from patrons.models import Cardroom
@@ -46,8 +47,9 @@ supervisor_only = role_required(FLOOR_SUPERVISOR)
 
 @supervisor_only
 def table_list(request: SignedInRequest) -> HttpResponseBase:
-    """The live floor dashboard (every table's status, polled by htmx every second) and the
-    form that creates a table."""
+    """The live floor dashboard (every table's status: fetched by htmx when the push says a
+    table changed, ``floor_stream``; polled every second without it) and the form that
+    creates a table."""
     return _table_list(request, TableCreateForm())
 
 
@@ -55,7 +57,8 @@ def _table_list(request: SignedInRequest, form: TableCreateForm, status: int = 2
     """The tables page; a refused creation shows it again with the form's errors, and the
     whole table list still there."""
     rows = hand_selectors.floor_dashboard(now=timezone.now())
-    return render(request, "floor/tables.html", {"rows": rows, "form": form}, status=status)
+    context = {"rows": rows, "form": form, "push": floor_push.enabled()}
+    return render(request, "floor/tables.html", context, status=status)
 
 
 @supervisor_only

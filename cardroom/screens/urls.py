@@ -18,6 +18,7 @@ from . import (
     floor_dealers,
     floor_hands,
     floor_paytables,
+    floor_stream,
     floor_waitlist,
     home,
     law,
@@ -58,6 +59,8 @@ floor_patterns = [
     path("dashboard/", floor.dashboard, name="floor-dashboard"),
     path("waitlist/", floor_waitlist.waitlist_page, name="floor-waitlist"),
     path("waitlist/<slug:action>/", floor_waitlist.waitlist_action, name="floor-waitlist-action"),
+    # Server-sent events: "changed" when a table does (served by a threaded worker only).
+    path("stream/", floor_stream.floor_stream, name="floor-stream"),
     path("tables/<int:pk>/", floor.table_detail, name="floor-table"),
     path("tables/<int:pk>/<slug:action>/", floor.table_action, name="floor-table-action"),
     path("hands/<int:pk>/", floor_hands.hand_detail, name="floor-hand"),

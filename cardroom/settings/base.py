@@ -323,6 +323,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 60 * 60,
 }
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+# The floor dashboard's push (cardroom.screens.floor_stream; docs/production.md): notices
+# this close together go to a screen as one; a comment this often keeps an idle stream open
+# (and finds a screen that is gone); a stream ends after this long and the browser opens it
+# again (its sign-in and role checked again).
+FLOOR_PUSH_COALESCE_SECONDS = 0.25
+FLOOR_STREAM_HEARTBEAT_SECONDS = 15.0
+FLOOR_STREAM_SECONDS = 300.0
 #: Seconds a token's role is cached (cardroom.api.tokens). Only with Redis: the cache in process
 #: memory is one worker's, and another worker would not hear that a role changed.
 ROLE_CACHE_SECONDS = 300 if REDIS_URL else 0

@@ -47,6 +47,8 @@ SCREENS = [
     ("floor-waitlist-action", {"action": "join"}, "post", {}, FLOOR, 422),
     ("floor-table-create", {}, "post", {}, FLOOR, 422),
     ("floor-dashboard", {}, "get", None, FLOOR, 200),
+    # 204 from the test client: it is no threaded server (tests/screens/test_floor_stream.py).
+    ("floor-stream", {}, "get", None, FLOOR, 204),
     ("floor-staff", {}, "get", None, FLOOR, 200),
     ("floor-staff", {}, "post", {}, FLOOR, 422),
     ("floor-staff-action", {"pk": "dealer_user", "action": "role"}, "post", {}, FLOOR, 422),

@@ -81,6 +81,7 @@ NOT_PAGES = {
     "dealer-step": "a POST answering the dealer table's play area",
     "floor-table-create": "a POST answering the tables page",
     "floor-dashboard": "the dashboard fragment, part of the tables page",
+    "floor-stream": "the dashboard's server-sent events, no HTML",
     "floor-table-action": "a POST answering the table page",
     "floor-staff-action": "a POST answering the staff page",
     "floor-dealers-action": "a POST answering the dealers page",

@@ -333,6 +333,7 @@ def test_the_login_page_says_when_the_password_is_wrong(client, supervisor):
             [
                 "floor-tables",
                 "floor-waitlist",
+                "floor-dealers",
                 "floor-paytables",
                 "floor-staff",
                 "dealer-home",

@@ -5,7 +5,8 @@ is one task, run in any process (``verification``) or for a slice (``sweep``).""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC
 
@@ -91,9 +92,12 @@ def _verify_one(job: Job) -> Result:
     after = events.filter(**{f"{place}__gt": job.start})
     if job.end is not None:
         after = after.filter(**{f"{place}__lte": job.end})
-    rows = event_rows(after.order_by(place))
-    if not walk(rows, job, result, legacy):
-        return result
+    # Closed here, inside the walk's transaction: a walk that stops at a broken event leaves
+    # the server-side cursor open, and a cursor closed later by the garbage collector would
+    # start a transaction of its own after the commit.
+    with closing(event_rows(after.order_by(place))) as rows:
+        if not walk(rows, job, result, legacy):
+            return result
     if job.end is not None and result.seq < job.end:
         return result.fail(result.seq + 1, f"the chain ends before its head #{job.end}")
     if job.end is not None and result.seq == job.end and job.end and result.hash != job.end_hash:
@@ -113,7 +117,7 @@ _PG_ISOFORMAT = (
 )
 
 
-def event_rows(events: QuerySet[AuditEvent]) -> Iterator[tuple]:
+def event_rows(events: QuerySet[AuditEvent]) -> Generator[tuple, None, None]:
     """The rows as tuples, streamed: ``seq, chain_seq, when (ISO 8601 UTC text), actor_id,
     actor_name, action, object_type, object_id, payload, prev_hash, hash``. On PostgreSQL
     through psycopg's own server-side cursor: the query Django compiles, without its per-row
@@ -131,7 +135,7 @@ def event_rows(events: QuerySet[AuditEvent]) -> Iterator[tuple]:
     )
 
 
-def _pg_stream(alias: str, sql: str, params: tuple) -> Iterator[tuple]:
+def _pg_stream(alias: str, sql: str, params: tuple) -> Generator[tuple, None, None]:
     connection = connections[alias]
     connection.ensure_connection()
     with connection.connection.cursor(name="audit_verify") as cursor:

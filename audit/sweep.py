@@ -28,6 +28,7 @@ compliance screen.
 
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
@@ -149,11 +150,10 @@ def _slice(chain: str, first: int, last: int, head_hash: str | None) -> Result:
         anchor = before
     job = Job(chain, first - 1, anchor, last, "", {}, risk_after=last)
     result = Result(chain, seq=first - 1, hash=anchor)
-    rows = event_rows(
-        events.filter(**{f"{place}__gte": first, f"{place}__lte": last}).order_by(place)
-    )
-    if not walk(rows, job, result, legacy):
-        return result
+    slice_events = events.filter(**{f"{place}__gte": first, f"{place}__lte": last})
+    with closing(event_rows(slice_events.order_by(place))) as rows:  # closed in the transaction
+        if not walk(rows, job, result, legacy):
+            return result
     if result.seq < last:
         return result.fail(result.seq + 1, f"event {result.seq + 1} is missing")
     if head_hash is not None and result.hash != head_hash:

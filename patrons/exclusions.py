@@ -121,9 +121,13 @@ AlertLinked = Callable[[Incident, "Excluded | UnderAge"], object]
 def alerting(by: User, *, linked: AlertLinked | None = None) -> Iterator[None]:
     """Around a service whose transaction screens players: a match's alert is recorded once
     the refused transaction has rolled back (and the refusal raised on); so is the alert of a
-    player under the minimum age (``patrons.age``)."""
+    player under the minimum age (``patrons.age``). The service runs in a savepoint of its
+    own, so that inside a caller's transaction its refusal rolls back to it and leaves the
+    transaction whole for the alert (``core.transactions``: a change nested without one would
+    leave the transaction only to roll back)."""
     try:
-        yield
+        with transaction.atomic():
+            yield
     except Excluded as refusal:
         if not refusal.alerted:
             refusal.alerted = True

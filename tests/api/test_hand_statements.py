@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from django.db import connection
 
+from cardroom.celery import app as celery_app
 from tables.models import Seating
 from tests.wagers.support import SEVEN_HANDS
 
@@ -91,7 +92,16 @@ def play(client, table, spots: int) -> dict[str, Traced]:
 
 
 @pytest.fixture
-def counted(api, world):
+def valued_by_a_worker():
+    """The settled decisions' valuation sent to the worker through Redis, as in production
+    (the test run otherwise values them in the request, eagerly, after its commit)."""
+    celery_app.conf.task_always_eager = False
+    yield
+    celery_app.conf.task_always_eager = True
+
+
+@pytest.fixture
+def counted(api, world, valued_by_a_worker):
     """``counted(banking)``: each request's statements of a table's second hand (the first
     of a DP table's session goes by a draw, R16) with 6 spots, and of its third with 1."""
 

@@ -87,6 +87,9 @@ def test_the_dashboard_shows_the_open_seats_and_who_is_called(floor, world, dp_l
     assert "Sam Ortiz" in row.text and row.find_all("td")[-1].text.strip() == "3"
     assert page.find(id=f"opening-{world.dp_table.pk}-4") is not None
     assert not page.find_all(id=f"opening-{world.dp_table.pk}-1")  # seat 1 is taken
+    # The house table's open seats have no list for their game: counted, not listed.
+    assert not page.find_all(id=f"opening-{world.house_table.pk}-1")
+    assert "other open seats: no list for their game" in page.find(id="seat-openings").text
 
 
 def test_the_public_board_needs_no_login_and_shows_first_names_and_initials_only(

@@ -15,3 +15,10 @@ register = template.Library()
 def seat_openings() -> list[waitlist_selectors.SeatOpening]:
     cardroom = Cardroom.objects.order_by("pk").first()
     return [] if cardroom is None else waitlist_selectors.seat_openings(cardroom)
+
+
+@register.filter
+def without_list(openings: list[waitlist_selectors.SeatOpening]) -> int:
+    """How many open seats no list waits for: counted, not listed (a room of many tables has
+    many, and the floor acts on the seats a list waits for)."""
+    return sum(1 for opening in openings if opening.waitlist is None)

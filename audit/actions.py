@@ -31,6 +31,8 @@ class AuditAction(models.TextChoices):
     STAFF_DEACTIVATED = "staff.deactivated"
     STAFF_SETUP_LINK_ISSUED = "staff.setup_link_issued"
     STAFF_SET_UP = "staff.set_up"
+    STAFF_CARDROOM_GRANTED = "staff.cardroom_granted"
+    STAFF_CARDROOM_WITHDRAWN = "staff.cardroom_withdrawn"
     STAFF_PASSWORD_CHANGED = "staff.password_changed"
     STAFF_PIN_SET = "staff.pin_set"
     SIGNATURE_FAILED = "signature.failed"

@@ -28,6 +28,7 @@ from core.csv_cells import csv_writer
 from core.people import person_name
 from core.replica import reporting
 from core.roles import COMPLIANCE_AUDITOR, role_of
+from tables.audit_chains import audit_events_in_scope
 from tables.selectors import gaming_day
 from wagers.models import Settlement
 
@@ -263,6 +264,8 @@ def _settlement_rows(export: Export) -> tuple[Iterator[list], int]:
         .select_related("hand__table__cardroom")
         .order_by("created_at", "id")
     )
+    if export.cardroom_id is not None:
+        settlements = settlements.filter(hand__table__cardroom_id=export.cardroom_id)
 
     def rows() -> Iterator[list]:
         for s in settlements.iterator(chunk_size=1000):
@@ -294,7 +297,11 @@ def _hold_rows(export: Export) -> tuple[Iterator[list], int]:
     in it, its bank's lines (the house, or every DP together), then each DP player's; one row
     per wager type, flagged when the win is outside its band (game-math.md)."""
     period = hold.range_period(export.start, export.end)
-    reports = list(hold.hold_reports(period))
+    reports = [
+        report
+        for report in hold.hold_reports(period)
+        if export.cardroom_id in (None, report.table.cardroom_id)
+    ]
 
     def rows() -> Iterator[list]:
         for report in reports:
@@ -334,6 +341,8 @@ def _audit_rows(export: Export, up_to_seq: int) -> tuple[Iterator[list], int]:
     events = AuditEvent.objects.filter(
         occurred_at__gte=export.start, occurred_at__lt=export.end, seq__lte=up_to_seq
     ).order_by("seq")
+    if export.cardroom_id is not None:
+        events = audit_events_in_scope(events, frozenset({export.cardroom_id}))
     if role_of(export.requested_by) != COMPLIANCE_AUDITOR:  # suspicious activity: theirs alone
         events = events.exclude(action__startswith=SAR_PREFIX)
 

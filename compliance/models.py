@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 
 class Export(models.Model):
     """A CSV export for a period, built by a Celery task that reports its progress; it names
@@ -39,6 +41,13 @@ class Export(models.Model):
     progress_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     task_id = models.CharField(max_length=255, blank=True)  # the task building it
+    # The cardroom whose records it holds; none: every cardroom of the deployment (asked for
+    # outside a request, by the system).
+    cardroom = models.ForeignKey(
+        "patrons.Cardroom", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    objects = CardroomScoped["Export"].by("cardroom")
 
     class Meta:
         ordering = ["-requested_at"]

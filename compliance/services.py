@@ -18,31 +18,51 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
+from core import scoping
 from core.errors import Conflict, DomainError
 from core.permissions import require_role
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR
+from patrons.models import Cardroom
 
 from .models import Export, VerificationRun
 from .tasks import export_enqueue, verification_enqueue
 
 
+def _exported_cardroom(cardroom: Cardroom | None) -> Cardroom | None:
+    """The cardroom an export holds: the one named, else the request's only one; outside a
+    request (the system), none names every cardroom."""
+    scope = scoping.current()
+    if cardroom is not None or scope is None:
+        return cardroom
+    if len(scope) != 1:
+        raise DomainError("Name the cardroom whose records to export.", field="cardroom")
+    return Cardroom.objects.get(pk=next(iter(scope)))
+
+
 @transaction.atomic
-def export_request(*, kind: str, start: datetime, end: datetime, by: User) -> Export:
-    """Record an export request; the file is built by a Celery task once this commits."""
+def export_request(
+    *, kind: str, start: datetime, end: datetime, by: User, cardroom: Cardroom | None = None
+) -> Export:
+    """Record an export request of one cardroom's records (``_exported_cardroom``); the file
+    is built by a Celery task once this commits."""
     require_role(by, COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, action="export records")
     if kind not in Export.Kind.values:
         raise DomainError(f"An export is one of: {', '.join(Export.Kind.values)}.", field="kind")
     if start >= end:
         raise DomainError("The period must end after it starts.", field="end")
+    cardroom = _exported_cardroom(cardroom)
     export = Export.objects.create(
-        kind=kind, start=start, end=end, requested_by=by, requested_at=timezone.now()
+        kind=kind,
+        start=start,
+        end=end,
+        requested_by=by,
+        requested_at=timezone.now(),
+        cardroom=cardroom,
     )
-    audit_record(
-        actor=by,
-        action=AuditAction.EXPORT_REQUESTED,
-        target=export,
-        payload={"kind": kind, "start": start, "end": end},
-    )
+    payload: dict[str, object] = {"kind": kind, "start": start, "end": end}
+    if cardroom is not None:
+        payload["cardroom"] = cardroom.pk
+    audit_record(actor=by, action=AuditAction.EXPORT_REQUESTED, target=export, payload=payload)
     transaction.on_commit(lambda: export_enqueue(export.pk))
     return export
 

@@ -7,6 +7,9 @@ database, with a marker in place of the key, and then runs that SQL with each ca
 turns the rows into model instances exactly as Django's own iterator does (converters,
 ``Model.from_db``, the related objects of ``select_related``).
 
+The SQL is compiled outside any request's scope (``core.scoping``); each call keeps only the
+rows the request's cardrooms may reach, read from the row and the related rows it selected.
+
 It is fenced where Django's own path would have protected the caller: a locking read
 (``select_for_update``) outside a transaction raises Django's own error, and a queryset it
 cannot prepare (its SQL does not carry the key as one parameter, or it annotates) is an error
@@ -22,6 +25,8 @@ from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
+
+from . import scoping
 
 M = TypeVar("M", bound=Model)
 
@@ -47,7 +52,8 @@ class PreparedRead(Generic[M]):
     def _compiled_for(self, using: str, *, first: bool) -> _Compiled:
         compiled = self._compiled.get((using, first))
         if compiled is None:
-            queryset = self._build(_MARKER)
+            with scoping.unscoped():  # compiled once for every request: no request's rooms in it
+                queryset = self._build(_MARKER)
             if first and not queryset.ordered:
                 queryset = queryset.order_by("pk")  # as QuerySet.first()
             compiled = self._compiled[using, first] = _Compiled.of(queryset, using)
@@ -100,5 +106,6 @@ class _Compiled:
             instance = self.model.from_db(self.db, self.names, row[self.own])
             for populator in self.related:
                 populator.populate(row, instance)
-            found.append(instance)
+            if scoping.admits(instance):  # the request's cardrooms', as the manager would
+                found.append(instance)
         return found

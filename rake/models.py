@@ -4,6 +4,7 @@ hand and settlement booked a fee is wagers' to say (``wagers.models.FeeBooking``
 from django.db import models
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 
 class FeeEntry(models.Model):
@@ -22,6 +23,8 @@ class FeeEntry(models.Model):
     # A correction's fees of a hand settled on another gaming day (or shift) name it.
     adjusts_day = models.DateField(null=True, blank=True)
     adjusts_shift = models.CharField(max_length=20, blank=True)
+
+    objects = CardroomScoped["FeeEntry"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "gaming_day", "id"]

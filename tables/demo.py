@@ -23,7 +23,7 @@ from core.roles import (
 )
 from patrons.models import Cardroom, Player
 
-from .models import Seating, StaffProfile, Table, TableSession
+from .models import CardroomMembership, Seating, StaffProfile, Table, TableSession
 from .signatures import SignatureInput, SigningDevice
 
 # Shared by every demo user and printed by `load_demo`: this is demo data, not a secret.
@@ -169,6 +169,14 @@ def load_demo_tables() -> None:
     admin = User.objects.get(username="admin")
     cardroom = Cardroom.objects.filter(name=DEMO_CARDROOM).first() or cardroom_create(
         name=DEMO_CARDROOM, time_zone="America/Los_Angeles", by=admin
+    )
+    # Every demo person works in the demo cardroom.
+    CardroomMembership.objects.bulk_create(
+        [
+            CardroomMembership(user=user, cardroom=cardroom)
+            for user in User.objects.filter(username__in=[d.username for d in DEMO_USERS])
+        ],
+        ignore_conflicts=True,
     )
     _load_catalogue(cardroom, floor, User.objects.get(username="floor2"))
     for name, banking, seats in DEMO_TABLES:

@@ -21,7 +21,8 @@ from django.db import transaction
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from core.errors import Conflict, DomainError
+from core import scoping
+from core.errors import Conflict, DomainError, NotFound
 from core.people import person_name
 from core.permissions import require_role
 from core.roles import (
@@ -37,9 +38,10 @@ from core.roles import (
 
 from . import two_person
 from .lineage import lineage_add
+from .services.memberships import memberships_for_new_account
 from .setup_links import SetupLink, issue_link
 from .staff_models import StaffLineage, StaffProfile, TwoPersonChange
-from .staff_selectors import pending_staff_changes
+from .staff_selectors import cardrooms_of, pending_staff_changes
 
 #: The roles of the floor and the cage, which the staff screen lists and a floor supervisor
 #: asks for (a dealer alone; the others through a two-person change).
@@ -97,6 +99,7 @@ def _make_account(
     user.groups.set([Group.objects.get_or_create(name=role)[0]])
     for maker, how in makers:
         lineage_add(account=user, maker=maker, how=how, role=role)
+    memberships_for_new_account(user, makers[0][0])
     return user
 
 
@@ -262,6 +265,10 @@ def _roles_text(roles: tuple[str, ...]) -> str:
 
 def _staff_member(user: User, by: User) -> User:
     user = User.objects.select_for_update().get(pk=user.pk)
+    scope = scoping.current()
+    rooms = cardrooms_of(user)
+    if scope is not None and rooms and not rooms & scope:
+        raise NotFound("No such staff member.")  # another room's: not there for this one
     if user.pk == by.pk:
         raise DomainError("You cannot change your own account here.", field="user")
     if user.is_superuser or (role_of(user) == ADMINISTRATOR and role_of(by) != ADMINISTRATOR):

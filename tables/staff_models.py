@@ -14,6 +14,8 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 _USER = settings.AUTH_USER_MODEL
 
 
@@ -95,6 +97,20 @@ class Signature(models.Model):
         return f"{self.record_type} #{self.record_id} signed by {self.signer} ({self.capacity})"
 
 
+class _ChangesOfTheRequestsCardrooms(CardroomScoped["TwoPersonChange"]):
+    """A cardroom's changes are its own; a staff change (no cardroom) is the cardrooms' of the
+    person who proposed it."""
+
+    cardroom_path = "cardroom"
+
+    def condition(self, ids: frozenset[int]) -> models.Q:
+        memberships = self.model._meta.apps.get_model("tables", "CardroomMembership")
+        members = memberships._base_manager.filter(cardroom_id__in=ids).values("user_id")
+        return models.Q(cardroom_id__in=ids) | models.Q(
+            cardroom__isnull=True, proposed_by_id__in=models.Subquery(members)
+        )
+
+
 class TwoPersonChange(models.Model):
     """A change one person proposes and a second decides (design.md 7): never edited; its
     decision is a row of its own. ``values`` say what changes, by ``kind``; ``cardroom`` and
@@ -132,6 +148,8 @@ class TwoPersonChange(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     proposed_at = models.DateTimeField()
+
+    objects = _ChangesOfTheRequestsCardrooms()
 
     class Meta:
         ordering = ["-proposed_at", "-id"]
@@ -224,8 +242,10 @@ def _table_settings() -> Any:
     return TwoPersonChange._meta.apps.get_model("tables", "TableSettings")
 
 
-class KindManager(models.Manager[_Kind]):
-    """The changes of one kind."""
+class KindManager(CardroomScoped[_Kind]):
+    """The changes of one kind (each a cardroom's: a request sees its cardrooms' only)."""
+
+    cardroom_path = "cardroom"
 
     def __init__(self, kind: str) -> None:
         super().__init__()

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet, Subquery
 
+from core import scoping
 from core.roles import ADMINISTRATOR, ROLES, role_of
 
+from .models.memberships import CardroomMembership
 from .staff_models import StaffLineage, StaffProfile, TwoPersonChange
 
 
@@ -33,7 +35,7 @@ def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
     """The accounts in ``roles`` (an administrator sees every role's), active first, by name."""
     shown = ROLES if role_of(viewer) == ADMINISTRATOR else roles
     members = (
-        User.objects.filter(groups__name__in=shown, is_superuser=False)
+        in_the_requests_cardrooms(User.objects.filter(groups__name__in=shown, is_superuser=False))
         .prefetch_related("groups")
         .select_related("staff_profile")
         .distinct()
@@ -46,6 +48,17 @@ def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
         StaffRow(member, role_of(member), _profile(member), lineage.get(member.pk, []))
         for member in members
     ]
+
+
+def in_the_requests_cardrooms(users: QuerySet[User]) -> QuerySet[User]:
+    """The accounts of the request's cardrooms, and those of none yet (made outside the
+    services, waiting for a cardroom)."""
+    scope = scoping.current()
+    if scope is None:
+        return users
+    rooms = CardroomMembership._base_manager.filter(cardroom_id__in=scope).values("user_id")
+    unplaced = CardroomMembership._base_manager.values("user_id")
+    return users.filter(Q(pk__in=Subquery(rooms)) | ~Q(pk__in=Subquery(unplaced)))
 
 
 def _profile(user: User) -> StaffProfile | None:
@@ -70,3 +83,24 @@ def decided_staff_changes(limit: int = 20) -> QuerySet[TwoPersonChange]:
         .select_related("proposed_by", "subject", "decision__decided_by", "decision__result")
         .order_by("-decision__decided_at")[:limit]
     )
+
+
+_CARDROOMS = "_cardroom_ids"
+
+
+def cardrooms_of(user: User) -> frozenset[int]:
+    """The cardrooms the user works in (none for an anonymous or inactive one), kept on the
+    user object as its role is (one query a request, whatever reads it)."""
+    if not user.is_authenticated or not user.is_active:
+        return frozenset()
+    known: frozenset[int] | None = getattr(user, _CARDROOMS, None)
+    if known is None:
+        rows = CardroomMembership._base_manager.filter(user_id=user.pk)
+        known = frozenset(rows.values_list("cardroom_id", flat=True))
+        setattr(user, _CARDROOMS, known)
+    return known
+
+
+def cardrooms_known(user: User, cardroom_ids: frozenset[int]) -> None:
+    """Tell ``cardrooms_of`` the user's cardrooms, known from elsewhere (the API's cache)."""
+    setattr(user, _CARDROOMS, cardroom_ids)

@@ -11,6 +11,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
+from django.db.models.signals import m2m_changed, post_save
 from django.test import override_settings
 from django.utils import timezone
 from hypothesis import settings
@@ -25,6 +26,8 @@ from core.roles import (
     FLOOR_SUPERVISOR,
 )
 from patrons.identity import IdentityInput, identity_record
+from patrons.models import Cardroom
+from tables.models import CardroomMembership
 from tables.services.cardrooms import cardroom_create
 from tables.services.configuration import table_create
 from tables.services.seating import player_create, seat_player
@@ -120,6 +123,39 @@ def signed(user: User) -> SignatureInput:
 def password() -> str:
     """Every user made by ``make_user`` has this password."""
     return PASSWORD
+
+
+@pytest.fixture(autouse=True)
+def everyone_works_in_every_cardroom(request):
+    """In the suites, every person works in every cardroom (one deployment, one room, as
+    before rooms were apart): each new cardroom takes every user, each user given a role every
+    cardroom. A test of rooms kept apart says ``@pytest.mark.own_cardrooms``."""
+    if request.node.get_closest_marker("own_cardrooms"):
+        yield
+        return
+
+    def room_made(sender, instance, created, raw=False, **kwargs):
+        if created and not raw:
+            CardroomMembership._base_manager.bulk_create(
+                [CardroomMembership(user=u, cardroom=instance) for u in User.objects.all()],
+                ignore_conflicts=True,
+            )
+
+    def role_given(sender, instance, action, reverse, **kwargs):
+        if action == "post_add" and not reverse:
+            CardroomMembership._base_manager.bulk_create(
+                [
+                    CardroomMembership(user=instance, cardroom_id=pk)
+                    for pk in Cardroom._base_manager.values_list("pk", flat=True)
+                ],
+                ignore_conflicts=True,
+            )
+
+    post_save.connect(room_made, sender=Cardroom, dispatch_uid="every_room")
+    m2m_changed.connect(role_given, sender=User.groups.through, dispatch_uid="every_room")
+    yield
+    post_save.disconnect(sender=Cardroom, dispatch_uid="every_room")
+    m2m_changed.disconnect(sender=User.groups.through, dispatch_uid="every_room")
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from django.db.models import Q
 
 from core.choices import enum_choices
 from core.money import ZERO, MoneyField
+from core.scoping import CardroomScoped
 from engine import DeadReason, Decision, Misdeal, Outcome, SpotStatus
 from patrons.models import Incident, Player
 from rake.models import FeeEntry
@@ -59,6 +60,8 @@ class Hand(models.Model):
     started_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     started_at = models.DateTimeField()
     settled_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CardroomScoped["Hand"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "-number"]

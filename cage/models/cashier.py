@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -53,6 +54,8 @@ class CageCount(models.Model):
     note = models.TextField(blank=True)
     created_at = models.DateTimeField()
 
+    objects = CardroomScoped["CageCount"].by("cardroom")
+
     class Meta:
         ordering = ["cardroom", "id"]
 
@@ -68,6 +71,8 @@ class CageShift(models.Model):
     cashier = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     opening_count = models.OneToOneField(CageCount, on_delete=models.PROTECT, related_name="opens")
     opened_at = models.DateTimeField()
+
+    objects = CardroomScoped["CageShift"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "id"]
@@ -116,6 +121,8 @@ class CageEntry(models.Model):
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
 
+    objects = CardroomScoped["CageEntry"].by("cardroom")
+
     class Meta:
         ordering = ["cardroom", "id"]
         verbose_name_plural = "cage entries"
@@ -143,6 +150,8 @@ class ChipIssue(models.Model):
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     witness = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["ChipIssue"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "id"]

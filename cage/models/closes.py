@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 _USER = settings.AUTH_USER_MODEL
 
 
@@ -18,6 +20,8 @@ class ShiftClose(models.Model):
     closed_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField()
     figures = models.JSONField()
+
+    objects = CardroomScoped["ShiftClose"].by("cardroom")
 
     class Meta:
         ordering = ["-gaming_day", "-closed_at"]
@@ -43,6 +47,8 @@ class DayClose(models.Model):
     checkpoint = models.ForeignKey(
         "audit.Checkpoint", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+
+    objects = CardroomScoped["DayClose"].by("cardroom")
 
     class Meta:
         ordering = ["-gaming_day"]

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -42,6 +43,8 @@ class InventoryCount(models.Model):
     # A closing count taken after its table was closed without one (old data, or a fault):
     # two floor supervisors count and sign, so the shift it closes can close.
     late = models.BooleanField(default=False)
+
+    objects = CardroomScoped["InventoryCount"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "id"]

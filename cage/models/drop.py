@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -32,6 +33,8 @@ class DropCount(models.Model):
     second_counter = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     note = models.TextField(blank=True)
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["DropCount"].by("table__cardroom")
 
     class Meta:
         ordering = ["gaming_day", "shift", "table"]

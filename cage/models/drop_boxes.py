@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 _USER = settings.AUTH_USER_MODEL
 
 
@@ -27,6 +29,8 @@ class DropBox(models.Model):
     identifier = models.CharField(max_length=80)
     issued_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     issued_at = models.DateTimeField()
+
+    objects = CardroomScoped["DropBox"].by("cardroom")
 
     class Meta:
         ordering = ["gaming_day", "shift", "table", "kind"]

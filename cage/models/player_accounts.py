@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 from .cashier import CageEntry
 
@@ -37,6 +38,8 @@ class PlayerAccountEntry(models.Model):
     cage_entry = models.OneToOneField(CageEntry, on_delete=models.PROTECT, related_name="+")
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["PlayerAccountEntry"].by("cardroom")
 
     class Meta:
         ordering = ["player", "account", "id"]
@@ -66,6 +69,8 @@ class Marker(models.Model):
     cage_entry = models.OneToOneField(CageEntry, on_delete=models.PROTECT, related_name="+")
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["Marker"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "id"]
@@ -109,6 +114,8 @@ class CurrencyExchange(models.Model):
     paid_entry = models.OneToOneField(CageEntry, on_delete=models.PROTECT, related_name="+")
     by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["CurrencyExchange"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "id"]

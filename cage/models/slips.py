@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -47,6 +48,8 @@ class Slip(models.Model):
     total = MoneyField()
     requested_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField()
+
+    objects = CardroomScoped["Slip"].by("cardroom")
 
     class Meta:
         ordering = ["-requested_at", "-id"]

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 _USER = settings.AUTH_USER_MODEL
 
@@ -41,6 +42,8 @@ class Variance(models.Model):
     regulator = models.BooleanField(default=False)  # over the regulator's threshold
     found_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     found_at = models.DateTimeField()
+
+    objects = CardroomScoped["Variance"].by("cardroom")
 
     class Meta:
         ordering = ["gaming_day", "shift", "id"]

@@ -22,6 +22,7 @@ from compliance.models import VerificationRun
 from core.inputs import AsciiDigitsForm
 from core.roles import AUDITORS, COMPLIANCE_AUDITOR, role_of
 from tables import selectors as table_selectors
+from tables.audit_chains import audit_events_in_scope
 from wagers import selectors as wagers_selectors
 
 
@@ -70,7 +71,7 @@ class EventList(generics.ListAPIView):
     read_roles = AUDITORS
 
     def get_queryset(self) -> Any:
-        events = AuditEvent.objects.select_related("actor").order_by("-seq")
+        events = audit_events_in_scope(AuditEvent.objects.select_related("actor").order_by("-seq"))
         if role_of(self.request.user) != COMPLIANCE_AUDITOR:
             events = events.exclude(action__startswith=SAR_PREFIX)
         return events

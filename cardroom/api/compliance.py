@@ -13,7 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
-from cardroom.api.fields import MoneyField, PersonNameField, SignedMoneyField
+from cardroom.api.fields import MoneyField, PersonNameField, RowField, SignedMoneyField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
 from cardroom.api.read_source import ReadSourceOut
@@ -23,7 +23,7 @@ from compliance import reports, services
 from compliance.models import Export
 from core.errors import DomainError
 from core.roles import AUDITORS
-from patrons.models import Player
+from patrons.models import Cardroom, Player
 from tables.models import Table
 from tables.selectors import gaming_day_bounds
 
@@ -130,6 +130,7 @@ class ExportOut(serializers.ModelSerializer):
             "error",
             "attempts",
             "progress_at",
+            "cardroom",
         ]
 
 
@@ -137,6 +138,8 @@ class ExportIn(StrictSerializer):
     kind = serializers.ChoiceField(choices=Export.Kind.choices)
     start = serializers.DateTimeField()
     end = serializers.DateTimeField()
+    # Whose records: needed only by someone who works in several cardrooms.
+    cardroom = RowField(Cardroom.objects.all(), required=False)
 
 
 class ExportList(generics.ListAPIView, ServiceView):

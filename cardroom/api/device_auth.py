@@ -17,6 +17,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.permissions import BasePermission
 
+from core import scoping
 from tables.device_selectors import device_for_token
 from tables.models import ShufflerDevice
 
@@ -43,6 +44,7 @@ class DeviceAuthentication(BaseAuthentication):
             raise exceptions.AuthenticationFailed(
                 "This device token is not valid: it was rotated or its device revoked."
             )
+        scoping.enter({device.table.cardroom_id})  # the device reaches its own room only
         return AnonymousUser(), device
 
     def authenticate_header(self, request: Request) -> str:

@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
+from core import scoping
 from core.roles import READERS, ROLES, role_of
+from tables.staff_selectors import cardrooms_of
 
 if TYPE_CHECKING:  # DRF's views import this module through the settings
     from rest_framework.request import Request
@@ -21,7 +23,8 @@ DEFAULT_READERS = READERS
 class RolePermission(BasePermission):
     """``read_roles`` for GET/HEAD/OPTIONS (default: every role but the count team),
     ``write_roles`` for the rest (default: nobody). Services check their own rules on top (a
-    dealer at their own table)."""
+    dealer at their own table). It also scopes the request to the user's cardrooms
+    (``core.scoping``; the middleware leaves the scope when the request ends)."""
 
     message = "Your role does not allow this."
 
@@ -29,6 +32,9 @@ class RolePermission(BasePermission):
         if not hasattr(view, (request.method or "").lower()):
             return True  # answered 405 by the view, whoever asks
         role = role_of(request.user)
+        # The user is known now (a token is read by the view, not the middleware): what
+        # follows sees and changes the user's cardrooms only.
+        scoping.enter(cardrooms_of(request.user) if role else ())
         if request.method in SAFE_METHODS:
             return role in getattr(view, "read_roles", DEFAULT_READERS)
         return role in getattr(view, "write_roles", ())

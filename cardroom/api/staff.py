@@ -147,7 +147,7 @@ class StaffRole(ServiceView):
     @extend_schema(request=RoleIn, responses=PersonOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        member = get_object_or_404(User, pk=pk)
+        member = get_object_or_404(_staff(), pk=pk)
         user = staff.staff_role_set(user=member, **self.parse(request), by=actor(request))
         return Response(PersonOut(person(user)).data)
 
@@ -159,7 +159,7 @@ class StaffDeactivate(ServiceView):
     @extend_schema(request=DeactivateIn, responses=PersonOut)
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        member = get_object_or_404(User, pk=pk)
+        member = get_object_or_404(_staff(), pk=pk)
         user = staff.staff_deactivate(user=member, **self.parse(request), by=actor(request))
         return Response(PersonOut(person(user)).data)
 
@@ -170,7 +170,7 @@ class StaffSetupLink(ServiceView):
     @extend_schema(request=None, responses={201: SetupLinkOut})
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        member = get_object_or_404(User, pk=pk)
+        member = get_object_or_404(_staff(), pk=pk)
         return _link_answer(request, setup_links.setup_link_reissue(user=member, by=actor(request)))
 
 
@@ -190,7 +190,7 @@ class StaffChangeList(generics.ListAPIView, ServiceView):
     def post(self, request: Request) -> Response:
         data, by = self.parse(request), actor(request)
         if "account" in data:
-            member = get_object_or_404(User, pk=data["account"])
+            member = get_object_or_404(_staff(), pk=data["account"])
             change = staff.staff_role_propose(
                 user=member, role=data["role"], reason=data["reason"], by=by
             )
@@ -280,3 +280,8 @@ class OwnPin(ServiceView):
         by = actor(request)
         signatures.pin_set(user=by, **self.parse(request), by=by)
         return Response(status=204)
+
+
+def _staff() -> QuerySet[User]:
+    """The accounts a request may manage: its cardrooms' people (and those of none yet)."""
+    return staff_selectors.in_the_requests_cardrooms(User.objects.all())

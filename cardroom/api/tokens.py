@@ -41,6 +41,7 @@ from knox.signals import token_expired
 from rest_framework import exceptions
 
 from core.roles import ROLES, role_known, role_of
+from tables.staff_selectors import cardrooms_known, cardrooms_of
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ CACHED_USER_FIELDS = (
     "is_staff",
 )
 _CACHED_TOKEN_FIELDS = ("digest", "token_key", "user_id", "created", "expiry")
-_ENTRY = 3  # the shape of a cached entry; another (an older release's role string) is a miss
+_ENTRY = 4  # the shape of a cached entry; another (an older release's, without cardrooms) is a miss
 
 
 def _fields(model: type[Any], names: tuple[str, ...]) -> list[str]:
@@ -148,6 +149,7 @@ def _remembered(digest: str) -> tuple[User, AuthToken] | None:
     if not user.is_active:
         return None
     role_known(user, entry["role"])
+    cardrooms_known(user, frozenset(entry["cardrooms"]))
     token = AuthToken.from_db(
         DEFAULT_DB_ALIAS, _fields(AuthToken, _CACHED_TOKEN_FIELDS), entry["token"]
     )
@@ -187,6 +189,7 @@ def _remember(user: User, auth_token: AuthToken, digest: str) -> bool:
     entry = {
         "shape": _ENTRY,
         "role": role_of(user),  # known already: no query
+        "cardrooms": sorted(cardrooms_of(user)),
         "expiry": auth_token.expiry,
         "user": [getattr(user, name) for name in _fields(User, CACHED_USER_FIELDS)],
         "token": [getattr(auth_token, name) for name in _fields(AuthToken, _CACHED_TOKEN_FIELDS)],

@@ -135,3 +135,9 @@ class Actions(Generic[H]):
             return self._handlers[name]
         except KeyError:
             raise Http404(self._unknown) from None
+
+
+def working_cardroom() -> Cardroom | None:
+    """The cardroom this screen works in: the one its person chose among theirs (the request
+    is scoped to it alone, ``cardroom.cardroom_scope``), or None before any exists."""
+    return Cardroom.objects.order_by("pk").first()

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from core import scoping
 from patrons.models import Cardroom
 from tables import waitlist_selectors
 
@@ -17,10 +18,12 @@ REFRESH_SECONDS = 10
 
 @require_GET
 def public_board(request: HttpRequest, pk: int) -> HttpResponse:
-    cardroom = get_object_or_404(Cardroom, pk=pk)
-    context = {
-        "room": cardroom.name,
-        "lists": waitlist_selectors.board(cardroom),
-        "refresh": REFRESH_SECONDS,
-    }
+    # No login: the URL names the room, and the board reads that room's lists alone.
+    with scoping.scoped_to({pk}):
+        cardroom = get_object_or_404(Cardroom, pk=pk)
+        context = {
+            "room": cardroom.name,
+            "lists": waitlist_selectors.board(cardroom),
+            "refresh": REFRESH_SECONDS,
+        }
     return render(request, "board.html", context)

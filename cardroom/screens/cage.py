@@ -43,7 +43,7 @@ from tables.models import Signature, Table
 from tables.signatures import signatures_of
 
 from . import sentences
-from .base import Actions, SignedInRequest, call_service, role_required
+from .base import Actions, SignedInRequest, call_service, role_required, working_cardroom
 from .forms.cage import (
     DayCloseForm,
     InventoryCountForm,
@@ -66,7 +66,7 @@ printers = role_required(FLOOR_SUPERVISOR, COMPLIANCE_AUDITOR, CASHIER)
 
 def cardroom_first() -> Cardroom:
     """The cardroom the cage screens show (a system runs one); none yet is a 404."""
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     if cardroom is None:
         raise Http404("Create the cardroom first.")
     return cardroom

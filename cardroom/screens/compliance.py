@@ -26,14 +26,15 @@ from core.errors import Conflict
 from core.inputs import whole_number
 from core.replica import reporting
 from core.roles import COMPLIANCE_AUDITOR, FLOOR_SUPERVISOR, role_of
-from patrons.models import Cardroom, Player
+from patrons.models import Player
 from rake.selectors import fees_per_hour
 from tables import selectors as table_selectors
+from tables.audit_chains import audit_events_in_scope
 from tables.models import Table
 from wagers import selectors as wagers_selectors
 
 from .audit_names import named
-from .base import SignedInRequest, call_service, role_required
+from .base import SignedInRequest, call_service, role_required, working_cardroom
 from .forms.compliance import AcknowledgeForm, EventSearchForm, ExportForm, ReportForm
 from .ratings import player_page
 
@@ -51,7 +52,7 @@ def compliance_home(request: SignedInRequest) -> HttpResponse:
 @auditors
 def audit_log(request: SignedInRequest) -> HttpResponse:
     form = EventSearchForm(request.GET or None)
-    events = AuditEvent.objects.select_related("actor").order_by("-seq")
+    events = audit_events_in_scope(AuditEvent.objects.select_related("actor").order_by("-seq"))
     if role_of(request.user) != COMPLIANCE_AUDITOR:  # suspicious activity cases: theirs alone
         events = events.exclude(action__startswith=SAR_PREFIX)
     if form.is_valid():
@@ -192,7 +193,7 @@ def _table_reports(table: Table, day: date) -> dict[str, Any]:
 def _gaming_day_now() -> date:
     """The cardroom's current gaming day (a day starts at its day-start hour, local time):
     where the reports open."""
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     now = timezone.now()
     if cardroom is None:
         return timezone.localdate(now)

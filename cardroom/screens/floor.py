@@ -20,7 +20,6 @@ from cardroom.signing import own_signature
 from core import floor_push
 from core.roles import DEALER, FLOOR_SUPERVISOR
 from engine.game_math import TableFigures
-from patrons.models import Cardroom
 from tables import figures, rules, selectors
 from tables.models import Table
 from tables.services import configuration, sessions, setting_changes
@@ -29,7 +28,7 @@ from wagers import selectors as hand_selectors
 from wagers.models import Hand
 
 from . import sentences
-from .base import Actions, SignedInRequest, call_service, role_required
+from .base import Actions, SignedInRequest, call_service, role_required, working_cardroom
 from .card_sources import hand_card_source, table_card_source
 from .forms.tables import (
     AMOUNT_SETTINGS,
@@ -72,7 +71,7 @@ def dashboard(request: SignedInRequest) -> HttpResponseBase:
 @supervisor_only
 def table_create(request: SignedInRequest) -> HttpResponseBase:
     form = TableCreateForm(request.POST)
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     table = None
     if form.is_valid() and cardroom is not None:
         data = form.cleaned_data

@@ -63,8 +63,8 @@ class FloorScope:
 
 
 def watched_cardrooms(request: SignedInRequest) -> set[int]:
-    """The cardrooms whose floor this user runs: a floor supervisor's role is the cardroom
-    system's, so today every cardroom the dashboard shows."""
+    """The cardroom whose floor this screen shows: the one its person chose among theirs
+    (read in the request's scope, before the stream outlives it)."""
     return set(Cardroom.objects.values_list("pk", flat=True))
 
 

@@ -36,7 +36,7 @@ from patrons.state_list_imports import state_list_import_request
 from tables import selectors as table_selectors
 
 from . import law_sar
-from .base import SignedInRequest, call_service, role_required
+from .base import SignedInRequest, call_service, role_required, working_cardroom
 from .forms.law import DayForm, FileForm, ImportForm, ReviewForm, ReviewNoteForm
 from .forms.sar import SarOpenForm
 
@@ -44,7 +44,7 @@ compliance_only = role_required(COMPLIANCE_AUDITOR)
 
 
 def cardroom_first() -> Cardroom:
-    return Cardroom.objects.order_by("pk").first() or Cardroom(name="(none)")
+    return working_cardroom() or Cardroom(name="(none)")
 
 
 @compliance_only

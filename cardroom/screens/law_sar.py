@@ -25,7 +25,7 @@ from core.roles import COMPLIANCE_AUDITOR, role_of
 from patrons import sar_cases, sar_selectors
 from patrons.models import Cardroom, Player, SarCase, StructuringFlag, SuspiciousActivityReview
 
-from .base import SignedInRequest, call_service, cardroom_zone
+from .base import SignedInRequest, call_service, cardroom_zone, working_cardroom
 from .confirmation import confirm_first
 from .forms.sar import SarDecisionForm, SarNoteForm, SarOpenForm
 from .templatetags.cardroom import dollars
@@ -80,7 +80,7 @@ def _opening(form: SarOpenForm, cardroom: Cardroom) -> sar_cases.SarOpening:
 @require_POST
 def sar_open(request: SignedInRequest) -> HttpResponse:
     """Open a case from a flag's button (or on a player); its page shows it."""
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     if cardroom is None:
         raise Http404
     form = SarOpenForm(request.POST)

@@ -23,6 +23,7 @@ from tables import selectors as table_selectors
 from tables.models import Table
 from tables.staff_models import SettingChange
 
+from .base import working_cardroom
 from .forms.cage import (
     DayCloseForm,
     DealerSignForm,
@@ -194,7 +195,7 @@ def day_close_words(stats: DayStatistics) -> str:
 
 def drop_count(request: HttpRequest) -> str | None:
     """A drop box's count (4 CCR §12385): what the box held, and who counts it with you."""
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     if cardroom is None:
         return None
     denominations = {

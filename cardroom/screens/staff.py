@@ -85,7 +85,9 @@ staff_actions: Actions[Callable[[SignedInRequest, User], HttpResponseBase]] = Ac
 def staff_action(request: SignedInRequest, pk: int, action: str) -> HttpResponseBase:
     """role: give the account one role (or propose it); deactivate: end its access; link: a
     new one-time set-up link."""
-    member = get_object_or_404(User, pk=pk, is_superuser=False)
+    member = get_object_or_404(
+        staff_selectors.in_the_requests_cardrooms(User.objects.all()), pk=pk, is_superuser=False
+    )
     return staff_actions.handler(action)(request, member)
 
 

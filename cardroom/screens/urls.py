@@ -9,6 +9,7 @@ from . import (
     cage_count,
     cage_sheets,
     cage_slips,
+    cardroom_choice,
     cardroom_settings,
     cashier,
     compliance,
@@ -34,6 +35,7 @@ from . import (
 home_patterns = [
     path("", home.home, name="home"),
     path("board/<int:pk>/", board.public_board, name="public-board"),
+    path("cardroom/choose/", cardroom_choice.cardroom_choose, name="cardroom-choose"),
 ]
 
 #: A person's own account; before Django's auth URLs, so that these win.

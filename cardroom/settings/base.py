@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # What follows sees the signed-in person's cardrooms only.
+    "cardroom.cardroom_scope.CardroomScopeMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A password someone else chose is changed before anything else.
     "cardroom.screens.account.PasswordChangeDueMiddleware",
@@ -122,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "cardroom.screens.context_processors.role",
+                "cardroom.screens.cardroom_choice.cardroom_choices",
             ],
             # The project package is not an app; its template tags are named here.
             "libraries": {
@@ -203,7 +206,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "cardroom.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_FILTER_BACKENDS": [
+        "cardroom.api.filters.CardroomScopeFilter",
+        "django_filters.rest_framework.DjangoFilterBackend",
+    ],
     "DEFAULT_SCHEMA_CLASS": "cardroom.api.schema.CardroomAutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
 }

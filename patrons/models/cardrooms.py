@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 #: A new cardroom's chip denominations: $1, $5, $25, $100 and $500.
 DEFAULT_DENOMINATIONS = ("1.00", "5.00", "25.00", "100.00", "500.00")
@@ -99,6 +100,8 @@ class Cardroom(models.Model):
     seat_call_minutes = models.PositiveSmallIntegerField(default=DEFAULT_SEAT_CALL_MINUTES)
     phone_hold_minutes = models.PositiveSmallIntegerField(default=DEFAULT_PHONE_HOLD_MINUTES)
 
+    objects = CardroomScoped["Cardroom"].by("pk")
+
     class Meta:
         db_table = "tables_cardroom"  # made by ``tables``, where the model began
         constraints = [
@@ -147,6 +150,8 @@ class Player(models.Model):
     name = models.CharField(max_length=100)
     name_key = models.CharField(max_length=100, blank=True, db_index=True)  # normal_text(name)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CardroomScoped["Player"].by("cardroom")
 
     class Meta:
         db_table = "tables_player"

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import ZERO, MoneyField
+from core.scoping import CardroomScoped
 
 from ..fields import SealedTextField
 from .cardrooms import Cardroom, Person, Player
@@ -91,6 +92,8 @@ class CashTransaction(models.Model):
     recorded_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
 
+    objects = CardroomScoped["CashTransaction"].by("cardroom")
+
     class Meta:
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["player", "gaming_day", "direction"])]
@@ -143,6 +146,8 @@ class CurrencyTransactionReport(models.Model):
     # As filed, encrypted (it holds the ID number and the TIN): the figures and the person.
     filed_as = SealedTextField(blank=True, null=True)
 
+    objects = CardroomScoped["CurrencyTransactionReport"].by("cardroom")
+
     class Meta:
         ordering = ["-gaming_day", "id"]
         verbose_name = "currency transaction report"
@@ -173,6 +178,8 @@ class StructuringFlag(models.Model):
     transactions = models.JSONField()  # the ids of the transactions just under
     detail = models.TextField()
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["StructuringFlag"].by("cardroom")
 
     class Meta:
         ordering = ["-gaming_day", "id"]

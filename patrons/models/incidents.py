@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 from .cardrooms import Cardroom, Player
 from .records import Exclusion
 
@@ -36,6 +38,8 @@ class Incident(models.Model):
     )
     reported_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField()
+
+    objects = CardroomScoped["Incident"].by("cardroom")
 
     class Meta:
         ordering = ["-created_at", "-id"]

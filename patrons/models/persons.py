@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 from .cardrooms import Cardroom, Licensee, Player
 
 _USER = settings.AUTH_USER_MODEL
@@ -36,6 +38,8 @@ class PersonMatch(models.Model):
     )
     resolved_at = models.DateTimeField(null=True, blank=True)
     reason = models.TextField(blank=True)  # compliance's, when resolved
+
+    objects = CardroomScoped["PersonMatch"].by("cardroom")
 
     class Meta:
         ordering = ["-created_at", "-id"]

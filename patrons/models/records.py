@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 
 from ..fields import SealedCharField, SealedTextField
 from .cardrooms import Cardroom, Player
@@ -153,6 +154,8 @@ class Exclusion(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.TextField(blank=True)
     end_reference = models.CharField(max_length=100, blank=True)
+
+    objects = CardroomScoped["Exclusion"].by("cardroom", shared_when_null=True)
 
     class Meta:
         ordering = ["name_key", "id"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
+
 from .cardrooms import Player
 
 _USER = settings.AUTH_USER_MODEL
@@ -23,6 +25,8 @@ class SuspiciousActivityReview(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     opened_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
+
+    objects = CardroomScoped["SuspiciousActivityReview"].by("player__cardroom")
 
     class Meta:
         ordering = ["-opened_at"]

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.scoping import CardroomScoped
+
 from .cardrooms import Cardroom, Player
 from .cash_log import CashTransaction, StructuringFlag
 from .reviews import SuspiciousActivityReview
@@ -55,6 +57,8 @@ class SarCase(models.Model):
     due_on = models.DateField()
     opened_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
+
+    objects = CardroomScoped["SarCase"].by("cardroom")
 
     class Meta:
         ordering = ["due_on", "id"]

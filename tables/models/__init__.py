@@ -16,6 +16,7 @@ from .dealer_shifts import DealerAssignment as DealerAssignment
 from .dealer_shifts import DealerShift as DealerShift
 from .devices import DeviceToken as DeviceToken
 from .devices import ShufflerDevice as ShufflerDevice
+from .memberships import CardroomMembership as CardroomMembership
 from .racks import Rack as Rack
 from .seats import GameStop as GameStop
 from .seats import HouseBankEntry as HouseBankEntry

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.scoping import CardroomScoped
 from patrons.models import Cardroom
 
 from .tables import Table
@@ -30,6 +31,8 @@ class DealerShift(models.Model):
     clocked_out_by = models.ForeignKey(
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+
+    objects = CardroomScoped["DealerShift"].by("cardroom")
 
     class Meta:
         ordering = ["-clocked_in_at"]

@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
+from core.scoping import CardroomScoped
+
 from .tables import Table
 
 _USER = settings.AUTH_USER_MODEL
@@ -36,6 +38,8 @@ class ShufflerDevice(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CardroomScoped["ShufflerDevice"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "-registered_at"]

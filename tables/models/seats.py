@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import ZERO, MoneyField
+from core.scoping import CardroomScoped
 from patrons.models import CashTransaction, Incident, Player
 
 from .tables import Table, TableSession, Tender
@@ -42,6 +43,8 @@ class Seating(models.Model):
         "patrons.Exclusion", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     held_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CardroomScoped["Seating"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "seat"]
@@ -87,6 +90,8 @@ class StackEntry(models.Model):
     # The gaming day and shift the movement fell in (empty on entries made before shifts).
     gaming_day = models.DateField(null=True, blank=True)
     shift = models.CharField(max_length=20, blank=True)
+
+    objects = CardroomScoped["StackEntry"].by("seating__table__cardroom")
 
     class Meta:
         ordering = ["id"]
@@ -195,6 +200,8 @@ class RotationRecord(models.Model):
     proposition_player = models.BooleanField(default=False)
     consecutive = models.PositiveSmallIntegerField(default=0)  # hands in a row, this one included
 
+    objects = CardroomScoped["RotationRecord"].by("table__cardroom")
+
     class Meta:
         ordering = ["table", "created_at", "id"]
         indexes = [models.Index(fields=["table", "created_at"])]
@@ -224,6 +231,8 @@ class GameStop(models.Model):
     )
     restarted_at = models.DateTimeField(null=True, blank=True)
     note = models.TextField(blank=True)
+
+    objects = CardroomScoped["GameStop"].by("table__cardroom")
 
     class Meta:
         ordering = ["table", "stopped_at", "id"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.scoping import CardroomScoped
 from patrons.models import Cardroom
 
 _USER = settings.AUTH_USER_MODEL
@@ -34,6 +35,8 @@ class ShiftDefinition(models.Model):
         _USER, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     defined_at = models.DateTimeField()
+
+    objects = CardroomScoped["ShiftDefinition"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "-effective_from", "-id"]

@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from core.choices import enum_choices
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 from engine.fees import RakeMode
 from engine.table import MAX_SEATS, Banking, BonusMode
 from patrons.models import Cardroom
@@ -35,6 +36,8 @@ class Table(models.Model):
     seat_count = models.PositiveSmallIntegerField(default=MAX_SEATS)
     banking = models.CharField(max_length=20, choices=BANKING_CHOICES)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CardroomScoped["Table"].by("cardroom")
 
     class Meta:
         constraints = [
@@ -76,6 +79,8 @@ class TableSettings(models.Model):
     draw_suit_order = models.CharField(max_length=4)  # lowest suit first
     dp_rotation_window = models.PositiveSmallIntegerField()  # minutes
 
+    objects = CardroomScoped["TableSettings"].by("table__cardroom")
+
     class Meta:
         verbose_name = verbose_name_plural = "table settings"
         ordering = ["table", "version"]
@@ -103,6 +108,8 @@ class TableSession(models.Model):
     # sale reads anyway, so that "no play before the count" costs no query.
     rack_count_kind = models.CharField(max_length=12, blank=True)
     rack_counted_until = models.DateTimeField(null=True, blank=True)
+
+    objects = CardroomScoped["TableSession"].by("table__cardroom")
 
     class Meta:
         ordering = ["-opened_at"]

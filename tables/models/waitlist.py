@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.money import MoneyField
+from core.scoping import CardroomScoped
 from patrons.models import Cardroom, Player
 
 from .seats import Seating
@@ -30,6 +31,8 @@ class Waitlist(models.Model):
     ante_max = MoneyField()
     opened_by = models.ForeignKey(_USER, on_delete=models.PROTECT, related_name="+")
     opened_at = models.DateTimeField()
+
+    objects = CardroomScoped["Waitlist"].by("cardroom")
 
     class Meta:
         ordering = ["cardroom", "banking", "ante_min", "ante_max"]
@@ -84,6 +87,8 @@ class WaitlistEntry(models.Model):
         Seating, null=True, blank=True, on_delete=models.PROTECT, related_name="waitlist_entry"
     )
     ended_at = models.DateTimeField(null=True, blank=True)
+
+    objects = CardroomScoped["WaitlistEntry"].by("waitlist__cardroom")
 
     class Meta:
         ordering = ["waitlist", "position", "id"]

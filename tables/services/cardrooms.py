@@ -19,6 +19,7 @@ from core.roles import ADMINISTRATOR
 from patrons.models import Cardroom, Licensee
 
 from .. import catalogue
+from .memberships import membership_of_creator
 from .shifts import cardroom_shifts_set as cardroom_shifts_set
 
 
@@ -39,7 +40,7 @@ def cardroom_create(
         ZoneInfo(time_zone)
     except (ZoneInfoNotFoundError, ValueError):
         raise DomainError(f"'{time_zone}' is not a time zone name.", field="time_zone") from None
-    if Cardroom.objects.filter(name=name).exists():
+    if Cardroom._base_manager.filter(name=name).exists():  # in every room, not only the user's
         raise Conflict(f"A cardroom named {name!r} exists already.", field="name")
     if licensee is None:
         licensee, _ = Licensee.objects.get_or_create(name=name)
@@ -49,6 +50,7 @@ def cardroom_create(
         time_zone=time_zone,
         gaming_day_starts_at=gaming_day_starts_at,
     )
+    membership_of_creator(cardroom, by)
     audit_record(
         actor=by,
         action=AuditAction.CARDROOM_CREATED,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils import timezone
 
-from patrons.models import Cardroom
+from cardroom.screens.base import working_cardroom
 from tables.dealer_selectors import DealerRow, dealers_due
 
 register = template.Library()
@@ -15,5 +15,5 @@ register = template.Library()
 @register.simple_tag
 def dealers_due_now() -> list[DealerRow]:
     """The screens' cardroom's dealers due now, longest over first (none without a cardroom)."""
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     return [] if cardroom is None else dealers_due(cardroom, timezone.now())

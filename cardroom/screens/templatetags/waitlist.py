@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from patrons.models import Cardroom
+from cardroom.screens.base import working_cardroom
 from tables import waitlist_selectors
 
 register = template.Library()
@@ -13,7 +13,7 @@ register = template.Library()
 
 @register.simple_tag
 def seat_openings() -> list[waitlist_selectors.SeatOpening]:
-    cardroom = Cardroom.objects.order_by("pk").first()
+    cardroom = working_cardroom()
     return [] if cardroom is None else waitlist_selectors.seat_openings(cardroom)
 
 

@@ -1,0 +1,149 @@
+"""Which cardrooms a request may see and change: one deployment serves several rooms, and a
+person works only in the rooms they are a member of.
+
+Every request enters a scope (the set of cardroom ids its user may reach; none for an anonymous
+one) and the models of a cardroom's records filter every query by it through their default
+manager, ``CardroomScoped``: a row of another room is not there for the request (a lookup by id
+is a 404, a list leaves it out, a service's lock on it finds nothing). The workers, the
+management commands and code run outside a request act for the system and see every room
+(no scope: ``current()`` is None).
+
+django-scopes (pretix's) works the same way but refuses every query made outside a scope; here
+only requests are scoped, so the Celery workers and the commands need no opt-out, and a request
+is closed by default (it starts with no cardroom until its user is known).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar, Token
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+from django.db import models
+from django.db.models import Q, Subquery
+
+Row = TypeVar("Row", bound=models.Model)
+
+_scope: ContextVar[frozenset[int] | None] = ContextVar("cardroom_scope", default=None)
+
+
+def current() -> frozenset[int] | None:
+    """The cardroom ids this request may reach, or None outside a request (every room)."""
+    return _scope.get()
+
+
+def enter(cardroom_ids: Iterable[int] | None) -> Token[frozenset[int] | None]:
+    """Scope what follows to these cardrooms (None: every room); ``leave`` with the token."""
+    return _scope.set(None if cardroom_ids is None else frozenset(cardroom_ids))
+
+
+def leave(token: Token[frozenset[int] | None]) -> None:
+    _scope.reset(token)
+
+
+@contextmanager
+def scoped_to(cardroom_ids: Iterable[int] | None) -> Iterator[None]:
+    token = enter(cardroom_ids)
+    try:
+        yield
+    finally:
+        leave(token)
+
+
+def unscoped() -> Any:
+    """Every room, for what a request does on the system's behalf (the checks that a name is
+    unused in every room, a device finding its own table)."""
+    return scoped_to(None)
+
+
+def include(cardroom_id: int) -> None:
+    """Widen the request's scope by a cardroom it has just created (its creator's)."""
+    ids = _scope.get()
+    if ids is not None:
+        _scope.set(ids | {cardroom_id})
+
+
+def reaches(cardroom_id: int | None) -> bool:
+    """Whether this request may reach that cardroom's records."""
+    ids = _scope.get()
+    return ids is None or cardroom_id in ids
+
+
+def admits(row: models.Model) -> bool:
+    """Whether the request may reach ``row``, read from it and the rows selected with it (a
+    read keyed by a parent row, the parent not selected, was reached through the parent)."""
+    ids = _scope.get()
+    manager = type(row)._default_manager
+    if ids is None or not isinstance(manager, CardroomScoped):
+        return True
+    if manager.cardroom_path == "pk":
+        return row.pk in ids
+    *hops, last = manager.cardroom_path.split("__")
+    current_row: models.Model = row
+    for hop in hops:
+        field = current_row._meta.get_field(hop)
+        if not field.is_cached(current_row):  # type: ignore[union-attr]
+            return True
+        current_row = field.get_cached_value(current_row)  # type: ignore[union-attr]
+    value = getattr(current_row, current_row._meta.get_field(last).attname)  # type: ignore[union-attr]
+    return (value is None and manager.shared_when_null) or value in ids
+
+
+def _condition(
+    model: type[models.Model], path: str, ids: frozenset[int], *, shared: bool = False
+) -> Q:
+    """``path`` to the cardroom (``"pk"``, ``"cardroom"``, ``"table__cardroom"``) as a
+    condition on ``model``'s own columns: a hop through a foreign key is a subquery, not a
+    join, so that ``SELECT … FOR UPDATE`` still locks the model's rows alone."""
+    if path == "pk":
+        return Q(pk__in=ids)
+    head, _, rest = path.partition("__")
+    field = model._meta.get_field(head)
+    if not rest:
+        condition = Q(**{f"{field.attname}__in": ids})  # type: ignore[union-attr]
+        return condition | Q(**{f"{field.attname}__isnull": True}) if shared else condition
+    related: type[models.Model] = field.related_model  # type: ignore[assignment]
+    inner = related._base_manager.filter(_condition(related, rest, ids)).values("pk")
+    return Q(**{f"{field.attname}__in": Subquery(inner)})  # type: ignore[union-attr]
+
+
+def restrict(queryset: models.QuerySet[Row]) -> models.QuerySet[Row]:
+    """``queryset`` limited to the request's cardrooms, if its model belongs to cardrooms (a
+    queryset built outside the request, as a view's class attribute, is limited here)."""
+    ids = _scope.get()
+    manager = queryset.model._default_manager
+    if ids is None or not isinstance(manager, CardroomScoped):
+        return queryset
+    return queryset.filter(manager.condition(ids))
+
+
+def cardroom_path(model: type[models.Model]) -> str | None:
+    """The model's path to its cardroom, if its rows belong to one."""
+    manager = model._default_manager
+    return manager.cardroom_path if isinstance(manager, CardroomScoped) else None
+
+
+class CardroomScoped(models.Manager[Row], Generic[Row]):
+    """The default manager of a model whose rows belong to a cardroom: every query made in a
+    request sees the request's cardrooms' rows only. The model's ``_base_manager`` (following a
+    foreign key, saving, ``refresh_from_db``) is not limited: a row reached through another is
+    the other's room's. Made with ``CardroomScoped.by(path)`` (the related managers Django
+    derives from it are made without arguments, so the path is the class's)."""
+
+    cardroom_path: ClassVar[str]
+    #: A row without a cardroom belongs to every room (a state list's exclusion).
+    shared_when_null: ClassVar[bool] = False
+
+    @classmethod
+    def by(cls, cardroom_path: str, *, shared_when_null: bool = False) -> Self:
+        attributes = {"cardroom_path": cardroom_path, "shared_when_null": shared_when_null}
+        return type(cls.__name__, (cls,), attributes)()
+
+    def condition(self, ids: frozenset[int]) -> Q:
+        return _condition(self.model, self.cardroom_path, ids, shared=self.shared_when_null)
+
+    def get_queryset(self) -> models.QuerySet[Row]:
+        queryset = super().get_queryset()
+        ids = _scope.get()
+        return queryset if ids is None else queryset.filter(self.condition(ids))

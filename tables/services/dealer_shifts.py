@@ -28,7 +28,7 @@ from .. import selectors
 from ..dealer_selectors import BREAK, TABLE
 from ..models import DealerAssignment, DealerShift, Table, TableSession
 from .cardroom_minutes import cardroom_minutes_set
-from .sessions import table_dealer_change, table_open
+from .sessions import require_between_hands, table_dealer_change, table_open
 
 
 def lock_shift(dealer: User) -> DealerShift:
@@ -47,17 +47,6 @@ def lock_assignment(dealer: User) -> DealerAssignment | None:
         .filter(dealer=dealer, ended_at=None)
         .first()
     )
-
-
-def require_between_hands(table: Table) -> None:
-    """The dealer on duty changes between hands, never while one is open (the table is
-    locked: a hand cannot start meanwhile)."""
-    number = selectors.hand_number_in_progress(table)
-    if number is not None:
-        raise Conflict(
-            f"{table} has hand {number} in progress: its dealer changes between hands.",
-            field="table",
-        )
 
 
 def require_on_no_other_table(dealer: User, table: Table | None) -> None:

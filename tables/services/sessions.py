@@ -45,12 +45,25 @@ def table_open(*, table: Table, dealer: User, by: User) -> TableSession:
     return session
 
 
+def require_between_hands(table: Table) -> None:
+    """The dealer on duty changes between hands, never while one is open (the caller holds
+    the table's lock: a hand cannot start meanwhile)."""
+    number = selectors.hand_number_in_progress(table)
+    if number is not None:
+        raise Conflict(
+            f"{table} has hand {number} in progress: its dealer changes between hands.",
+            field="table",
+        )
+
+
 @transaction.atomic
 def table_dealer_change(*, table: Table, dealer: User, by: User) -> TableSession:
-    """The dealer on duty changes (a break, a shift); the session goes on."""
+    """The dealer on duty changes (a break, a shift) between hands; the session goes on."""
     require_supervisor(by, action="change the dealer on duty")
     require_role(dealer, DEALER, action="deal at a table")
+    table = Table.objects.select_for_update().get(pk=table.pk)
     session = _open_session_locked(table)
+    require_between_hands(table)
     previous, session.dealer = session.dealer_id, dealer
     session.save(update_fields=["dealer"])
     audit_record(

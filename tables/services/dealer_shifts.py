@@ -26,9 +26,14 @@ from patrons.models import DEALER_MINUTES_BOUNDS, DEALER_MINUTES_SETTINGS, Cardr
 
 from .. import selectors
 from ..dealer_selectors import BREAK, TABLE
-from ..models import DealerAssignment, DealerShift, Table, TableSession
+from ..models import DealerAssignment, DealerShift, Table
 from .cardroom_minutes import cardroom_minutes_set
-from .sessions import require_between_hands, table_dealer_change, table_open
+from .sessions import (
+    require_between_hands,
+    require_on_no_other_table,
+    table_dealer_change,
+    table_open,
+)
 
 
 def lock_shift(dealer: User) -> DealerShift:
@@ -47,21 +52,6 @@ def lock_assignment(dealer: User) -> DealerAssignment | None:
         .filter(dealer=dealer, ended_at=None)
         .first()
     )
-
-
-def require_on_no_other_table(dealer: User, table: Table | None) -> None:
-    """Never on two tables: not the dealer on duty at another open table either (a table
-    opened with them before they clocked in)."""
-    elsewhere = TableSession.objects.filter(dealer=dealer, closed_at=None).select_related("table")
-    if table is not None:
-        elsewhere = elsewhere.exclude(table=table)
-    session = elsewhere.first()
-    if session is not None:
-        raise Conflict(
-            f"{person_name(dealer)} is the dealer on duty at {session.table}: "
-            "put another dealer there first.",
-            field="dealer",
-        )
 
 
 def audit_shift(shift: DealerShift, action: AuditAction, by: User, **payload: Any) -> None:

@@ -1,6 +1,7 @@
 """The floor's bad input that the waitlist and dealers' tests leave out: the dealer on duty
-changed by hand (not through the dealers' board) waits for the hand in progress too, and a
-seat change waits for the player's hand and takes only an empty seat. Each refusal names its
+changed by hand (not through the dealers' board) waits for the hand in progress and is on no
+other table, as on the board; a seat change waits for the player's hand and takes only an
+empty seat. Each refusal names its
 field, says why in words, and writes nothing (``refusal``, tests/conftest.py)."""
 
 from __future__ import annotations
@@ -38,6 +39,15 @@ def test_the_dealer_on_duty_changed_by_hand_waits_for_the_hand_in_progress(
     hand_services.hand_cancel(hand=hand, by=dealer)
     table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
     assert selectors.open_session(dp_table).dealer == other_dealer
+
+
+def test_the_dealer_on_duty_changed_by_hand_is_never_on_two_tables(
+    dp_table, session, second_table, dealer, other_dealer, supervisor, refusal
+):
+    table_dealer_change(table=second_table, dealer=other_dealer, by=supervisor)
+    with refusal(Conflict, field="dealer", says="is the dealer on duty at Table 3"):
+        table_dealer_change(table=dp_table, dealer=other_dealer, by=supervisor)
+    assert selectors.open_session(dp_table).dealer == dealer
 
 
 def test_a_seat_change_waits_for_the_players_hand_to_settle(

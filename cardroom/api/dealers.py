@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, actor
+from cardroom.api.cardroom_minutes import CardroomMinutes, documented, minutes_field
 from cardroom.api.fields import IdField, PersonNameField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
@@ -107,15 +108,10 @@ class PushIn(StrictSerializer):
     table = IdField(required=False)
 
 
-def _minutes() -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=100_000, required=False)
-
-
 class DealerRotationIn(StrictSerializer):
-    # Any whole number gets to the service, which refuses one outside 1 to a day by name.
-    push_minutes = _minutes()
-    break_after_minutes = _minutes()
-    break_minutes = _minutes()
+    push_minutes = minutes_field()
+    break_after_minutes = minutes_field()
+    break_minutes = minutes_field()
 
 
 def _dealer(pk: int) -> User:
@@ -276,23 +272,13 @@ def _query_day(value: str | None) -> date | None:
     raise DomainError("Give the day as YYYY-MM-DD.", field="day")
 
 
-class DealerRotation(ServiceView):
+@documented
+class DealerRotation(CardroomMinutes):
     """The cardroom's push interval and break rule, in minutes; PUT sets any of them (1 to a
     day; audited)."""
 
     read_roles = READERS
     write_roles = FLOOR
     input_serializer = DealerRotationIn
-
-    @extend_schema(responses=DealerRotationOut)
-    def get(self, request: Request, pk: int) -> Response:
-        return Response(DealerRotationOut(get_object_or_404(Cardroom, pk=pk)).data)
-
-    @extend_schema(request=DealerRotationIn, responses=DealerRotationOut)
-    def put(self, request: Request, pk: int) -> Response:
-        cardroom = dealer_shifts.cardroom_dealer_rotation_set(
-            cardroom=get_object_or_404(Cardroom, pk=pk),
-            values=self.parse(request),
-            by=actor(request),
-        )
-        return Response(DealerRotationOut(cardroom).data)
+    output = DealerRotationOut
+    setter = dealer_shifts.cardroom_dealer_rotation_set

@@ -130,8 +130,9 @@ urlpatterns = [
     path("seatings/<int:pk>/leave/", table_seating.SeatingLeave.as_view()),
     path("seatings/<int:pk>/dp-waiver/", table_seating.SeatingDpWaiver.as_view()),
     path("seatings/<int:pk>/proposition/", table_seating.SeatingProposition.as_view()),
-    # the waitlist: lists, joining, the order, seat calls, taking a seat, seat changes
+    # the waitlist: lists, its clocks, joining, the order, seat calls, taking a seat, seat changes
     path("waitlists/", waitlist.WaitlistList.as_view(), name="api-waitlists"),
+    path("cardrooms/<int:pk>/waitlist-timing/", waitlist.WaitlistTiming.as_view()),
     path("waitlists/<int:pk>/entries/", waitlist.WaitlistJoin.as_view()),
     path("tables/<int:pk>/seat-calls/", waitlist.SeatCall.as_view()),
     path("waitlist-entries/<int:pk>/remove/", waitlist.EntryRemove.as_view()),

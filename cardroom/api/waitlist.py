@@ -1,5 +1,6 @@
-"""The waitlist: its lists and who waits on them, joining, the floor's order, seat calls,
-taking a called seat and seat changes. Floor supervisors write; dealers and compliance read."""
+"""The waitlist: its lists and who waits on them, its clocks, joining, the floor's order, seat
+calls, taking a called seat and seat changes. Floor supervisors write; dealers and compliance
+read."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardroom.api.base import ServiceView, StepView, actor
+from cardroom.api.cardroom_minutes import CardroomMinutes, documented, minutes_field
 from cardroom.api.fields import MoneyField, RowField, SeatField
 from cardroom.api.idempotency import idempotent
 from cardroom.api.inputs import StrictSerializer
@@ -32,6 +34,7 @@ from tables.services.waitlist import (
     waitlist_open,
     waitlist_remove,
 )
+from tables.services.waitlist_timing import cardroom_waitlist_timing_set
 
 
 class EntryOut(serializers.ModelSerializer):
@@ -73,6 +76,17 @@ class WaitlistOut(serializers.ModelSerializer):
         if on_list is None:
             on_list = list(waitlist_selectors.entries_on_list(waitlist))
         return [dict(EntryOut(entry).data) for entry in on_list]
+
+
+class WaitlistTimingOut(serializers.Serializer):
+    cardroom = serializers.IntegerField(source="pk")
+    seat_call_minutes = serializers.IntegerField()
+    phone_hold_minutes = serializers.IntegerField()
+
+
+class WaitlistTimingIn(StrictSerializer):
+    seat_call_minutes = minutes_field()
+    phone_hold_minutes = minutes_field()
 
 
 class WaitlistIn(StrictSerializer):
@@ -127,6 +141,19 @@ class WaitlistList(generics.ListAPIView, ServiceView):
     def post(self, request: Request) -> Response:
         waitlist = waitlist_open(**self.parse(request), by=actor(request))
         return Response(WaitlistOut(waitlist).data, status=201)
+
+
+@documented
+class WaitlistTiming(CardroomMinutes):
+    """The cardroom's waitlist clocks: the minutes a called player has to take the seat and
+    the minutes a phone entry is held; PUT sets either (1 to 120; audited). A call or hold
+    already running keeps its deadline."""
+
+    read_roles = PLAY_READERS
+    write_roles = SUPERVISOR
+    input_serializer = WaitlistTimingIn
+    output = WaitlistTimingOut
+    setter = cardroom_waitlist_timing_set
 
 
 class WaitlistJoin(ServiceView):

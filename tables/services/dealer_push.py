@@ -27,10 +27,8 @@ from .dealer_shifts import (
     audit_shift,
     lock_shift,
     one_place_at_a_time,
-    require_between_hands,
-    require_on_no_other_table,
 )
-from .sessions import table_dealer_change
+from .sessions import require_between_hands, require_on_no_other_table, table_dealer_change
 
 
 @transaction.atomic

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from audit.actions import AuditAction
 from audit.services import audit_record
-from core.errors import Conflict, DomainError
+from core.errors import Conflict
 from core.people import person_name
 from core.permissions import require_role, require_supervisor
 from core.roles import DEALER
@@ -26,8 +26,14 @@ from patrons.models import DEALER_MINUTES_BOUNDS, DEALER_MINUTES_SETTINGS, Cardr
 
 from .. import selectors
 from ..dealer_selectors import BREAK, TABLE
-from ..models import DealerAssignment, DealerShift, Table, TableSession
-from .sessions import table_dealer_change, table_open
+from ..models import DealerAssignment, DealerShift, Table
+from .cardroom_minutes import cardroom_minutes_set
+from .sessions import (
+    require_between_hands,
+    require_on_no_other_table,
+    table_dealer_change,
+    table_open,
+)
 
 
 def lock_shift(dealer: User) -> DealerShift:
@@ -46,32 +52,6 @@ def lock_assignment(dealer: User) -> DealerAssignment | None:
         .filter(dealer=dealer, ended_at=None)
         .first()
     )
-
-
-def require_between_hands(table: Table) -> None:
-    """The dealer on duty changes between hands, never while one is open (the table is
-    locked: a hand cannot start meanwhile)."""
-    number = selectors.hand_number_in_progress(table)
-    if number is not None:
-        raise Conflict(
-            f"{table} has hand {number} in progress: its dealer changes between hands.",
-            field="table",
-        )
-
-
-def require_on_no_other_table(dealer: User, table: Table | None) -> None:
-    """Never on two tables: not the dealer on duty at another open table either (a table
-    opened with them before they clocked in)."""
-    elsewhere = TableSession.objects.filter(dealer=dealer, closed_at=None).select_related("table")
-    if table is not None:
-        elsewhere = elsewhere.exclude(table=table)
-    session = elsewhere.first()
-    if session is not None:
-        raise Conflict(
-            f"{person_name(dealer)} is the dealer on duty at {session.table}: "
-            "put another dealer there first.",
-            field="dealer",
-        )
 
 
 def audit_shift(shift: DealerShift, action: AuditAction, by: User, **payload: Any) -> None:
@@ -206,30 +186,18 @@ def dealer_break_end(*, dealer: User, by: User) -> DealerAssignment:
     return current
 
 
-@transaction.atomic
 def cardroom_dealer_rotation_set(
     *, cardroom: Cardroom, values: dict[str, object], by: User
 ) -> Cardroom:
     """The push interval and the break rule (``push_minutes``, ``break_after_minutes``,
     ``break_minutes``: whole minutes, 1 to a day); a setting not named keeps its value."""
     require_supervisor(by, action="set the dealers' rotation")
-    cardroom = Cardroom.objects.select_for_update().get(pk=cardroom.pk)
-    before = {name: getattr(cardroom, name) for name in DEALER_MINUTES_SETTINGS}
-    for name, value in values.items():
-        if name not in DEALER_MINUTES_SETTINGS:
-            raise DomainError(f"There is no rotation setting {name!r}.", field=name)
-        low, high = DEALER_MINUTES_BOUNDS
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise DomainError(
-                f"Give {name.replace('_', ' ')} in whole minutes, {low} to {high}.", field=name
-            )
-        setattr(cardroom, name, value)
-    cardroom.save(update_fields=list(DEALER_MINUTES_SETTINGS))
-    after = {name: getattr(cardroom, name) for name in DEALER_MINUTES_SETTINGS}
-    audit_record(
-        actor=by,
+    return cardroom_minutes_set(
+        cardroom=cardroom,
+        values=values,
+        labels={name: name.replace("_", " ") for name in DEALER_MINUTES_SETTINGS},
+        bounds=DEALER_MINUTES_BOUNDS,
+        group="rotation",
         action=AuditAction.CARDROOM_DEALER_ROTATION_SET,
-        target=cardroom,
-        payload={"before": before, "after": after},
+        by=by,
     )
-    return cardroom

@@ -9,6 +9,7 @@ from django.utils import timezone
 from audit.actions import AuditAction
 from audit.services import audit_record
 from core.errors import Conflict, PermissionDenied
+from core.people import person_name
 from core.permissions import require_role, require_supervisor
 from core.roles import DEALER, TABLE_STAFF
 from engine.table import Banking
@@ -45,12 +46,42 @@ def table_open(*, table: Table, dealer: User, by: User) -> TableSession:
     return session
 
 
+def require_between_hands(table: Table) -> None:
+    """The dealer on duty changes between hands, never while one is open (the caller holds
+    the table's lock: a hand cannot start meanwhile)."""
+    number = selectors.hand_number_in_progress(table)
+    if number is not None:
+        raise Conflict(
+            f"{table} has hand {number} in progress: its dealer changes between hands.",
+            field="table",
+        )
+
+
+def require_on_no_other_table(dealer: User, table: Table | None) -> None:
+    """Never on two tables: not the dealer on duty at another open table either (a table
+    opened with them before they clocked in)."""
+    elsewhere = TableSession.objects.filter(dealer=dealer, closed_at=None).select_related("table")
+    if table is not None:
+        elsewhere = elsewhere.exclude(table=table)
+    session = elsewhere.first()
+    if session is not None:
+        raise Conflict(
+            f"{person_name(dealer)} is the dealer on duty at {session.table}: "
+            "put another dealer there first.",
+            field="dealer",
+        )
+
+
 @transaction.atomic
 def table_dealer_change(*, table: Table, dealer: User, by: User) -> TableSession:
-    """The dealer on duty changes (a break, a shift); the session goes on."""
+    """The dealer on duty changes (a break, a shift) between hands, to a dealer on duty at no
+    other open table; the session goes on."""
     require_supervisor(by, action="change the dealer on duty")
     require_role(dealer, DEALER, action="deal at a table")
+    table = Table.objects.select_for_update().get(pk=table.pk)
     session = _open_session_locked(table)
+    require_between_hands(table)
+    require_on_no_other_table(dealer, table)
     previous, session.dealer = session.dealer_id, dealer
     session.save(update_fields=["dealer"])
     audit_record(

@@ -109,3 +109,15 @@ def test_the_rotation_settings_are_read_and_set(floor, world):
     }
     told = error(floor.put(url, {"break_after_minutes": 0}, format="json"), 422)
     assert told["field"] == "break_after_minutes"
+
+
+def test_a_tables_dealer_changed_by_hand_waits_for_the_hand_in_progress(
+    floor, world, nothing_written
+):
+    hand = world.hand_open
+    with nothing_written():
+        answer = floor.post(
+            f"{V}/tables/{hand.table_id}/dealer/", {"dealer": world["other_dealer"]}, format="json"
+        )
+    told = error(answer, 409)
+    assert told["field"] == "table" and f"hand {hand.number} in progress" in told["message"]

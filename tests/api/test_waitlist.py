@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from audit.models import AuditEvent
 from tables.models import Seating, WaitlistEntry
 
 pytestmark = pytest.mark.django_db
@@ -85,3 +86,36 @@ def test_a_seat_change_through_the_api_keeps_the_stack(api, world):
     assert moved.status_code == 201, moved.content
     assert (moved.json()["seat"], moved.json()["stack"]) == (7, f"{seating.stack:.2f}")
     assert Seating.objects.get(pk=seating.pk).left_at is not None
+
+
+def test_the_floor_reads_and_sets_the_waitlist_clocks_and_a_dealer_reads_them(api, world):
+    url = f"{V}/cardrooms/{world['cardroom']}/waitlist-timing/"
+    assert api(world.dealer).get(url).json() == {
+        "cardroom": world["cardroom"],
+        "seat_call_minutes": 3,
+        "phone_hold_minutes": 30,
+    }
+    floor = api(world.supervisor)
+    answer = floor.put(url, {"phone_hold_minutes": 45}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert (answer.json()["seat_call_minutes"], answer.json()["phone_hold_minutes"]) == (3, 45)
+    assert AuditEvent.objects.filter(action="cardroom.waitlist_timing_set").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "status"),
+    [
+        ({"seat_call_minutes": 0}, "seat_call_minutes", 422),
+        ({"seat_call_minutes": 5, "phone_hold_minutes": 121}, "phone_hold_minutes", 422),
+        ({"seat_call_minutes": "soon"}, "seat_call_minutes", 400),
+        ({"push_minutes": 30}, "push_minutes", 422),
+    ],
+)
+def test_a_bad_waitlist_clock_is_refused_naming_it_and_changes_nothing(
+    api, world, nothing_written, body, field, status
+):
+    url = f"{V}/cardrooms/{world['cardroom']}/waitlist-timing/"
+    with nothing_written():
+        answer = api(world.supervisor).put(url, body, format="json")
+    assert answer.status_code == status, answer.content
+    assert answer.json()["error"]["field"] == field

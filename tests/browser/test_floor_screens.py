@@ -19,6 +19,8 @@ from tables.services.setting_changes import setting_change_propose
 from tables.staff_models import SettingChange
 from tests.browser.support import log_in
 from tests.conftest import an_administrator
+from wagers.models import Hand
+from wagers.services import hand_cancel
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +109,9 @@ def test_the_dashboard_follows_changes_made_elsewhere_within_two_seconds(
     expect(row.locator(".hand")).to_contain_text("#1", timeout=2_000)
     assert time.monotonic() - started < 2.0
 
-    # A service call (another supervisor changes the dealer): shown within 2 s too.
+    # Service calls (the hand, nobody wagered, is cancelled; another supervisor changes the
+    # dealer, between hands): shown within 2 s too.
+    hand_cancel(hand=Hand.objects.get(table=table), by=floor_world["dealer"])
     table_dealer_change(
         table=table,
         dealer=type(floor_world["dealer"]).objects.get(username="ola"),

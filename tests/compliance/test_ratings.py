@@ -28,6 +28,7 @@ from tests.wagers.support import (
     FOUR_HEARTS_AT62,
     THREE_DIAMONDS_Q85,
 )
+from wagers.decision_costs import SessionClosed, seating_decisions_value
 from wagers.models import DecisionCost, Settlement
 
 pytestmark = pytest.mark.django_db
@@ -204,3 +205,15 @@ def test_a_player_s_sessions_are_summed_per_gaming_day_and_per_month(
     )
     assert ratings.total.sessions == 4 and april.left_at is None
     assert ratings.sessions[-1].open
+
+
+def test_valuing_a_closed_sessions_decisions_is_refused_by_name_and_values_nothing(
+    house_table, house_players, dealer, auditor, clock, refusal
+):
+    clock.advance(minutes=5)
+    first_hand(house_table, dealer)  # its decisions wait for the worker
+    seating_leave(seating=house_players[2], by=dealer)
+    with refusal(SessionClosed, field="seating", says="has ended: its rating is final"):
+        seating_decisions_value(seating=house_players[2], by=auditor)
+    assert session_rating(house_players[2]).decisions_pending == 1
+    assert seating_decisions_value(seating=house_players[1], by=auditor) == 2  # still open

@@ -14,6 +14,7 @@ import pytest
 from django.db import transaction
 
 from core import floor_push
+from core.roles import DEALER
 from tables.models import TableSession
 from tables.services.sessions import table_dealer_change
 
@@ -52,13 +53,20 @@ def test_a_change_is_published_after_it_commits_naming_its_table(
 
 @needs_redis
 def test_one_transaction_is_one_message_with_every_chain_it_touched(
-    make_table, other_dealer, dealer, supervisor, listener, django_capture_on_commit_callbacks
+    make_table,
+    other_dealer,
+    dealer,
+    make_user,
+    supervisor,
+    listener,
+    django_capture_on_commit_callbacks,
 ):
-    first, second = make_table("One"), make_table("Two")
+    first, second = make_table("One"), make_table("Two")  # both dealt by the dealer
+    third = make_user("third", role=DEALER)
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         table_dealer_change(table=first, dealer=other_dealer, by=supervisor)
-        table_dealer_change(table=second, dealer=other_dealer, by=supervisor)
-        table_dealer_change(table=first, dealer=dealer, by=supervisor)
+        table_dealer_change(table=second, dealer=third, by=supervisor)
+        table_dealer_change(table=first, dealer=dealer, by=supervisor)  # on no other table now
     assert heard(listener) == [{f"table:{first.pk}", f"table:{second.pk}"}]
 
 

@@ -6,6 +6,19 @@ from django.db import models
 from core.scoping import CardroomScoped
 
 
+class _ExportsOfTheRequestsCardrooms(CardroomScoped["Export"]):
+    """A cardroom's exports are its own; one of every cardroom, to those who reach them all."""
+
+    cardroom_path = "cardroom"
+
+    def condition(self, ids: frozenset[int]) -> models.Q:
+        cardrooms = self.model._meta.apps.get_model("patrons", "Cardroom")
+        elsewhere = cardrooms._base_manager.exclude(pk__in=ids)
+        return models.Q(cardroom_id__in=ids) | (
+            models.Q(cardroom__isnull=True) & ~models.Exists(elsewhere)
+        )
+
+
 class Export(models.Model):
     """A CSV export for a period, built by a Celery task that reports its progress; it names
     the audit chain head it was made from."""
@@ -47,7 +60,7 @@ class Export(models.Model):
         "patrons.Cardroom", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    objects = CardroomScoped["Export"].by("cardroom")
+    objects = _ExportsOfTheRequestsCardrooms()
 
     class Meta:
         ordering = ["-requested_at"]

@@ -24,6 +24,7 @@ from cardroom.api import (
     exclusions,
     fincen,
     hold_reports,
+    memberships,
     paytables,
     persons,
     ratings,
@@ -56,6 +57,7 @@ urlpatterns = [
     path("staff/<int:pk>/role/", staff.StaffRole.as_view()),
     path("staff/<int:pk>/deactivate/", staff.StaffDeactivate.as_view()),
     path("staff/<int:pk>/setup-link/", staff.StaffSetupLink.as_view()),
+    path("staff/<int:pk>/cardrooms/", memberships.StaffCardrooms.as_view()),
     path("staff-changes/", staff.StaffChangeList.as_view(), name="api-staff-changes"),
     *[
         path(

@@ -649,6 +649,7 @@ class World:
             start=now - timedelta(days=1),
             end=now + timedelta(days=1),
             by=self.auditor,
+            cardroom=self.cardroom,
         )
         return exports.export_build(export.pk)
 
@@ -679,6 +680,7 @@ class World:
             start=now - timedelta(days=1),
             end=now,
             by=self.auditor,
+            cardroom=self.cardroom,
         )
         exports.export_mark_unqueued(export.pk, "OperationalError: connection refused")
         export.refresh_from_db()

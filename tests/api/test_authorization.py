@@ -134,6 +134,10 @@ MATRIX = [
     ("GET",    f"{V}/staff/{{staff_member}}/deactivate/",         401, 405, 405, 405, 405, 405),
     ("POST",   f"{V}/staff/{{staff_member}}/setup-link/",         401, 201, 403, 403, 403, 201),
     ("GET",    f"{V}/staff/{{staff_member}}/setup-link/",         401, 405, 405, 405, 405, 405),
+    # who works in which cardroom: supervisors read it, administrators grant and withdraw
+    ("GET",    f"{V}/staff/{{staff_member}}/cardrooms/",          401, 200, 403, 403, 403, 200),
+    ("POST",   f"{V}/staff/{{staff_member}}/cardrooms/",          401, 403, 403, 403, 403, 200),
+    ("DELETE", f"{V}/staff/{{staff_member}}/cardrooms/",          401, 405, 405, 405, 405, 405),
     ("GET",    f"{V}/staff-changes/",                             401, 200, 403, 403, 403, 200),
     ("POST",   f"{V}/staff-changes/",                             401, 201, 403, 403, 403, 403),
     ("DELETE", f"{V}/staff-changes/",                             401, 405, 405, 405, 405, 405),
@@ -1006,7 +1010,12 @@ def body_for(method: str, url: str, world: World, actor: str) -> dict | None:
         f"{V}/incidents/{{incident}}/entries/": lambda: {"kind": "note", "text": "Spoke to both"},
         ACKNOWLEDGE: lambda: {"note": "Reported to the DBA"},
         f"{V}/tables/{{stopped_table}}/game-stops/": lambda: {"note": "Two players now rotate"},
+        f"{V}/staff/{{staff_member}}/cardrooms/": lambda: {
+            "cardroom": w["cardroom"],
+            "works": False,
+        },
         f"{V}/exports/": lambda: {
+            "cardroom": w["cardroom"],
             "kind": "settlements",
             "start": "2024-03-01T00:00:00Z",
             "end": "2024-03-02T00:00:00Z",

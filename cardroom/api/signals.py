@@ -14,6 +14,8 @@ from django.dispatch import receiver
 from django.utils import timezone
 from knox.models import AuthToken
 
+from tables.models import CardroomMembership
+
 from .tokens import CACHED_USER_FIELDS, forget_roles, forget_roles_of
 
 _WAS = "_cardroom_credentials_were"
@@ -87,3 +89,10 @@ def _forget_roles_of_a_group(sender: Any, instance: Group, **kwargs: Any) -> Non
 def _forget_role_of_a_token(sender: Any, instance: AuthToken, **kwargs: Any) -> None:
     """A token revoked, expired or dropped: its cached role goes with it."""
     forget_roles([instance.digest])
+
+
+@receiver(post_save, sender=CardroomMembership)
+@receiver(post_delete, sender=CardroomMembership)
+def _forget_cardrooms_of_a_member(sender: Any, instance: CardroomMembership, **kwargs: Any) -> None:
+    """A cardroom granted or withdrawn: the cached entry holds the person's cardrooms."""
+    forget_roles_of([instance.user_id])

@@ -162,3 +162,36 @@ def test_the_second_rooms_people_neither_read_nor_change_the_first_room(api, wor
             if problem:
                 wrong.append(f"{method} {url} as the second room's {actor}: {status}: {problem}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_an_id_of_the_first_room_in_a_body_is_refused_by_its_field(api, world, second_room):
+    room, people = second_room
+    first_room = world["cardroom"]
+    _only_in(room, people)
+    body = {"cardroom": first_room, "kind": "settlements", "start": "2024-03-01T00:00:00Z",
+            "end": "2024-03-02T00:00:00Z"}  # fmt: skip
+    response = api(people["auditor"]).post("/api/v1/exports/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "cardroom"
+    assert response.json()["error"]["code"] == "does_not_exist"
+    own = api(people["auditor"]).post("/api/v1/exports/", {**body, "cardroom": room.pk})
+    assert own.status_code == 202
+    assert own.json()["cardroom"] == room.pk
+
+
+def test_an_administrator_grants_a_second_room_through_the_api(api, world, second_room):
+    room, people = second_room
+    first_room, table = world["cardroom"], world["dp_table"]
+    _only_in(room, people)
+    # An administrator of both rooms grants it (one of the second room alone could not).
+    CardroomMembership.objects.create(user=world.administrator, cardroom=room)
+    administrator = api(world.administrator)
+    auditor = people["auditor"]
+    url = f"/api/v1/staff/{auditor.pk}/cardrooms/"
+    granted = administrator.post(url, {"cardroom": first_room, "works": True})
+    assert granted.status_code == 200
+    names = [r["name"] for r in granted.json()["cardrooms"]]
+    assert names == sorted([room.name, "API Cardroom"])
+    sees = api(auditor).get("/api/v1/tables/").json()["results"]
+    assert table in {row["id"] for row in sees}
+    assert {row["cardroom"] for row in sees} == {first_room}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from patrons.models import Cardroom
@@ -87,9 +87,14 @@ def seat_openings(cardroom: Cardroom, *, now: datetime | None = None) -> list[Se
             table__cardroom=cardroom, left_at=None
         ).values_list("table_id", "seat")
     }
+    limits = _ante_limits(tables) if room.lists else {}
     openings = []
     for table in tables:
-        waitlist = next((w for w in room.lists if table_fits(table, w)), None)
+        game = (table.cardroom_id, table.banking, limits.get(table.pk))
+        waitlist = next(
+            (w for w in room.lists if (w.cardroom_id, w.banking, (w.ante_min, w.ante_max)) == game),
+            None,
+        )
         waiting = len([e for e in getattr(waitlist, "on_list", []) if e.status == "waiting"])
         for seat in range(1, table.seat_count + 1):
             if (table.pk, seat) in taken:
@@ -102,6 +107,18 @@ def seat_openings(cardroom: Cardroom, *, now: datetime | None = None) -> list[Se
                 opening.time_up = left <= 0
             openings.append(opening)
     return openings
+
+
+def _ante_limits(tables: QuerySet[Table]) -> dict[int, tuple[object, object]]:
+    """Each table's ante limits in force (its newest settings version, as ``table_fits``
+    reads them), in one query for the whole room."""
+    newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
+    return {
+        table: (low, high)
+        for table, low, high in TableSettings.objects.filter(
+            table__in=tables.values("pk"), version=Subquery(newest.values("version")[:1])
+        ).values_list("table_id", "ante_min", "ante_max")
+    }
 
 
 def _room(cardroom: Cardroom) -> _Room:

@@ -18,6 +18,12 @@ def seat_openings() -> list[waitlist_selectors.SeatOpening]:
 
 
 @register.filter
+def with_list(openings: list[waitlist_selectors.SeatOpening]) -> list:
+    """The open seats a list waits for: the rows the dashboard shows."""
+    return [opening for opening in openings if opening.waitlist is not None]
+
+
+@register.filter
 def without_list(openings: list[waitlist_selectors.SeatOpening]) -> int:
     """How many open seats no list waits for: counted, not listed (a room of many tables has
     many, and the floor acts on the seats a list waits for)."""

@@ -1,0 +1,143 @@
+"""The floor dashboard's rows, read for a room of hundreds of tables in a fixed number of
+queries: plain values (no model instances) turned into the words and amounts each cell shows,
+so the template only places them (rendering a template is most of a big room's cost)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.urls import reverse
+
+from core.money import money_text
+from patrons.refusals import exclusion_reason
+from tables.models import BANKING_CHOICES, Seating, Table, TableSession, TableSettings
+from tables.staff_models import SettingChange
+
+from .models import Hand
+
+#: A fee mode as the floor reads it.
+FEE_MODES = {
+    "all_players": "every spot and the DP",
+    "players_not_dp": "every spot but the DP",
+    "dp_only": "the DP only",
+    "none": "no fee",
+}
+
+_BANKING = dict(BANKING_CHOICES)
+#: A placeholder table number, replaced in a URL reversed once for every row.
+_PK = 987654321
+
+
+def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> list[dict]:
+    """Every table's live state (or only ``tables``'s, by id): open or closed, the dealer on
+    duty, the hand in play, seated players, the limits and the fee in force (the latest
+    settings version), hands settled in the last hour, pending changes, and the seats held
+    because an exclusion matched their player (who, and why: the floor's)."""
+
+    def only(field: str) -> Q:
+        return Q() if tables is None else Q(**{f"{field}__in": list(tables)})
+
+    found = (
+        Table.objects.filter(only("pk"))
+        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
+        .order_by("cardroom__name", "name")
+        .values_list("pk", "name", "banking", "seated")
+    )
+    dealers = {
+        table: (f"{first} {last}".strip() or username or "")
+        for table, first, last, username in TableSession.objects.filter(
+            only("table_id"), closed_at=None
+        ).values_list("table_id", "dealer__first_name", "dealer__last_name", "dealer__username")
+    }
+    in_play = {
+        table: f"#{number} {status}"
+        for table, number, status in Hand.objects.filter(
+            only("table_id"), status__in=Hand.IN_PROGRESS
+        ).values_list("table_id", "number", "status")
+    }
+    newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
+    latest = _latest_settings(only("table_id"), newest)
+    hour = dict(
+        Hand.objects.filter(only("table_id"), settled_at__gte=now - timedelta(hours=1))
+        .values_list("table")
+        .annotate(n=Count("id"))
+    )
+    pending = dict(
+        SettingChange.objects.filter(only("table_id"), decision__isnull=True)
+        .values_list("table")
+        .annotate(n=Count("id"))
+    )
+    held = _held(only("table_id"))
+    table_url = reverse("floor-table", args=[_PK])
+    play_url = reverse("dealer-table", args=[_PK])
+    rows = []
+    for pk, name, banking, seated in found:
+        is_open, number = pk in dealers, str(pk)
+        # Text already: a number in a template is localized, a cost at every cell.
+        rows.append(
+            {
+                "pk": number,
+                "name": name,
+                "banking": _BANKING.get(banking, banking),
+                "state": "open" if is_open else "closed",
+                "dealer": dealers.get(pk, ""),
+                "hand": in_play.get(pk, ""),
+                "seated": str(seated),
+                "settings": latest.get(pk),
+                "hands_per_hour": str(hour.get(pk, 0)),
+                "pending": str(pending.get(pk, "")),
+                "held": held.get(pk, []),
+                "url": table_url.replace(str(_PK), number),
+                "play_url": play_url.replace(str(_PK), number),
+            }
+        )
+    return rows
+
+
+def _latest_settings(only: Q, newest: Any) -> dict[int, dict[str, str]]:
+    """Each table's settings in force (its latest version), as the limits and fee cells read."""
+    latest = {}
+    for (
+        table,
+        ante_min,
+        ante_max,
+        bonus_min,
+        bonus_max,
+        rake_mode,
+        rake_amount,
+    ) in TableSettings.objects.filter(
+        only, version=Subquery(newest.values("version")[:1])
+    ).values_list(
+        "table_id", "ante_min", "ante_max", "bonus_min", "bonus_max", "rake_mode", "rake_amount"
+    ):
+        latest[table] = {
+            "ante": f"{money_text(ante_min)}–${money_text(ante_max)}",
+            "bonus": f"{money_text(bonus_min)}–${money_text(bonus_max)}",
+            "no_fee": rake_mode == "none",
+            "fee": money_text(rake_amount) if rake_amount is not None else "",
+            "fee_mode": FEE_MODES.get(rake_mode, ""),
+        }
+    return latest
+
+
+def _held(only: Q) -> dict[int, list[dict[str, Any]]]:
+    held: dict[int, list[dict[str, Any]]] = {}
+    for seating in (
+        Seating.objects.filter(only, left_at=None, exclusion_hold__isnull=False)
+        .select_related("player", "exclusion_hold")
+        .defer("exclusion_hold__id_number")  # never decrypted for a reason in words
+        .order_by("seat")
+    ):
+        assert seating.exclusion_hold is not None
+        held.setdefault(seating.table_id, []).append(
+            {
+                "seat": seating.seat,
+                "player": seating.player,
+                "since": seating.held_at,
+                "reason": exclusion_reason(seating.exclusion_hold),
+            }
+        )
+    return held

@@ -31,6 +31,7 @@ from wagers.models import Hand
 from . import sentences
 from .base import Actions, SignedInRequest, call_service, role_required
 from .card_sources import hand_card_source, table_card_source
+from .dashboard_rows import rows_html
 from .forms.tables import (
     AMOUNT_SETTINGS,
     BONUS_MODES,
@@ -57,7 +58,8 @@ def _table_list(request: SignedInRequest, form: TableCreateForm, status: int = 2
     """The tables page; a refused creation shows it again with the form's errors, and the
     whole table list still there."""
     rows = dashboard_selectors.floor_dashboard(now=timezone.now())
-    context = {"rows": rows, "form": form, "push": floor_push.enabled()}
+    context = {"rows": rows, "rows_html": rows_html(rows), "form": form}
+    context["push"] = floor_push.enabled()
     return render(request, "floor/tables.html", context, status=status)
 
 
@@ -73,7 +75,8 @@ def dashboard(request: SignedInRequest) -> HttpResponseBase:
     context = {"push": floor_push.enabled()}
     if "tables" not in request.GET:
         rows = dashboard_selectors.floor_dashboard(now=timezone.now())
-        return render(request, "floor/_dashboard.html", context | {"rows": rows})
+        context |= {"rows": rows, "rows_html": rows_html(rows)}
+        return render(request, "floor/_dashboard.html", context)
     tables = _table_ids(request.GET["tables"])
     if tables is None:
         return HttpResponse(
@@ -82,7 +85,8 @@ def dashboard(request: SignedInRequest) -> HttpResponseBase:
             content_type="text/plain",
         )
     rows = dashboard_selectors.floor_dashboard(now=timezone.now(), tables=tables)
-    return render(request, "floor/_dashboard_changed.html", context | {"rows": rows})
+    context |= {"rows": rows, "rows_html": rows_html(rows)}
+    return render(request, "floor/_dashboard_changed.html", context)
 
 
 def _table_ids(text: str) -> set[int] | None:

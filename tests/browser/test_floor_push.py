@@ -1,6 +1,6 @@
 """The pushed floor dashboard in a real Chromium, on the real Redis of the PostgreSQL run: a
 hand started on the dealer's screen shows on an open floor screen in under a second, and the
-floor screen does not poll while its stream is open."""
+floor screen does not poll while its stream is open, and fetches only the changed table's rows."""
 
 from __future__ import annotations
 
@@ -46,10 +46,12 @@ def test_a_hand_started_on_the_dealer_screen_shows_on_the_floor_within_a_second(
 ):
     floor = new_page()
     fetches: list[float] = []
+    urls: list[str] = []
 
     def count(request: Request) -> None:
         if "/floor/dashboard/" in request.url:
             fetches.append(time.monotonic())
+            urls.append(request.url)
 
     floor.on("request", count)
     log_in(floor, live_server.url, "floor", password)
@@ -75,5 +77,7 @@ def test_a_hand_started_on_the_dealer_screen_shows_on_the_floor_within_a_second(
     expect(row.locator(".hand")).to_contain_text("#1", timeout=1_000)
     took = time.monotonic() - started
     assert took < 1.0, f"the floor saw the hand {took:.2f} s after the dealer's screen"
-    # Fetched because the stream said so (often before the dealer's screen has its answer).
+    # Fetched because the stream said so (often before the dealer's screen has its answer),
+    # and only the table's rows: the push named it.
     assert [t for t in fetches if t > clicked]
+    assert any(url.endswith(f"/floor/dashboard/?tables={open_table.pk}") for url in urls), urls

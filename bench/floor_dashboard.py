@@ -148,24 +148,33 @@ def main() -> None:
                         {"tables": size, "request": name} | measure(client, path, args.runs)
                     )
             if args.profile:
-                profiler = cProfile.Profile()
-                profiler.enable()
-                for _ in range(5):
-                    client.get("/floor/dashboard/")
-                profiler.disable()
-                pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
-                from django.db import connection
-                from django.test.utils import CaptureQueriesContext
-
-                with CaptureQueriesContext(connection) as queries:
-                    client.get("/floor/dashboard/")
-                for query in queries:
-                    print(query["time"], query["sql"][:300])
+                profile(client)
             raise _Rollback
     except _Rollback:
         pass
+    report(rows, args.runs)
+
+
+def profile(client: Any) -> None:
+    """cProfile's top functions of five fetches of the rows, then one fetch's queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for _ in range(5):
+        client.get("/floor/dashboard/")
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
+    with CaptureQueriesContext(connection) as queries:
+        client.get("/floor/dashboard/")
+    for query in queries:
+        print(query["time"], query["sql"][:300])
+
+
+def report(rows: list[dict[str, Any]], runs: int) -> None:
     load = os.getloadavg()[0]
-    print(f"{args.runs} requests a row; load average {load:.1f} when done")
+    print(f"{runs} requests a row; load average {load:.1f} when done")
     print("| open tables | request | median | p95 | CPU (median) | queries | bytes |")
     print("| ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:

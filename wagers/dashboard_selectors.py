@@ -46,18 +46,7 @@ def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> 
         .order_by("cardroom__name", "name")
         .values_list("pk", "name", "banking", "seated")
     )
-    dealers = {
-        table: (f"{first} {last}".strip() or username or "")
-        for table, first, last, username in TableSession.objects.filter(
-            only("table_id"), closed_at=None
-        ).values_list("table_id", "dealer__first_name", "dealer__last_name", "dealer__username")
-    }
-    in_play = {
-        table: f"#{number} {status}"
-        for table, number, status in Hand.objects.filter(
-            only("table_id"), status__in=Hand.IN_PROGRESS
-        ).values_list("table_id", "number", "status")
-    }
+    dealers, in_play = _dealers(only("table_id")), _in_play(only("table_id"))
     newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
     latest = _latest_settings(only("table_id"), newest)
     hour = dict(
@@ -95,6 +84,26 @@ def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> 
             }
         )
     return rows
+
+
+def _dealers(only: Q) -> dict[int, str]:
+    """The open tables' dealers on duty, by name."""
+    return {
+        table: (f"{first} {last}".strip() or username or "")
+        for table, first, last, username in TableSession.objects.filter(
+            only, closed_at=None
+        ).values_list("table_id", "dealer__first_name", "dealer__last_name", "dealer__username")
+    }
+
+
+def _in_play(only: Q) -> dict[int, str]:
+    """The hand in play at each table: ``#12 dealt``."""
+    return {
+        table: f"#{number} {status}"
+        for table, number, status in Hand.objects.filter(
+            only, status__in=Hand.IN_PROGRESS
+        ).values_list("table_id", "number", "status")
+    }
 
 
 def _latest_settings(only: Q, newest: Any) -> dict[int, dict[str, str]]:

@@ -3,7 +3,8 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/NAME \\
         .venv/bin/python -m bench.floor_dashboard [--tables 25,100,250] [--runs 30] [--profile]
 
-In one transaction, rolled back at the end (nothing is kept): a cardroom, and for each size
+On a database with no tables yet (bench.floor_push keeps its room: use another), in one
+transaction rolled back at the end (nothing is kept): a cardroom, and for each size
 in ``--tables`` the open tables up to it, made through the services (three players seated at
 each, a pending setting change at every tenth) and their hands in bulk (one in play at every
 other table, one settled within the hour at the rest). For each size a signed-in floor
@@ -114,6 +115,10 @@ def main() -> None:
     from tables.services.cardrooms import cardroom_create
 
     call_command("migrate", verbosity=0)
+    from tables.models import Table
+
+    if Table.objects.exists():  # the dashboard shows every table: the sizes would be off
+        raise SystemExit("bench.floor_dashboard wants a database with no tables yet")
     sizes = sorted(int(n) for n in args.tables.split(","))
     rows = []
     try:

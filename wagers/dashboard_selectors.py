@@ -35,75 +35,80 @@ def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> 
     """Every table's live state (or only ``tables``'s, by id): open or closed, the dealer on
     duty, the hand in play, seated players, the limits and the fee in force (the latest
     settings version), hands settled in the last hour, pending changes, and the seats held
-    because an exclusion matched their player (who, and why: the floor's)."""
+    because an exclusion matched their player (who, and why: the floor's). Three queries: the
+    tables with what one row of each holds, the settings in force, the held seats."""
 
     def only(field: str) -> Q:
         return Q() if tables is None else Q(**{f"{field}__in": list(tables)})
 
-    found = (
-        Table.objects.filter(only("pk"))
-        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
-        .order_by("cardroom__name", "name")
-        .values_list("pk", "name", "banking", "seated")
-    )
-    dealers, in_play = _dealers(only("table_id")), _in_play(only("table_id"))
+    found = _tables(only("pk"), now)
     newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
     latest = _latest_settings(only("table_id"), newest)
-    hour = dict(
-        Hand.objects.filter(only("table_id"), settled_at__gte=now - timedelta(hours=1))
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
-    pending = dict(
-        SettingChange.objects.filter(only("table_id"), decision__isnull=True)
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
     held = _held(only("table_id"))
     table_url = reverse("floor-table", args=[_PK])
     play_url = reverse("dealer-table", args=[_PK])
     rows = []
-    for pk, name, banking, seated in found:
-        is_open, number = pk in dealers, str(pk)
+    for pk, name, banking, seated, first, last, username, number, status, hour, pending in found:
+        key = str(pk)
         # Text already: a number in a template is localized, a cost at every cell.
         rows.append(
             {
-                "pk": number,
+                "pk": key,
                 "name": name,
                 "banking": _BANKING.get(banking, banking),
-                "state": "open" if is_open else "closed",
-                "dealer": dealers.get(pk, ""),
-                "hand": in_play.get(pk, ""),
-                "seated": str(seated),
+                "state": "closed" if username is None else "open",
+                "dealer": "" if username is None else (f"{first} {last}".strip() or username),
+                "hand": "" if number is None else f"#{number} {status}",
+                "seated": str(seated or 0),
                 "settings": latest.get(pk),
-                "hands_per_hour": str(hour.get(pk, 0)),
-                "pending": str(pending.get(pk, "")),
+                "hands_per_hour": str(hour or 0),
+                "pending": str(pending or ""),
                 "held": held.get(pk, []),
-                "url": table_url.replace(str(_PK), number),
-                "play_url": play_url.replace(str(_PK), number),
+                "url": table_url.replace(str(_PK), key),
+                "play_url": play_url.replace(str(_PK), key),
             }
         )
     return rows
 
 
-def _dealers(only: Q) -> dict[int, str]:
-    """The open tables' dealers on duty, by name."""
-    return {
-        table: (f"{first} {last}".strip() or username or "")
-        for table, first, last, username in TableSession.objects.filter(
-            only, closed_at=None
-        ).values_list("table_id", "dealer__first_name", "dealer__last_name", "dealer__username")
-    }
+def _tables(only: Q, now: datetime) -> Any:
+    """Each table with its counts, dealer on duty (if open) and hand in play, as correlated
+    subqueries: one row a table, no grouping of the whole room."""
+    mine = OuterRef("pk")
+    on_duty = TableSession.objects.filter(table=mine, closed_at=None)
+    in_play = Hand.objects.filter(table=mine, status__in=Hand.IN_PROGRESS).order_by("-number")
+    settled = Hand.objects.filter(table=mine, settled_at__gte=now - timedelta(hours=1))
+    return (
+        Table.objects.filter(only)
+        .annotate(
+            seated=_count(Seating.objects.filter(table=mine, left_at=None)),
+            first=Subquery(on_duty.values("dealer__first_name")[:1]),
+            last=Subquery(on_duty.values("dealer__last_name")[:1]),
+            username=Subquery(on_duty.values("dealer__username")[:1]),
+            number=Subquery(in_play.values("number")[:1]),
+            status=Subquery(in_play.values("status")[:1]),
+            hour=_count(settled),
+            pending=_count(SettingChange.objects.filter(table=mine, decision__isnull=True)),
+        )
+        .order_by("cardroom__name", "name")
+        .values_list(
+            "pk",
+            "name",
+            "banking",
+            "seated",
+            "first",
+            "last",
+            "username",
+            "number",
+            "status",
+            "hour",
+            "pending",
+        )
+    )
 
 
-def _in_play(only: Q) -> dict[int, str]:
-    """The hand in play at each table: ``#12 dealt``."""
-    return {
-        table: f"#{number} {status}"
-        for table, number, status in Hand.objects.filter(
-            only, status__in=Hand.IN_PROGRESS
-        ).values_list("table_id", "number", "status")
-    }
+def _count(rows: Any) -> Subquery:
+    return Subquery(rows.order_by().values("table").annotate(n=Count("pk")).values("n")[:1])
 
 
 def _latest_settings(only: Q, newest: Any) -> dict[int, dict[str, str]]:

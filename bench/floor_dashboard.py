@@ -129,14 +129,14 @@ def main() -> None:
                 found.groups.add(Group.objects.get_or_create(name=role)[0])
                 return found
 
-            admin = user("bench-admin", ADMINISTRATOR)
+            admin, floor = user("bench-admin", ADMINISTRATOR), user("bench-floor", FLOOR_SUPERVISOR)
             people = {
-                "floor": user("bench-floor", FLOOR_SUPERVISOR),
+                "floor": floor,
                 "dealer": user("bench-dealer", DEALER),
                 "room": cardroom_create(name="Bench room", by=admin),
             }
             client = Client(SERVER_NAME="localhost")
-            client.force_login(people["floor"])
+            client.force_login(floor)
             made: list[Any] = []
             for size in sizes:
                 started = time.monotonic()

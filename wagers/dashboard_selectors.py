@@ -111,7 +111,7 @@ def _count(rows: Any) -> Subquery:
     return Subquery(rows.order_by().values("table").annotate(n=Count("pk")).values("n")[:1])
 
 
-def _latest_settings(only: Q, newest: Any) -> dict[int, dict[str, str]]:
+def _latest_settings(only: Q, newest: Any) -> dict[int, dict[str, Any]]:
     """Each table's settings in force (its latest version), as the limits and fee cells read."""
     latest = {}
     for (

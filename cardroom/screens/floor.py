@@ -72,7 +72,7 @@ def dashboard(request: SignedInRequest) -> HttpResponseBase:
     """The dashboard's rows alone: the fragment htmx swaps in when polling or told to. With
     ``?tables=3,7`` (the tables the push named) only those tables' rows, each in its own
     ``tbody`` the screen puts in place of its own, and the sections under the rows."""
-    context = {"push": floor_push.enabled()}
+    context: dict[str, Any] = {"push": floor_push.enabled()}
     if "tables" not in request.GET:
         rows = dashboard_selectors.floor_dashboard(now=timezone.now())
         context |= {"rows": rows, "rows_html": rows_html(rows)}

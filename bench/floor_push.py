@@ -9,10 +9,11 @@ two sync workers) with the production settings, signs ``--screens`` floor superv
 for ``--seconds`` each measures: the screens polling the dashboard every second; the screens
 holding the stream while nothing changes; and while every table plays — a notice for each
 table every 12 s through the real publisher (``core.floor_push``: a hand is about five commits
-and a table deals about 60 an hour), each screen fetching the dashboard when told, as the page
-does. The hands themselves are not played (their cost is the hand path's, push or not). A row:
-the servers' CPU seconds and memory, the Redis messages, the events and bytes the screens got,
-the dashboard fetches and their bytes; and how long one change takes to be on every screen.
+and a table deals about 60 an hour), each screen fetching what the event names when told, as
+the page does (the changed tables' rows, ``?tables=``; the whole dashboard for more). The
+hands themselves are not played (their cost is the hand path's, push or not). A row: the
+servers' CPU seconds and memory, the Redis messages, the events and bytes the screens got, the
+dashboard fetches and their bytes; and how long one change takes to be on every screen.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bench.api_load import free_port, setup_django
 ROOT = Path(__file__).resolve().parents[1]
 BENCH_KEY = "bench-floor-push-" + "k" * 50
 NOTICE_EVERY = 12.0  # seconds between two notices of one table while it plays
+CHANGED_TABLES_MAX = 20  # cardroom/screens/floor.py's
 
 
 @dataclass
@@ -146,13 +148,14 @@ def cpu_and_memory(pid: int) -> tuple[float, float]:
     return ticks / os.sysconf("SC_CLK_TCK"), rss / 2**20
 
 
-def fetch(port: int, cookie: str, tally: Tally) -> None:
-    """One fetch of the dashboard's rows, as the page makes it; one that takes over 30 s (the
-    servers overrun) counts as failed."""
+def fetch(port: int, cookie: str, tally: Tally, query: str = "") -> None:
+    """One fetch of the dashboard's rows (``query``: only some tables'), as the page makes it;
+    one that takes over 30 s (the servers overrun) counts as failed."""
     started = time.monotonic()
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        conn.request("GET", "/floor/dashboard/", headers={"Cookie": f"sessionid={cookie}"})
+        path = f"/floor/dashboard/{query}"
+        conn.request("GET", path, headers={"Cookie": f"sessionid={cookie}"})
         body = conn.getresponse().read()
         conn.close()
     except OSError:
@@ -188,8 +191,19 @@ def watch(ports: tuple[int, int], cookie: str, tally: Tally, stop: threading.Eve
         if line.startswith(b"event: changed"):
             with tally.lock:
                 tally.events += 1
-            fetch(app_port, cookie, tally)
+        elif line.startswith(b"data: "):
+            fetch(app_port, cookie, tally, changed_rows(line[6:].decode()))
     conn.close()
+
+
+def changed_rows(data: str) -> str:
+    """What the page fetches for an event (``static/floor_push.js``): the named tables' rows,
+    or the whole dashboard for anything but a few tables (every table is on the screen)."""
+    chains = data.split()
+    ids = [chain.split(":", 1)[1] for chain in chains if chain.startswith("table:")]
+    if not chains or len(ids) != len(chains) or len(ids) > CHANGED_TABLES_MAX:
+        return ""
+    return "?tables=" + ",".join(ids)
 
 
 def play(table_ids: list[int], stop: threading.Event) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery
 from django.utils import timezone
 
 from patrons.models import Cardroom
@@ -78,21 +78,49 @@ class _Room:
 def seat_openings(cardroom: Cardroom, *, now: datetime | None = None) -> list[SeatOpening]:
     """Every empty seat at the cardroom's open tables, with the list of its game (if one is
     open), how many wait on it, and the player called to it with the whole minutes left."""
-    now = now or timezone.now()
+    return _openings(cardroom, now or timezone.now(), listed_only=False).listed
+
+
+@dataclass
+class ListedOpenings:
+    """The empty seats a list waits for (as ``seat_openings`` has them), and how many others."""
+
+    listed: list[SeatOpening]
+    unlisted: int
+
+    def __bool__(self) -> bool:
+        return bool(self.listed or self.unlisted)
+
+
+def listed_openings(cardroom: Cardroom, *, now: datetime | None = None) -> ListedOpenings:
+    """The dashboard's open seats: those a list waits for, and the others only counted (a
+    room of hundreds of tables has hundreds of them)."""
+    return _openings(cardroom, now or timezone.now(), listed_only=True)
+
+
+def _openings(cardroom: Cardroom, now: datetime, *, listed_only: bool) -> ListedOpenings:
     room = _room(cardroom)
     tables = Table.objects.filter(cardroom=cardroom, sessions__closed_at=None).order_by("name")
-    taken = {
-        (table_id, seat)
-        for table_id, seat in Seating.objects.filter(
-            table__cardroom=cardroom, left_at=None
-        ).values_list("table_id", "seat")
-    }
-    openings = []
+    taken: dict[int, set[int]] = {}
+    for table_id, seat in Seating.objects.filter(
+        table__cardroom=cardroom, left_at=None
+    ).values_list("table_id", "seat"):
+        taken.setdefault(table_id, set()).add(seat)
+    limits = _ante_limits(tables) if room.lists else {}
+    found = ListedOpenings([], 0)
     for table in tables:
-        waitlist = next((w for w in room.lists if table_fits(table, w)), None)
+        game = (table.cardroom_id, table.banking, limits.get(table.pk))
+        waitlist = next(
+            (w for w in room.lists if (w.cardroom_id, w.banking, (w.ante_min, w.ante_max)) == game),
+            None,
+        )
+        seated = taken.get(table.pk, set())
+        if waitlist is None and listed_only:
+            found.unlisted += len(set(range(1, table.seat_count + 1)) - seated)
+            continue
         waiting = len([e for e in getattr(waitlist, "on_list", []) if e.status == "waiting"])
         for seat in range(1, table.seat_count + 1):
-            if (table.pk, seat) in taken:
+            if seat in seated:
                 continue
             called = room.calls.get((table.pk, seat))
             opening = SeatOpening(table, seat, waitlist, called, waiting)
@@ -100,8 +128,20 @@ def seat_openings(cardroom: Cardroom, *, now: datetime | None = None) -> list[Se
                 left = (called.call_expires_at - now).total_seconds()
                 opening.minutes_left = max(0, int(left // 60) + (1 if left % 60 else 0))
                 opening.time_up = left <= 0
-            openings.append(opening)
-    return openings
+            found.listed.append(opening)
+    return found
+
+
+def _ante_limits(tables: QuerySet[Table]) -> dict[int, tuple[object, object]]:
+    """Each table's ante limits in force (its newest settings version, as ``table_fits``
+    reads them), in one query for the whole room."""
+    newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
+    return {
+        table: (low, high)
+        for table, low, high in TableSettings.objects.filter(
+            table__in=tables.values("pk"), version=Subquery(newest.values("version")[:1])
+        ).values_list("table_id", "ante_min", "ante_max")
+    }
 
 
 def _room(cardroom: Cardroom) -> _Room:

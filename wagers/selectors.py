@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from audit.actions import AuditAction
 from audit.models import AuditEvent
 from core.money import money_text
 from core.prepared import PreparedRead
-from patrons.refusals import exclusion_reason
-from tables.models import Seating, Table, TableSession, TableSettings
+from tables.models import Seating, Table
 from tables.rules import as_json, settings_values
 from tables.selectors import Viewer
-from tables.staff_models import SettingChange
 
 from .models import Hand, Settlement, Spot
 
@@ -128,72 +125,3 @@ def hide_live_cards(events: Iterable[AuditEvent], viewer: Viewer) -> list[AuditE
         if event.action == AuditAction.HAND_DEALT and hidden:
             event.payload = CARDS_HIDDEN
     return events
-
-
-# --- the floor's live dashboard ---------------------------------------------------
-
-#: A fee mode as the floor reads it.
-FEE_MODES = {
-    "all_players": "every spot and the DP",
-    "players_not_dp": "every spot but the DP",
-    "dp_only": "the DP only",
-    "none": "no fee",
-}
-
-
-def floor_dashboard(*, now: datetime) -> list[dict[str, Any]]:
-    """Every table's live state for the floor dashboard, in a fixed number of queries: open or
-    closed, the dealer on duty, the hand in play, seated players, the limits and the fee in
-    force (the latest settings version), hands settled in the last hour, pending changes, and
-    the seats held because an exclusion matched their player (who, and why: the floor's)."""
-    tables = list(
-        Table.objects.select_related("cardroom")
-        .annotate(seated=Count("seatings", filter=Q(seatings__left_at=None)))
-        .order_by("cardroom__name", "name")
-    )
-    sessions = {
-        s.table_id: s for s in TableSession.objects.filter(closed_at=None).select_related("dealer")
-    }
-    in_play = {h.table_id: h for h in Hand.objects.filter(status__in=Hand.IN_PROGRESS)}
-    latest: dict[int, TableSettings] = {}
-    for found in TableSettings.objects.order_by("table_id", "-version"):
-        latest.setdefault(found.table_id, found)
-    hour = dict(
-        Hand.objects.filter(settled_at__gte=now - timedelta(hours=1))
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
-    pending = dict(
-        SettingChange.objects.filter(decision__isnull=True)
-        .values_list("table")
-        .annotate(n=Count("id"))
-    )
-    held: dict[int, list[dict[str, Any]]] = {}
-    for seating in (
-        Seating.objects.filter(left_at=None, exclusion_hold__isnull=False)
-        .select_related("player", "exclusion_hold")
-        .defer("exclusion_hold__id_number")  # never decrypted for a reason in words
-        .order_by("seat")
-    ):
-        assert seating.exclusion_hold is not None
-        held.setdefault(seating.table_id, []).append(
-            {
-                "seat": seating.seat,
-                "player": seating.player,
-                "since": seating.held_at,
-                "reason": exclusion_reason(seating.exclusion_hold),
-            }
-        )
-    return [
-        {
-            "table": table,
-            "held": held.get(table.pk, []),
-            "session": sessions.get(table.pk),
-            "hand": in_play.get(table.pk),
-            "settings": latest.get(table.pk),
-            "fee_mode": FEE_MODES.get(getattr(latest.get(table.pk), "rake_mode", ""), ""),
-            "hands_per_hour": hour.get(table.pk, 0),
-            "pending": pending.get(table.pk, 0),
-        }
-        for table in tables
-    ]

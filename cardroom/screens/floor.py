@@ -24,12 +24,13 @@ from tables import figures, rules, selectors
 from tables.models import Table
 from tables.services import configuration, sessions, setting_changes
 from tables.staff_models import SettingChange
-from wagers import selectors as hand_selectors
+from wagers import dashboard_selectors
 from wagers.models import Hand
 
 from . import sentences
 from .base import Actions, SignedInRequest, call_service, role_required, working_cardroom
 from .card_sources import hand_card_source, table_card_source
+from .dashboard_rows import rows_html
 from .forms.tables import (
     AMOUNT_SETTINGS,
     BONUS_MODES,
@@ -55,16 +56,44 @@ def table_list(request: SignedInRequest) -> HttpResponseBase:
 def _table_list(request: SignedInRequest, form: TableCreateForm, status: int = 200) -> HttpResponse:
     """The tables page; a refused creation shows it again with the form's errors, and the
     whole table list still there."""
-    rows = hand_selectors.floor_dashboard(now=timezone.now())
-    context = {"rows": rows, "form": form, "push": floor_push.enabled()}
+    rows = dashboard_selectors.floor_dashboard(now=timezone.now())
+    context = {"rows": rows, "rows_html": rows_html(rows), "form": form}
+    context["push"] = floor_push.enabled()
     return render(request, "floor/tables.html", context, status=status)
+
+
+#: The most tables ``?tables=`` names; the screen fetches the whole dashboard for more.
+CHANGED_TABLES_MAX = 20
 
 
 @supervisor_only
 def dashboard(request: SignedInRequest) -> HttpResponseBase:
-    """The dashboard's rows alone: the fragment htmx swaps in every second."""
-    rows = hand_selectors.floor_dashboard(now=timezone.now())
-    return render(request, "floor/_dashboard.html", {"rows": rows})
+    """The dashboard's rows alone: the fragment htmx swaps in when polling or told to. With
+    ``?tables=3,7`` (the tables the push named) only those tables' rows, each in its own
+    ``tbody`` the screen puts in place of its own, and the sections under the rows."""
+    context: dict[str, Any] = {"push": floor_push.enabled()}
+    if "tables" not in request.GET:
+        rows = dashboard_selectors.floor_dashboard(now=timezone.now())
+        context |= {"rows": rows, "rows_html": rows_html(rows)}
+        return render(request, "floor/_dashboard.html", context)
+    tables = _table_ids(request.GET["tables"])
+    if tables is None:
+        return HttpResponse(
+            f"tables: give up to {CHANGED_TABLES_MAX} table ids, separated by commas.",
+            status=400,
+            content_type="text/plain",
+        )
+    rows = dashboard_selectors.floor_dashboard(now=timezone.now(), tables=tables)
+    context |= {"rows": rows, "rows_html": rows_html(rows)}
+    return render(request, "floor/_dashboard_changed.html", context)
+
+
+def _table_ids(text: str) -> set[int] | None:
+    """``"3,7"`` → ``{3, 7}``; None for anything else (or too many)."""
+    parts = text.split(",")
+    if not all(part.isdigit() for part in parts) or len(parts) > CHANGED_TABLES_MAX:
+        return None
+    return {int(part) for part in parts}
 
 
 @require_POST

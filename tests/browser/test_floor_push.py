@@ -1,6 +1,7 @@
 """The pushed floor dashboard in a real Chromium, on the real Redis of the PostgreSQL run: a
 hand started on the dealer's screen shows on an open floor screen in under a second, and the
-floor screen does not poll while its stream is open."""
+floor screen does not poll while its stream is open, and fetches only the changed table's rows;
+a new table, not on the screen, brings the whole dashboard."""
 
 from __future__ import annotations
 
@@ -46,10 +47,12 @@ def test_a_hand_started_on_the_dealer_screen_shows_on_the_floor_within_a_second(
 ):
     floor = new_page()
     fetches: list[float] = []
+    urls: list[str] = []
 
     def count(request: Request) -> None:
         if "/floor/dashboard/" in request.url:
             fetches.append(time.monotonic())
+            urls.append(request.url)
 
     floor.on("request", count)
     log_in(floor, live_server.url, "floor", password)
@@ -75,5 +78,27 @@ def test_a_hand_started_on_the_dealer_screen_shows_on_the_floor_within_a_second(
     expect(row.locator(".hand")).to_contain_text("#1", timeout=1_000)
     took = time.monotonic() - started
     assert took < 1.0, f"the floor saw the hand {took:.2f} s after the dealer's screen"
-    # Fetched because the stream said so (often before the dealer's screen has its answer).
+    # Fetched because the stream said so (often before the dealer's screen has its answer),
+    # and only the table's rows: the push named it.
     assert [t for t in fetches if t > clicked]
+    assert any(url.endswith(f"/floor/dashboard/?tables={open_table.pk}") for url in urls), urls
+
+
+def test_a_table_not_on_the_screen_brings_the_whole_dashboard(
+    live_server, new_page, open_table, password
+):
+    floor = new_page()
+    urls: list[str] = []
+    floor.on("request", lambda r: urls.append(r.url) if "/floor/dashboard/" in r.url else None)
+    log_in(floor, live_server.url, "floor", password)
+    floor.goto(f"{live_server.url}/floor/")
+    expect(floor.locator("#push-state")).to_contain_text("Pushed")
+    supervisor = open_table.sessions.get().opened_by
+
+    table = table_create(
+        cardroom=open_table.cardroom, name="Table 2", banking="house", by=supervisor
+    )
+
+    expect(floor.locator(f"#table-{table.pk}")).to_be_visible(timeout=2_000)
+    assert any(url.endswith("/floor/dashboard/") for url in urls), urls
+    assert not [url for url in urls if "tables=" in url], urls

@@ -12,13 +12,9 @@ register = template.Library()
 
 
 @register.simple_tag
-def seat_openings() -> list[waitlist_selectors.SeatOpening]:
+def seat_openings() -> waitlist_selectors.ListedOpenings:
+    """The open seats a list waits for, listed, and the rest counted (a room of many tables
+    has many, and the floor acts on the seats a list waits for)."""
     cardroom = working_cardroom()
-    return [] if cardroom is None else waitlist_selectors.seat_openings(cardroom)
-
-
-@register.filter
-def without_list(openings: list[waitlist_selectors.SeatOpening]) -> int:
-    """How many open seats no list waits for: counted, not listed (a room of many tables has
-    many, and the floor acts on the seats a list waits for)."""
-    return sum(1 for opening in openings if opening.waitlist is None)
+    none = waitlist_selectors.ListedOpenings([], 0)
+    return none if cardroom is None else waitlist_selectors.listed_openings(cardroom)

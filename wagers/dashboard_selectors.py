@@ -42,7 +42,7 @@ def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> 
         return Q() if tables is None else Q(**{f"{field}__in": list(tables)})
 
     found = _tables(only("pk"), now)
-    newest = TableSettings.objects.filter(table_id=OuterRef("table_id")).order_by("-version")
+    newest = TableSettings._base_manager.filter(table_id=OuterRef("table_id")).order_by("-version")
     latest = _latest_settings(only("table_id"), newest)
     held = _held(only("table_id"))
     table_url = reverse("floor-table", args=[_PK])
@@ -73,15 +73,17 @@ def floor_dashboard(*, now: datetime, tables: Collection[int] | None = None) -> 
 
 def _tables(only: Q, now: datetime) -> Any:
     """Each table with its counts, dealer on duty (if open) and hand in play, as correlated
-    subqueries: one row a table, no grouping of the whole room."""
+    subqueries: one row a table, no grouping of the whole room. The tables are the request's
+    cardrooms' (``core.scoping``); what each subquery reads is its table's (the base managers:
+    no second scoping condition in every subquery)."""
     mine = OuterRef("pk")
-    on_duty = TableSession.objects.filter(table=mine, closed_at=None)
-    in_play = Hand.objects.filter(table=mine, status__in=Hand.IN_PROGRESS).order_by("-number")
-    settled = Hand.objects.filter(table=mine, settled_at__gte=now - timedelta(hours=1))
+    on_duty = TableSession._base_manager.filter(table=mine, closed_at=None)
+    in_play = Hand._base_manager.filter(table=mine, status__in=Hand.IN_PROGRESS).order_by("-number")
+    settled = Hand._base_manager.filter(table=mine, settled_at__gte=now - timedelta(hours=1))
     return (
         Table.objects.filter(only)
         .annotate(
-            seated=_count(Seating.objects.filter(table=mine, left_at=None)),
+            seated=_count(Seating._base_manager.filter(table=mine, left_at=None)),
             first=Subquery(on_duty.values("dealer__first_name")[:1]),
             last=Subquery(on_duty.values("dealer__last_name")[:1]),
             username=Subquery(on_duty.values("dealer__username")[:1]),

@@ -99,15 +99,21 @@ class Signature(models.Model):
 
 class _ChangesOfTheRequestsCardrooms(CardroomScoped["TwoPersonChange"]):
     """A cardroom's changes are its own; a staff change (no cardroom) is the cardrooms' of the
-    person who proposed it."""
+    person who proposed it (everyone's while that person works in none yet, as their account
+    is: ``staff_selectors.in_the_requests_cardrooms``)."""
 
     cardroom_path = "cardroom"
 
     def condition(self, ids: frozenset[int]) -> models.Q:
         memberships = self.model._meta.apps.get_model("tables", "CardroomMembership")
         members = memberships._base_manager.filter(cardroom_id__in=ids).values("user_id")
-        return models.Q(cardroom_id__in=ids) | models.Q(
-            cardroom__isnull=True, proposed_by_id__in=models.Subquery(members)
+        placed = memberships._base_manager.values("user_id")
+        return models.Q(cardroom_id__in=ids) | (
+            models.Q(cardroom__isnull=True)
+            & (
+                models.Q(proposed_by_id__in=models.Subquery(members))
+                | ~models.Q(proposed_by_id__in=models.Subquery(placed))
+            )
         )
 
 

@@ -21,6 +21,8 @@ class StaffRow:
     role: str | None
     profile: StaffProfile | None
     makers: list[StaffLineage]
+    #: The names of the cardrooms the person works in (of the viewer's).
+    cardrooms: list[str]
 
     @property
     def waiting_for_set_up(self) -> bool:
@@ -44,8 +46,20 @@ def staff_rows(viewer: User, roles: tuple[str, ...]) -> list[StaffRow]:
     lineage: dict[int, list[StaffLineage]] = {}
     for entry in StaffLineage.objects.filter(account__in=members).select_related("maker"):
         lineage.setdefault(entry.account_id, []).append(entry)
+    rooms: dict[int, list[str]] = {}
+    memberships = CardroomMembership._base_manager.filter(
+        user__in=members, cardroom_id__in=cardrooms_of(viewer)
+    ).order_by("cardroom__name")
+    for user_id, name in memberships.values_list("user_id", "cardroom__name"):
+        rooms.setdefault(user_id, []).append(name)
     return [
-        StaffRow(member, role_of(member), _profile(member), lineage.get(member.pk, []))
+        StaffRow(
+            member,
+            role_of(member),
+            _profile(member),
+            lineage.get(member.pk, []),
+            rooms.get(member.pk, []),
+        )
         for member in members
     ]
 

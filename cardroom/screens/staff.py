@@ -15,11 +15,19 @@ from django.views.decorators.http import require_POST
 
 from cardroom.signing import own_signature
 from core.roles import ADMINISTRATOR, FLOOR_SUPERVISOR, ROLES, role_of
+from patrons.models import Cardroom
 from tables import setup_links, staff, staff_selectors, two_person
 from tables.models import TwoPersonChange
+from tables.services import memberships
 
 from .base import Actions, SignedInRequest, call_service, role_required
-from .forms.staff import StaffCreateForm, StaffDeactivateForm, StaffDecisionForm, StaffRoleForm
+from .forms.staff import (
+    StaffCardroomForm,
+    StaffCreateForm,
+    StaffDeactivateForm,
+    StaffDecisionForm,
+    StaffRoleForm,
+)
 
 staff_keepers = role_required(FLOOR_SUPERVISOR, ADMINISTRATOR)
 
@@ -45,12 +53,22 @@ def _page(
         "action_form": shown.get("action"),
         "role_choices": roles,
         "is_administrator": role_of(request.user) == ADMINISTRATOR,
+        "grantable": _grantable(request.user),
         "setup_link": link and request.build_absolute_uri(link.path),
         "setup_for": link and link.user,
         "proposed": proposed,
     }
     failed = any(form.errors for form in shown.values())
     return render(request, "floor/staff.html", context, status=422 if failed else 200)
+
+
+def _grantable(user: User) -> list[tuple[int, str]]:
+    """The cardrooms an administrator who works in several may grant or withdraw."""
+    rooms = staff_selectors.cardrooms_of(user)
+    if role_of(user) != ADMINISTRATOR or len(rooms) < 2:
+        return []
+    names = Cardroom._base_manager.filter(pk__in=rooms).order_by("name")
+    return list(names.values_list("pk", "name"))
 
 
 @staff_keepers
@@ -129,6 +147,23 @@ def _deactivate(request: SignedInRequest, member: User) -> HttpResponseBase:
         lambda: staff.staff_deactivate(
             user=member, reason=form.cleaned_data["reason"], by=request.user
         ),
+    )
+    return redirect("floor-staff") if done else _page(request, forms_shown={"action": form})
+
+
+@staff_actions("cardroom")
+def _cardroom(request: SignedInRequest, member: User) -> HttpResponseBase:
+    """Grant (``works`` = 1) or withdraw (0) one of the administrator's cardrooms."""
+    form = StaffCardroomForm(request.POST, rooms=[pk for pk, _ in _grantable(request.user)])
+    if not form.is_valid():
+        return _page(request, forms_shown={"action": form})
+    room = Cardroom._base_manager.get(pk=form.cleaned_data["cardroom"])
+    if form.cleaned_data["works"]:
+        change: Callable[..., Any] = memberships.membership_grant
+    else:
+        change = memberships.membership_withdraw
+    done = call_service(
+        request, form, lambda: change(user=member, cardroom=room, by=request.user) or True
     )
     return redirect("floor-staff") if done else _page(request, forms_shown={"action": form})
 

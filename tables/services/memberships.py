@@ -22,7 +22,8 @@ from ..staff_selectors import cardrooms_known, cardrooms_of
 
 def _check(user: User, cardroom: Cardroom, by: User, action: str) -> User:
     require_role(by, ADMINISTRATOR, action=action)
-    if not scoping.reaches(cardroom.pk):
+    # An administrator's own cardrooms, whichever one their screens show now.
+    if cardroom.pk not in cardrooms_of(by):
         raise DomainError(f"You do not work in {cardroom.name}.", field="cardroom")
     user = User.objects.select_for_update().get(pk=user.pk)
     if user.is_superuser:
@@ -34,7 +35,7 @@ def _check(user: User, cardroom: Cardroom, by: User, action: str) -> User:
 def membership_grant(*, user: User, cardroom: Cardroom, by: User) -> CardroomMembership:
     """``user`` works in ``cardroom`` from now on, in the role they hold."""
     user = _check(user, cardroom, by, "grant a cardroom")
-    if CardroomMembership.objects.filter(user=user, cardroom=cardroom).exists():
+    if CardroomMembership._base_manager.filter(user=user, cardroom=cardroom).exists():
         raise Conflict(f"{person_name(user)} works in {cardroom.name} already.", field="user")
     membership = CardroomMembership.objects.create(user=user, cardroom=cardroom, granted_by=by)
     audit_record(
@@ -52,7 +53,7 @@ def membership_withdraw(*, user: User, cardroom: Cardroom, by: User) -> None:
     user = _check(user, cardroom, by, "withdraw a cardroom")
     if user.pk == by.pk:
         raise DomainError("You cannot withdraw your own cardroom.", field="user")
-    deleted, _ = CardroomMembership.objects.filter(user=user, cardroom=cardroom).delete()
+    deleted, _ = CardroomMembership._base_manager.filter(user=user, cardroom=cardroom).delete()
     if not deleted:
         raise Conflict(f"{person_name(user)} does not work in {cardroom.name}.", field="user")
     audit_record(

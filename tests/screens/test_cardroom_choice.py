@@ -101,3 +101,24 @@ def test_the_public_board_of_a_room_is_that_rooms(client, rooms):
     assert "Harbour" in client.get(reverse("public-board", args=[harbour.pk])).content.decode()
     board = client.get(reverse("public-board", args=[riverside.pk])).content.decode()
     assert "Riverside" in board and "Harbour" not in board
+
+
+def test_an_administrator_of_both_rooms_grants_and_withdraws_one_on_the_staff_screen(
+    client, administrator, rooms
+):
+    harbour, riverside, river_floor, *_ = rooms
+    client.force_login(administrator)  # who made both rooms, and works in both
+    page = parse(client.get(reverse("floor-staff")).content)  # Harbour's, the first
+    assert not page.find_all(id=f"staff-{river_floor.pk}")  # Riverside's supervisor
+    client.post(reverse("cardroom-choose"), {"cardroom": riverside.pk})
+    row = parse(client.get(reverse("floor-staff")).content).by_id(f"staff-{river_floor.pk}")
+    assert row.find("small", class_="cardrooms").text == "Riverside"
+    action = reverse("floor-staff-action", args=[river_floor.pk, "cardroom"])
+    assert client.post(action, {"cardroom": harbour.pk, "works": 1}).status_code == 302
+    row = parse(client.get(reverse("floor-staff")).content).by_id(f"staff-{river_floor.pk}")
+    assert row.find("small", class_="cardrooms").text == "Harbour, Riverside"
+    client.post(action, {"cardroom": harbour.pk, "works": 0})
+    assert not CardroomMembership.objects.filter(user=river_floor, cardroom=harbour).exists()
+    twice = client.post(action, {"cardroom": harbour.pk, "works": 0})
+    assert twice.status_code == 422
+    assert "Rio Banks does not work in Harbour." in twice.content.decode()

@@ -9,12 +9,13 @@ import pytest
 from audit.models import AuditEvent
 from core import scoping
 from core.errors import Conflict, DomainError, PermissionDenied
-from core.roles import DEALER
+from core.roles import ADMINISTRATOR, DEALER
 from tables import staff
 from tables.models import CardroomMembership
 from tables.services.cardrooms import cardroom_create
 from tables.services.memberships import membership_grant, membership_withdraw
 from tables.staff_selectors import cardrooms_of
+from tests.conftest import a_person
 
 pytestmark = [pytest.mark.django_db, pytest.mark.own_cardrooms]
 
@@ -66,8 +67,10 @@ def test_refusals_name_the_field_and_change_nothing(administrator, supervisor, a
     with pytest.raises(DomainError) as own:
         membership_withdraw(user=administrator, cardroom=harbour, by=administrator)
     assert own.value.field == "user"
-    with scoping.scoped_to({riverside.pk}), pytest.raises(DomainError) as elsewhere:
-        membership_grant(user=auditor, cardroom=harbour, by=administrator)
+    other_admin = a_person("admin_river", ADMINISTRATOR, "Ria", "Vale")
+    CardroomMembership.objects.create(user=other_admin, cardroom=riverside)
+    with pytest.raises(DomainError) as elsewhere:
+        membership_grant(user=auditor, cardroom=harbour, by=other_admin)
     assert elsewhere.value.field == "cardroom"
     assert _rooms(auditor) == {harbour.pk}
     assert _rooms(administrator) == {harbour.pk, riverside.pk}

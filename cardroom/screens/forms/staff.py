@@ -46,6 +46,17 @@ class StaffDeactivateForm(forms.Form):
     reason = forms.CharField(max_length=200, label="Why")
 
 
+class StaffCardroomForm(forms.Form):
+    """One of the administrator's cardrooms, granted (``works`` 1) or withdrawn (0)."""
+
+    cardroom = forms.TypedChoiceField(coerce=int, label="Cardroom")
+    works = forms.TypedChoiceField(coerce=int, choices=[(1, "grant"), (0, "withdraw")])
+
+    def __init__(self, *args: Any, rooms: list[int], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["cardroom"].choices = [(pk, pk) for pk in rooms]  # type: ignore[attr-defined]
+
+
 class StaffDecisionForm(forms.Form):
     """Approve (signed with the approver's password or PIN), reject (with a reason), or
     withdraw a proposed account or role."""

@@ -89,7 +89,7 @@ def reports(built: Any) -> list[tuple[str, Callable[[], object]]]:
         ("player report, month", lambda: player_report(player, p.month_from, p.month_to)),
         ("ratings, day", lambda: player_ratings(player, p.day, p.day)),
         ("ratings, month", lambda: player_ratings(player, p.month_start, p.month_end)),
-        *_api_and_exports(p, table.sessions.first().dealer_id),
+        *_api_and_exports(p, table.sessions.values_list("dealer_id", flat=True)[0]),
     ]
 
 
@@ -222,12 +222,13 @@ def _found() -> Any:
     ids = [table.pk, *table.cardroom.tables.filter(banking="house").exclude(pk=table.pk)
            .order_by("pk").values_list("pk", flat=True)]  # fmt: skip
     before = template.settlements.get(kind="original").gaming_day
-    days = Settlement.objects.filter(hand__table=table, gaming_day__lt=before).order_by(
-        "gaming_day"
-    )
-    first, last = days.first().gaming_day, days.last().gaming_day
+    days = Settlement.objects.filter(hand__table=table, gaming_day__lt=before)
+    first = days.order_by("gaming_day").values_list("gaming_day", flat=True)[0]
+    last = days.order_by("-gaming_day").values_list("gaming_day", flat=True)[0]
+    assert first is not None and last is not None, "no history before the demo's day"
     seat_1 = Seating.objects.filter(table=table, seat=1, sat_at__date__gte=first).order_by("pk")
-    return Built(ids, seat_1.first().player_id, first, last, Hand.objects.count() * 10)
+    player = seat_1.values_list("player_id", flat=True)[0]
+    return Built(ids, player, first, last, Hand.objects.count() * 10)
 
 
 def main() -> None:

@@ -50,7 +50,9 @@ def build(template_hand: Any, shape: Shape, *, fast: bool = True) -> Built:
     shape.check()
     hand = Hand.objects.select_related("table__cardroom", "session").get(pk=template_hand.pk)
     cardroom = hand.table.cardroom
-    last_day = hand.settlements.get(kind="original").gaming_day - timedelta(days=1)
+    played = hand.settlements.get(kind="original").gaming_day
+    assert played is not None, "the template hand's settlement has no gaming day"
+    last_day = played - timedelta(days=1)
     first_day = last_day - timedelta(days=shape.days - 1)
     with connection.cursor() as cursor:
         b = _Builder(cursor, hand, shape, first_day, cardroom)
@@ -68,6 +70,9 @@ def build(template_hand: Any, shape: Shape, *, fast: bool = True) -> Built:
         reset_sequences(cursor, b.big_tables())
         cursor.execute("DROP TABLE hist_hand")
     return Built(b.table_ids, b.player0, first_day, last_day, b.event_count)
+
+
+__all__ = ["Built", "Shape", "build"]
 
 
 class _Builder:
@@ -123,14 +128,14 @@ class _Builder:
         columns = [
             f.column for f in model._meta.concrete_fields if overrides.get(f.column, "") is not None
         ]
-        select = [overrides.get(column, f't."{column}"') for column in columns]
+        select = [overrides.get(column) or f't."{column}"' for column in columns]
         names = ", ".join(f'"{c}"' for c in columns)
         self.c.execute(
             f'INSERT INTO "{table}" ({names}) SELECT {", ".join(select)} '
             f'FROM "{table}" t CROSS JOIN {source} WHERE t.id = {int(template_pk)}'
         )
 
-    def _day_start(self, day: str) -> str:
+    def _day_start(self, day: str | int) -> str:
         """The moment gaming day ``day`` (0-based, SQL) starts, in the cardroom's zone."""
         starts = self.cardroom.gaming_day_starts_at.isoformat()
         zone = self.cardroom.time_zone.replace("'", "")

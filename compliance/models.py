@@ -15,7 +15,7 @@ class _ExportsOfTheRequestsCardrooms(CardroomScoped["Export"]):
         cardrooms = self.model._meta.apps.get_model("patrons", "Cardroom")
         elsewhere = cardrooms._base_manager.exclude(pk__in=ids)
         return models.Q(cardroom_id__in=ids) | (
-            models.Q(cardroom__isnull=True) & ~models.Exists(elsewhere)
+            models.Q(cardroom_id__isnull=True) & ~models.Exists(elsewhere)
         )
 
 

@@ -20,8 +20,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from django.core.exceptions import EmptyResultSet, FullResultSet
 from django.db import models
-from django.db.models import Q, Subquery
+from django.db.models import BooleanField, Expression, Q, Subquery
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -111,17 +112,48 @@ def _condition(
 def restrict(queryset: models.QuerySet[Row]) -> models.QuerySet[Row]:
     """``queryset`` limited to the request's cardrooms, if its model belongs to cardrooms (a
     queryset built outside the request, as a view's class attribute, is limited here)."""
-    ids = _scope.get()
     manager = queryset.model._default_manager
-    if ids is None or not isinstance(manager, CardroomScoped):
+    if not isinstance(manager, CardroomScoped):
         return queryset
-    return queryset.filter(manager.condition(ids))
+    return queryset.filter(_InTheRequestsCardrooms(manager))
 
 
 def cardroom_path(model: type[models.Model]) -> str | None:
     """The model's path to its cardroom, if its rows belong to one."""
     manager = model._default_manager
     return manager.cardroom_path if isinstance(manager, CardroomScoped) else None
+
+
+class _InTheRequestsCardrooms(Expression):
+    """The scope's condition, made when the query's SQL is: a queryset built before a request
+    (a view's class attribute, a serializer's field, one built while the URLs were imported)
+    is limited by the request that runs it, never by the one that built it. No scope (outside a
+    request) adds nothing; an empty one matches no row without asking the database."""
+
+    conditional = True
+    output_field = BooleanField()
+
+    def __init__(self, manager: CardroomScoped[Any]) -> None:
+        super().__init__()
+        self.manager = manager
+
+    def resolve_expression(self, *args: Any, **kwargs: Any) -> _InTheRequestsCardrooms:
+        return self.copy()
+
+    def get_group_by_cols(self) -> list[Any]:
+        return []
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        ids = _scope.get()
+        if ids is None:
+            raise FullResultSet
+        if not ids:
+            raise EmptyResultSet
+        condition = self.manager.condition(ids).resolve_expression(
+            compiler.query, allow_joins=False
+        )
+        sql, params = compiler.compile(condition)
+        return sql, list(params)
 
 
 class CardroomScoped(models.Manager[Row], Generic[Row]):
@@ -144,6 +176,4 @@ class CardroomScoped(models.Manager[Row], Generic[Row]):
         return _condition(self.model, self.cardroom_path, ids, shared=self.shared_when_null)
 
     def get_queryset(self) -> models.QuerySet[Row]:
-        queryset = super().get_queryset()
-        ids = _scope.get()
-        return queryset if ids is None else queryset.filter(self.condition(ids))
+        return super().get_queryset().filter(_InTheRequestsCardrooms(self))

@@ -3,7 +3,7 @@ tables' chains (``table:7``) and the global chain's events of its people."""
 
 from __future__ import annotations
 
-from django.db.models import CharField, Q, QuerySet, Subquery, Value
+from django.db.models import CharField, Exists, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Cast, Concat
 
 from audit.models import AuditEvent
@@ -21,14 +21,16 @@ def audit_events_in_scope(
     reaches every cardroom there is sees every event (the chains from before chains per table
     too)."""
     ids = scoping.current() if ids is None else ids
-    if ids is None or not Cardroom._base_manager.exclude(pk__in=ids).exists():
+    if ids is None:
         return events
     tables = Table._base_manager.filter(cardroom_id__in=ids).annotate(
         chain_name=Concat(Value("table:"), Cast("pk", CharField()))
     )
     members = CardroomMembership._base_manager.filter(cardroom_id__in=ids).values("user_id")
+    every_room = ~Exists(Cardroom._base_manager.exclude(pk__in=ids))
     return events.filter(
-        Q(chain__in=[f"cardroom:{pk}" for pk in ids])
+        every_room
+        | Q(chain__in=[f"cardroom:{pk}" for pk in ids])
         | Q(chain__in=Subquery(tables.values("chain_name")))
         | Q(chain="global", actor_id__in=Subquery(members))
     )

@@ -109,7 +109,7 @@ class _ChangesOfTheRequestsCardrooms(CardroomScoped["TwoPersonChange"]):
         members = memberships._base_manager.filter(cardroom_id__in=ids).values("user_id")
         placed = memberships._base_manager.values("user_id")
         return models.Q(cardroom_id__in=ids) | (
-            models.Q(cardroom__isnull=True)
+            models.Q(cardroom_id__isnull=True)
             & (
                 models.Q(proposed_by_id__in=models.Subquery(members))
                 | ~models.Q(proposed_by_id__in=models.Subquery(placed))

@@ -16,6 +16,7 @@ from django.test import override_settings
 from django.utils import timezone
 from hypothesis import settings
 
+from cardroom.api.tokens import forget_roles_of
 from core.errors import DomainError
 from core.roles import (
     ADMINISTRATOR,
@@ -136,10 +137,12 @@ def everyone_works_in_every_cardroom(request):
 
     def room_made(sender, instance, created, raw=False, **kwargs):
         if created and not raw:
+            users = list(User.objects.all())
             CardroomMembership._base_manager.bulk_create(
-                [CardroomMembership(user=u, cardroom=instance) for u in User.objects.all()],
+                [CardroomMembership(user=u, cardroom=instance) for u in users],
                 ignore_conflicts=True,
             )
+            forget_roles_of([u.pk for u in users])  # a cached token knows its cardrooms
 
     def role_given(sender, instance, action, reverse, **kwargs):
         if action == "post_add" and not reverse:
@@ -150,6 +153,7 @@ def everyone_works_in_every_cardroom(request):
                 ],
                 ignore_conflicts=True,
             )
+            forget_roles_of([instance.pk])
 
     post_save.connect(room_made, sender=Cardroom, dispatch_uid="every_room")
     m2m_changed.connect(role_given, sender=User.groups.through, dispatch_uid="every_room")

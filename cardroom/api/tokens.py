@@ -30,7 +30,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Aggregate, CharField, Exists, OuterRef, Subquery
 from django.utils import timezone
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox import auth
@@ -41,6 +41,7 @@ from knox.signals import token_expired
 from rest_framework import exceptions
 
 from core.roles import ROLES, role_known, role_of
+from tables.models import CardroomMembership
 from tables.staff_selectors import cardrooms_known, cardrooms_of
 
 log = logging.getLogger(__name__)
@@ -91,7 +92,7 @@ class TokenAuthentication(auth.TokenAuthentication):
         found = (
             AuthToken.objects.select_related("user")
             .filter(token_key=text[: CONSTANTS.TOKEN_KEY_LENGTH])
-            .annotate(**_HOLDS)
+            .annotate(**_HOLDS, _cardrooms=_CARDROOMS)
         )
         for auth_token in found:
             if not compare_digest(digest, auth_token.digest):
@@ -103,6 +104,7 @@ class TokenAuthentication(auth.TokenAuthentication):
                 raise refused
             user, _ = self.validate_user(auth_token)
             role_known(user, next((r for r in ROLES if getattr(auth_token, _held(r))), None))
+            cardrooms_known(user, _ids(auth_token._cardrooms))  # type: ignore[attr-defined]
             if _remember(user, auth_token, digest) and not _still_there(digest):
                 raise refused  # revoked while this request read it: forgotten again
             return user, auth_token
@@ -169,6 +171,34 @@ _HOLDS = {
     )
     for role in ROLES
 }
+
+
+class _IdList(Aggregate):
+    """The ids as one text, comma-separated (SQLite's GROUP_CONCAT, PostgreSQL's STRING_AGG)."""
+
+    function = "GROUP_CONCAT"
+    output_field = CharField()
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(
+            compiler,
+            connection,
+            function="STRING_AGG",
+            template="%(function)s(%(expressions)s::text, ',')",
+        )
+
+
+#: The cardrooms the token's user works in, read with the token (no query more).
+_CARDROOMS = Subquery(
+    CardroomMembership._base_manager.filter(user_id=OuterRef("user_id"))
+    .values("user_id")
+    .annotate(ids=_IdList("cardroom_id"))
+    .values("ids")
+)
+
+
+def _ids(text: str | None) -> frozenset[int]:
+    return frozenset(int(pk) for pk in text.split(",")) if text else frozenset()
 
 
 def _still_there(digest: str) -> bool:

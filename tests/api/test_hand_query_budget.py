@@ -62,8 +62,9 @@ def play_counting(client, table, seats) -> dict[str, int]:
 
 def test_the_five_requests_of_a_hand_cost_the_same_for_1_spot_and_6(api, world):
     client = api(world.dealer)
+    table = world.table("One", banking="house", seats=(1,))  # the world's cardroom made first
     client.get(f"{V}/auth/me/")  # the token's role is cached from its first request on
-    one = play_counting(client, world.table("One", banking="house", seats=(1,)), (1,))
+    one = play_counting(client, table, (1,))
     seats = (1, 2, 3, 4, 5, 6)
     six = play_counting(client, world.table("Six", banking="house", seats=seats), seats)
 

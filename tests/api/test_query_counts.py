@@ -8,17 +8,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from audit.models import Checkpoint
 from audit.services import audit_record
+from cardroom.api.tokens import forget_roles_of
 from compliance.models import Export
 from patrons.models import Cardroom, Licensee, Person, Player
 from tables import selectors
 from tables.figures import figure_values
-from tables.models import RotationRecord, StackEntry, Table, TableSettings
+from tables.models import CardroomMembership, RotationRecord, StackEntry, Table, TableSettings
 from tables.staff_models import SettingChange, TwoPersonDecision
 from wagers.models import Hand
 
@@ -48,9 +50,16 @@ def listed(client, url: str) -> int:
 
 def add_cardrooms(world, n: int) -> None:
     licensee, _ = Licensee.objects.get_or_create(name="Bulk licensee")
-    Cardroom.objects.bulk_create(
+    rooms = Cardroom.objects.bulk_create(
         Cardroom(name=f"Room {i}-{n}", licensee=licensee) for i in range(n)
     )
+    # Bulk-made rooms have no people: the world's work in them (each new room's cardrooms).
+    CardroomMembership.objects.bulk_create(
+        CardroomMembership(user=person, cardroom=room)
+        for room in rooms
+        for person in User.objects.all()
+    )
+    forget_roles_of(User.objects.values_list("pk", flat=True))
 
 
 def add_tables(world, n: int) -> None:
@@ -118,6 +127,7 @@ def add_exports(world, n: int) -> None:
             end=now,
             requested_by=world.auditor,
             requested_at=now,
+            cardroom=world.cardroom,
         )
         for _ in range(n)
     )

@@ -22,12 +22,12 @@ V = "/api/v1"
 # role included. The same for 1 spot and 6. Each request appends one audit event: one statement
 # on PostgreSQL (its chain's head locked, the event numbered, hashed and inserted, the head
 # moved), three on SQLite (``audit.appends``). Each carries its Idempotency-Key,
-# as a device sends it (the money-moving ones must): the key's row is two statements, inserted
-# first and its answer stored after (``cardroom.api.idempotency``). Settling links its fees to
+# as a device sends it (the money-moving ones must): the key's row is one statement, inserted
+# with its answer at the end (``cardroom.api.idempotency``). Settling links its fees to
 # the settlement in one INSERT of its own (``wagers.FeeBooking``); at the house-banked table
 # played here, the house's net moves its rack by the books in one guarded UPDATE.
 AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 3
-IDEMPOTENCY_KEY = 2
+IDEMPOTENCY_KEY = 1
 BUDGET = {
     name: count + AUDIT_APPEND + IDEMPOTENCY_KEY
     for name, count in {"start": 6, "wagers": 9, "cards": 5, "decisions": 9, "settle": 13}.items()

@@ -30,7 +30,7 @@ AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 3
 IDEMPOTENCY_KEY = 1
 BUDGET = {
     name: count + AUDIT_APPEND + IDEMPOTENCY_KEY
-    for name, count in {"start": 6, "wagers": 9, "cards": 5, "decisions": 9, "settle": 13}.items()
+    for name, count in {"start": 6, "wagers": 8, "cards": 4, "decisions": 8, "settle": 13}.items()
 }
 AUTH_BUDGET = 2
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")

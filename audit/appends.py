@@ -28,6 +28,7 @@ def append_at_head(event: AuditEvent) -> None:
 
 
 def _hash(event: AuditEvent) -> str:
+    assert event.chain_seq is not None  # every chain's event has its place (the legacy: none)
     return chain_event_hash(
         chain=event.chain,
         chain_seq=event.chain_seq,

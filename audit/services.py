@@ -9,18 +9,17 @@ from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import DatabaseError, IntegrityError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, models, transaction
 from django.utils import timezone
 
 from core import floor_push
 
 from . import signing
 from .actions import AuditAction
+from .appends import append_at_head
 from .chain import (
     LEGACY,
     canonical_json,
-    chain_event_hash,
-    chain_genesis,
     chain_of,
     heads_hash,
     label_of,
@@ -64,13 +63,9 @@ def audit_record(
     key = chain or chain_of(target)
     if key == LEGACY:
         raise ValueError("the legacy chain is closed")
-    head, seq = _locked_head(key)
     user = actor if actor is not None and actor.is_authenticated else None
-    place = head.seq + 1
     event = AuditEvent(
-        seq=seq,
         chain=key,
-        chain_seq=place,
         occurred_at=timezone.now(),
         actor_id=user.pk if user else None,
         actor_name=user.get_username() if user else "",
@@ -78,95 +73,11 @@ def audit_record(
         object_type=label_of(target) if target is not None else "",
         object_id=str(target.pk) if target is not None else "",
         payload=canonical_json(payload or {}),
-        prev_hash=head.hash,
     )
-    event.hash = chain_event_hash(
-        chain=key,
-        chain_seq=place,
-        seq=event.seq,
-        occurred_at=event.occurred_at,
-        actor_id=event.actor_id,
-        actor_name=event.actor_name,
-        action=event.action,
-        object_type=event.object_type,
-        object_id=event.object_id,
-        payload=event.payload,
-        prev_hash=event.prev_hash,
-    )
-    _append(event, head)
+    append_at_head(event)
     # The floor's open screens hear of it once the change commits (never before, never in it).
     floor_push.chain_changed(key)
     return event
-
-
-def _append(event: AuditEvent, head: ChainHead) -> None:
-    """Insert the event and move its chain's head to it. On PostgreSQL in one statement (a
-    data-modifying CTE: one round trip on every write of the room); SQLite has no such
-    statement, so two there."""
-    if connection.vendor != "postgresql":
-        event.save(force_insert=True)
-        ChainHead.objects.filter(pk=head.pk).update(seq=event.chain_seq, hash=event.hash)
-        return
-    fields = [f for f in AuditEvent._meta.concrete_fields if not f.primary_key]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    values = [f.get_db_prep_save(getattr(event, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH event AS (INSERT INTO {AuditEvent._meta.db_table} ({columns}) "
-            f"VALUES ({', '.join(['%s'] * len(fields))}) RETURNING id) "
-            f"UPDATE {ChainHead._meta.db_table} SET seq = %s, hash = %s WHERE id = %s "
-            "RETURNING (SELECT id FROM event)",
-            [*values, event.chain_seq, event.hash, head.pk],
-        )
-        row = cursor.fetchone()
-    if row is None:  # the head row is locked by this transaction: it cannot have gone
-        raise RuntimeError(f"the head of chain {event.chain} vanished")
-    event.pk = row[0]
-    event._state.adding = False
-    event._state.db = connection.alias
-
-
-def _head_sql() -> str:
-    """The chain's head, locked, with the next event number: one fixed statement (written out,
-    not built by the ORM: every write of the room runs it)."""
-    heads, events = ChainHead._meta.db_table, AuditEvent._meta.db_table
-    if connection.vendor == "postgresql":
-        return (
-            f"SELECT id, chain, seq, hash, nextval('audit_event_seq') FROM {heads} "
-            "WHERE chain = %s FOR UPDATE"
-        )
-    # SQLite serialises writers (no row locks): the highest number plus one is free.
-    return (
-        f"SELECT id, chain, seq, hash, (SELECT COALESCE(MAX(seq), 0) + 1 FROM {events}) "
-        f"FROM {heads} WHERE chain = %s"
-    )
-
-
-def _locked_head(key: str) -> tuple[ChainHead, int]:
-    """The chain's head, locked, with the next event number, in one query. A chain's head row
-    is made by its first event, or rebuilt from its last event if missing (a restore of the
-    events alone), so that the chain carries on instead of starting again."""
-    found = _read_head(key)
-    if found is None:
-        last = AuditEvent.objects.filter(chain=key).order_by("-chain_seq").first()
-        start = (last.chain_seq or 0, last.hash) if last else (0, chain_genesis(key))
-        # Two first appends at once: one inserts, the other waits for it, then inserts nothing.
-        ChainHead.objects.bulk_create(
-            [ChainHead(chain=key, seq=start[0], hash=start[1])], ignore_conflicts=True
-        )
-        found = _read_head(key)
-        assert found is not None
-    return found
-
-
-def _read_head(key: str) -> tuple[ChainHead, int] | None:
-    with connection.cursor() as cursor:
-        cursor.execute(_head_sql(), [key])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    head = ChainHead.from_db(connection.alias, ["id", "chain", "seq", "hash"], row[:4])
-    return head, int(row[4])
 
 
 def chain_heads() -> list[list[Any]]:

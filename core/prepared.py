@@ -56,6 +56,8 @@ class PreparedRead(Generic[M]):
                 queryset = self._build(_MARKER)
             if first and not queryset.ordered:
                 queryset = queryset.order_by("pk")  # as QuerySet.first()
+            if first:  # the database sends one row, not every row for the first to be kept
+                queryset = queryset[:1]
             compiled = self._compiled[using, first] = _Compiled.of(queryset, using)
         return compiled
 

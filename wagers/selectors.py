@@ -28,6 +28,18 @@ def spots_of(hand: Hand, *, with_seatings: bool = False) -> list[Spot]:
     return spots
 
 
+def spots_kept(hand: Hand, spots: Iterable[Spot]) -> None:
+    """A step's service keeps on its hand every spot of it, as it saved them: the step's
+    answer is then made from them (``spots_now``) instead of reading them again."""
+    hand.kept_spots = sorted(spots, key=lambda spot: spot.seat)  # type: ignore[attr-defined]
+
+
+def spots_now(hand: Hand) -> list[Spot]:
+    """The hand's spots by seat as its step's service left them (``spots_kept``), else read."""
+    kept = getattr(hand, "kept_spots", None)
+    return list(kept) if kept is not None else spots_of(hand)
+
+
 _SPOTS = PreparedRead(lambda key: Spot.objects.filter(hand_id=key).order_by("seat"))
 _SPOTS_WITH_SEATINGS = PreparedRead(
     lambda key: Spot.objects.filter(hand_id=key).select_related("seating").order_by("seat")

@@ -126,11 +126,13 @@ def with_viewer(context: dict[str, Any], request: Request) -> dict[str, Any]:
 
 def hand_answer(hand: Hand, *, spots: list[Spot] | None = None) -> dict:
     """What a step answers: the hand as its service left it (the service's own instance, read
-    and locked with its settings and DP seating, then saved), with its spots read once after
-    the step (or ``spots``, known), and its settlements — none while it is in progress. The
-    same as reading the hand again (``HandDetailOut``), at one query instead of three."""
+    and locked with its settings and DP seating, then saved), with its spots as the service
+    kept them (``wagers.selectors.spots_now``: a batch of wagers or decisions, the cards), else
+    read once after the step (or ``spots``, known), and its settlements — none while it is in
+    progress. The same as reading the hand again (``HandDetailOut``), at no query or one
+    instead of three."""
     if spots is None:
-        spots = wagers_selectors.spots_of(hand)
+        spots = wagers_selectors.spots_now(hand)
     data = bound(HandOut).to_representation(hand)
     data["spots"] = [bound(SpotOut).to_representation(spot) for spot in spots]
     settlements = [] if hand.status in Hand.IN_PROGRESS else Settlement.objects.filter(hand=hand)

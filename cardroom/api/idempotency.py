@@ -4,9 +4,10 @@ duplicates exactly one runs. A POST that moves money (a view with ``moves_money`
 cash, a settlement) is refused without a key (428, naming the header): a retry of it without
 one would move the money twice.
 
-The key's row is inserted in the same transaction as the work it guards. A concurrent
-duplicate's insert waits on the unique index until the first transaction commits, then finds
-the stored answer and replays it; if the first rolls back, the duplicate runs instead.
+The key's row is inserted with its answer at the end of the transaction of the work it guards.
+A retry (or a concurrent duplicate, whose insert waits on the unique index until the first
+transaction ends) runs the work again and then finds the key taken: it rolls back whole and
+replays the stored answer; if the first rolled back, the duplicate's run stands instead.
 """
 
 from __future__ import annotations
@@ -52,16 +53,16 @@ def idempotent(handler: Callable) -> Callable:
 
 
 def _keyed(view: Any, request: Any, handler: Callable, key: str, args: Any, kwargs: Any) -> Any:
-    """The key, the change and its answer in one transaction, which is the change's own: the
-    services inside take no savepoint (``core.transactions``). A change that failed with no
-    savepoint to roll back to leaves the transaction only to roll back: all of it does, and
-    the answer (a refusal) is kept afterwards in a transaction of its own."""
+    """The change, and its answer kept under the key, in one transaction, which is the change's
+    own: the services inside take no savepoint (``core.transactions``). The key is claimed
+    last, with the answer, in one statement (``_key_claim``): if it was sent before, or a
+    concurrent duplicate claimed it first, this run rolls back whole and the first answer is
+    given instead. A change that failed with no savepoint to roll back to leaves the
+    transaction only to roll back: all of it does, and the answer (a refusal) is kept
+    afterwards in a transaction of its own."""
     fingerprint = _fingerprint(request)
     failure: Exception | None = None
     with change_atomic():
-        record = _key_insert(request.user, key, fingerprint)
-        if record is None:
-            return _replay(request.user, key, fingerprint)
         try:
             response = handler(view, request, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - answered as DRF would, then remembered
@@ -72,41 +73,47 @@ def _keyed(view: Any, request: Any, handler: Callable, key: str, args: Any, kwar
         if failure is None and not change_failed():
             if response.status_code >= 500:
                 transaction.set_rollback(True)  # a failure is not an answer worth repeating
-            else:
-                _answer_store(record, response)
-            return response
+                return response
+            if _key_claim(request.user, key, fingerprint, response):
+                return response
+            claimed = True  # sent before, or a duplicate claimed it first: this run is undone
+        else:
+            claimed = False
         transaction.set_rollback(True)
+    if claimed:
+        return _replay(request.user, key, fingerprint)
     if failure is not None:
         response = view.handle_exception(failure)
     if response.status_code < 500:
         with transaction.atomic():
-            record = _key_insert(request.user, key, fingerprint)
-            if record is None:  # a duplicate ran meanwhile: the answer kept is its own
-                return _replay(request.user, key, fingerprint)
-            _answer_store(record, response)
+            if not _key_claim(request.user, key, fingerprint, response):
+                return _replay(request.user, key, fingerprint)  # the answer kept is the first
     return response
 
 
-def _key_insert(user: Any, key: str, fingerprint: str) -> int | None:
-    """The key's row, inserted unless the user sent the key before: its id, or None. A
-    concurrent duplicate's insert waits on the unique index until the first transaction ends,
-    then inserts nothing (the first committed) or its own row (it rolled back). One statement,
-    with no savepoint to catch an IntegrityError in."""
+def _key_claim(user: Any, key: str, fingerprint: str, response: Response) -> bool:
+    """The key's row with ``response``, the answer it keeps, inserted unless the user sent the
+    key before: whether it was. A concurrent duplicate's insert waits on the unique index until
+    the first transaction ends, then inserts nothing (the first committed) or its own row (it
+    rolled back). One statement, at the end of the change, with no savepoint to catch an
+    IntegrityError in."""
     table, quote = IdempotencyKey._meta.db_table, connection.ops.quote_name
+    body = json.loads(JSONRenderer().render(response.data) or "null")
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (user_id, {quote('key')}, fingerprint, status_code, body, "
-            f"created_at) VALUES (%s, %s, %s, 0, NULL, %s) "
+            f"created_at) VALUES (%s, %s, %s, %s, %s, %s) "
             f"ON CONFLICT (user_id, {quote('key')}) DO NOTHING RETURNING id",
-            [user.pk, key, fingerprint, connection.ops.adapt_datetimefield_value(timezone.now())],
+            [
+                user.pk,
+                key,
+                fingerprint,
+                response.status_code,
+                IdempotencyKey._meta.get_field("body").get_db_prep_save(body, connection),
+                connection.ops.adapt_datetimefield_value(timezone.now()),
+            ],
         )
-        row = cursor.fetchone()
-    return None if row is None else int(row[0])
-
-
-def _answer_store(record: int, response: Response) -> None:
-    body = json.loads(JSONRenderer().render(response.data) or "null")
-    IdempotencyKey.objects.filter(pk=record).update(status_code=response.status_code, body=body)
+        return cursor.fetchone() is not None
 
 
 def _replay(user: Any, key: str, fingerprint: str) -> Response:

@@ -20,16 +20,17 @@ V = "/api/v1"
 # The statements of each request (savepoints not counted: in production the request's
 # transaction is the service's; in a test everything runs inside one), authentication and the
 # role included. The same for 1 spot and 6. Each request appends one audit event: one statement
-# on PostgreSQL, two on SQLite (``audit.services._append``). Each carries its Idempotency-Key,
-# as a device sends it (the money-moving ones must): the key's row is two statements, inserted
-# first and its answer stored after (``cardroom.api.idempotency``). Settling links its fees to
+# on PostgreSQL (its chain's head locked, the event numbered, hashed and inserted, the head
+# moved), three on SQLite (``audit.appends``). Each carries its Idempotency-Key,
+# as a device sends it (the money-moving ones must): the key's row is one statement, inserted
+# with its answer at the end (``cardroom.api.idempotency``). Settling links its fees to
 # the settlement in one INSERT of its own (``wagers.FeeBooking``); at the house-banked table
 # played here, the house's net moves its rack by the books in one guarded UPDATE.
-AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 2
-IDEMPOTENCY_KEY = 2
+AUDIT_APPEND = 1 if connection.vendor == "postgresql" else 3
+IDEMPOTENCY_KEY = 1
 BUDGET = {
     name: count + AUDIT_APPEND + IDEMPOTENCY_KEY
-    for name, count in {"start": 7, "wagers": 10, "cards": 6, "decisions": 10, "settle": 14}.items()
+    for name, count in {"start": 6, "wagers": 8, "cards": 4, "decisions": 8, "settle": 13}.items()
 }
 AUTH_BUDGET = 2
 SAVEPOINTS = ("SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO SAVEPOINT")

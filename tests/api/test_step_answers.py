@@ -120,3 +120,47 @@ def test_an_appended_event_has_its_id_and_moves_its_chain_head(world):
     assert AuditEvent.objects.get(pk=event.pk).hash == event.hash
     head = ChainHead.objects.get(chain=event.chain)
     assert (head.seq, head.hash) == (event.chain_seq, event.hash)
+
+
+@pytest.mark.parametrize("deal", ["cards/", "deal/"])
+def test_the_steps_that_answer_from_the_spots_they_kept_answer_the_stored_spots(api, world, deal):
+    """A batch of wagers (the spots placed before it and its own), the cards (a dead spot
+    among them, dealt nothing) and a batch of decisions answer from the spots their service
+    kept and saved: the same as reading them again, amounts and all."""
+    table = world.table(f"Kept {deal}", banking="house", seats=(1, 2, 3, 4))
+    client = api(world.dealer)
+    hand = client.post(f"{V}/tables/{table.pk}/hands/", {}, format="json").json()
+    url = f"{V}/hands/{hand['id']}"
+    pk = dict(Seating.objects.filter(table=table, left_at=None).values_list("seat", "id"))
+
+    def step(path: str, body: dict) -> dict:
+        response = client.post(f"{url}/{path}", body, format="json")
+        assert response.status_code == 200, (path, response.content[:300])
+        answer = response.json()
+        assert answer == stored(client, hand["id"]), path
+        return answer
+
+    first = [{"seating": pk[1], "ante": "10", "flush_bonus": "5"}, {"seating": pk[4], "ante": "7"}]
+    step("wagers/batch/", {"spots": first})
+    placed = step("wagers/batch/", {"spots": [{"seating": pk[2], "ante": "12"}]})
+    assert [(s["seat"], s["ante"]) for s in placed["spots"]] == [
+        (1, "10.00"),
+        (2, "12.00"),
+        (4, "7.00"),
+    ]
+    step("dead-spots/", {"seat": 4})
+    cards = {
+        "dealer_cards": SEVEN_HANDS[0],
+        "spot_cards": {"1": SEVEN_HANDS[1], "2": SEVEN_HANDS[2]},
+    }
+    dealt = step(deal, cards if deal == "cards/" else {})
+    assert [bool(s["cards"]) for s in dealt["spots"]] == [True, True, False]
+    decisions = [
+        {"seat": 1, "decision": "raise", "raise_amount": "10"},
+        {"seat": 2, "decision": "fold"},
+    ]
+    decided = step("decisions/batch/", {"spots": decisions})
+    assert [(s["decision"], s["raise_amount"]) for s in decided["spots"]][:2] == [
+        ("raise", "10.00"),
+        ("fold", "0.00"),
+    ]

@@ -320,7 +320,7 @@ def test_when_the_event_cannot_be_written_the_change_is_not_made_either(
     def broken(**fields):
         raise RuntimeError("the audit log is unavailable")
 
-    monkeypatch.setattr("audit.services.chain_event_hash", broken)
+    monkeypatch.setattr("audit.appends.chain_event_hash", broken)
     with pytest.raises(RuntimeError, match="unavailable"):
         table_create(cardroom=cardroom, name="Never", banking="designated_player", by=supervisor)
     assert not Table.objects.filter(name="Never").exists()

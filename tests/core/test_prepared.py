@@ -117,3 +117,17 @@ def test_all_rows_come_in_the_querysets_order_and_first_as_queryset_first(
     assert [s.player.name for s in found] == [s.player.name for s in expected]
     assert unordered.first(house_table.pk) == Seating.objects.filter(table=house_table).first()
     assert by_seat.all(987654) == [] and unordered.first(987654) is None
+
+
+def test_first_asks_the_database_for_one_row_only(house_table, seat, dealer):
+    from tables.models import Seating
+
+    for number in (5, 2, 3):
+        seat(house_table, number)
+    by_seat = PreparedRead(lambda key: Seating.objects.filter(table_id=key).order_by("-seat"))
+
+    with CaptureQueriesContext(connection) as captured:
+        found = by_seat.first(house_table.pk)
+
+    assert found is not None and found.seat == 5
+    assert captured.captured_queries[0]["sql"].rstrip().endswith("LIMIT 1")

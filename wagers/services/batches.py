@@ -99,6 +99,7 @@ def wagers_place_many(*, hand: Hand, wagers: Sequence[Mapping[str, Any]], by: Us
             spots.append(spot)
             moves[seating.pk] = moves.get(seating.pk, ZERO) - stakes
     Spot.objects.bulk_create(spots)
+    selectors.spots_kept(hand, play.spots)  # the hand's spots before and the new ones
     hand.save(update_fields=["status"])
     span = booked_now(hand.table).span
     move_stacks(moves, StackEntry.Reason.WAGER, by, span, locked=_by_pk(seatings))
@@ -181,6 +182,7 @@ def decisions_record_many(
         ["decision", "raise_amount"],
         {spot.pk: [spot.decision, spot.raise_amount] for spot in decided},
     )
+    selectors.spots_kept(hand, spots.values())
     hand.save(update_fields=["status"])
     move_stacks(moves, StackEntry.Reason.WAGER, by, booked_now(hand.table).span, locked=seatings)
     audit_record(

@@ -259,7 +259,9 @@ def live_spots_for_cards(hand: Hand, *, field: str = "status") -> list[Spot]:
             f"Hand {hand.number} is {hand.status}: cards are dealt once, after the wagers.",
             field=field,
         )
-    return [spot for spot in selectors.spots_of(hand) if not spot.dead_reason]
+    spots = selectors.spots_of(hand)
+    selectors.spots_kept(hand, spots)  # the dealt ones get their cards in place, then saved
+    return [spot for spot in spots if not spot.dead_reason]
 
 
 def cards_dealt(

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
-from django.core.exceptions import EmptyResultSet, FullResultSet
+from django.core.exceptions import FullResultSet
 from django.db import models
 from django.db.models import BooleanField, Expression, Q, Subquery
 
@@ -147,8 +147,7 @@ class _InTheRequestsCardrooms(Expression):
         ids = _scope.get()
         if ids is None:
             raise FullResultSet
-        if not ids:
-            raise EmptyResultSet
+        # An empty scope's ``__in ()`` is Django's EmptyResultSet: no row, and no query asked.
         condition = self.manager.condition(ids).resolve_expression(
             compiler.query, allow_joins=False
         )

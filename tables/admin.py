@@ -8,6 +8,7 @@ from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from patrons.models import Cardroom, Player
 
 from .models import (
+    CardroomMembership,
     DealerAssignment,
     DealerShift,
     DeviceToken,
@@ -144,6 +145,14 @@ class PaytableChangeAdmin(ReadOnlyAdmin):
     list_select_related = ["cardroom", "proposed_by", "decision"]
     search_fields = ["cardroom__name", "reason", "proposed_by__username"]
     date_hierarchy = "proposed_at"
+
+
+@admin.register(CardroomMembership)
+class CardroomMembershipAdmin(ReadOnlyAdmin):
+    list_display = ["user", "cardroom", "granted_by", "granted_at"]
+    list_filter = ["cardroom"]
+    list_select_related = ["user", "cardroom", "granted_by"]
+    search_fields = ["user__username", "cardroom__name"]
 
 
 @admin.register(TableSession)

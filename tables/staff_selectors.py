@@ -10,6 +10,7 @@ from django.db.models import Q, QuerySet, Subquery
 
 from core import scoping
 from core.roles import ADMINISTRATOR, ROLES, role_of
+from patrons.models import Cardroom
 
 from .models.memberships import CardroomMembership
 from .staff_models import StaffLineage, StaffProfile, TwoPersonChange
@@ -109,8 +110,13 @@ def cardrooms_of(user: User) -> frozenset[int]:
         return frozenset()
     known: frozenset[int] | None = getattr(user, _CARDROOMS, None)
     if known is None:
-        rows = CardroomMembership._base_manager.filter(user_id=user.pk)
-        known = frozenset(rows.values_list("cardroom_id", flat=True))
+        if user.is_superuser:  # the deployment's operator (createsuperuser): every room
+            rows = Cardroom._base_manager.values_list("pk", flat=True)
+        else:
+            rows = CardroomMembership._base_manager.filter(user_id=user.pk).values_list(
+                "cardroom_id", flat=True
+            )
+        known = frozenset(rows)
         setattr(user, _CARDROOMS, known)
     return known
 

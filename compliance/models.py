@@ -14,9 +14,8 @@ class _ExportsOfTheRequestsCardrooms(CardroomScoped["Export"]):
     def condition(self, ids: frozenset[int]) -> models.Q:
         cardrooms = self.model._meta.apps.get_model("patrons", "Cardroom")
         elsewhere = cardrooms._base_manager.exclude(pk__in=ids)
-        return models.Q(cardroom_id__in=ids) | (
-            models.Q(cardroom_id__isnull=True) & ~models.Exists(elsewhere)
-        )
+        every_room = models.Q(~models.Exists(elsewhere))
+        return models.Q(cardroom_id__in=ids) | (models.Q(cardroom_id__isnull=True) & every_room)
 
 
 class Export(models.Model):

@@ -81,13 +81,14 @@ def admits(row: models.Model) -> bool:
     if manager.cardroom_path == "pk":
         return row.pk in ids
     *hops, last = manager.cardroom_path.split("__")
-    current_row: models.Model = row
+    current_row: Any = row
     for hop in hops:
-        field = current_row._meta.get_field(hop)
-        if not field.is_cached(current_row):  # type: ignore[union-attr]
+        field: Any = current_row._meta.get_field(hop)
+        if not field.is_cached(current_row):
             return True
-        current_row = field.get_cached_value(current_row)  # type: ignore[union-attr]
-    value = getattr(current_row, current_row._meta.get_field(last).attname)  # type: ignore[union-attr]
+        current_row = field.get_cached_value(current_row)
+    last_field: Any = current_row._meta.get_field(last)
+    value = getattr(current_row, last_field.attname)
     return (value is None and manager.shared_when_null) or value in ids
 
 
@@ -100,13 +101,13 @@ def _condition(
     if path == "pk":
         return Q(pk__in=ids)
     head, _, rest = path.partition("__")
-    field = model._meta.get_field(head)
+    field: Any = model._meta.get_field(head)  # a foreign key
     if not rest:
-        condition = Q(**{f"{field.attname}__in": ids})  # type: ignore[union-attr]
+        condition = Q(**{f"{field.attname}__in": ids})
         return condition | Q(**{f"{field.attname}__isnull": True}) if shared else condition
-    related: type[models.Model] = field.related_model  # type: ignore[assignment]
+    related: type[models.Model] = field.related_model
     inner = related._base_manager.filter(_condition(related, rest, ids)).values("pk")
-    return Q(**{f"{field.attname}__in": Subquery(inner)})  # type: ignore[union-attr]
+    return Q(**{f"{field.attname}__in": Subquery(inner)})
 
 
 def restrict(queryset: models.QuerySet[Row]) -> models.QuerySet[Row]:

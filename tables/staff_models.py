@@ -269,7 +269,7 @@ class SettingChange(TwoPersonChange):
     settings of that version) and ``old`` as they were when it was approved."""
 
     # The stubs see a proxy\'s manager as the base\'s class variable redeclared.
-    objects = KindManager["SettingChange"](TwoPersonChange.Kind.TABLE_SETTINGS)  # type: ignore[misc]
+    objects = KindManager["SettingChange"](TwoPersonChange.Kind.TABLE_SETTINGS)  # type: ignore[misc,assignment]
 
     class Meta:
         proxy = True
@@ -323,7 +323,7 @@ class PaytableChange(TwoPersonChange):
         IN_USE = "in_use"  # in use at a table when the catalogue began (migration 0005)
 
     # The stubs see a proxy\'s manager as the base\'s class variable redeclared.
-    objects = KindManager["PaytableChange"](TwoPersonChange.Kind.PAYTABLE)  # type: ignore[misc]
+    objects = KindManager["PaytableChange"](TwoPersonChange.Kind.PAYTABLE)  # type: ignore[misc,assignment]
 
     class Meta:
         proxy = True
@@ -360,7 +360,7 @@ class SelfApprovalChange(TwoPersonChange):
     by one administrator and decided by another."""
 
     # The stubs see a proxy\'s manager as the base\'s class variable redeclared.
-    objects = KindManager["SelfApprovalChange"](TwoPersonChange.Kind.SELF_APPROVAL)  # type: ignore[misc]
+    objects = KindManager["SelfApprovalChange"](TwoPersonChange.Kind.SELF_APPROVAL)  # type: ignore[misc,assignment]
 
     class Meta:
         proxy = True
@@ -375,7 +375,7 @@ class ExclusionEndChange(TwoPersonChange):
     it ``ends_on``; proposed by one floor supervisor and approved by another."""
 
     # The stubs see a proxy\'s manager as the base\'s class variable redeclared.
-    objects = KindManager["ExclusionEndChange"](TwoPersonChange.Kind.EXCLUSION_END)  # type: ignore[misc]
+    objects = KindManager["ExclusionEndChange"](TwoPersonChange.Kind.EXCLUSION_END)  # type: ignore[misc,assignment]
 
     class Meta:
         proxy = True

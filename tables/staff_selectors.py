@@ -111,12 +111,10 @@ def cardrooms_of(user: User) -> frozenset[int]:
     known: frozenset[int] | None = getattr(user, _CARDROOMS, None)
     if known is None:
         if user.is_superuser:  # the deployment's operator (createsuperuser): every room
-            rows = Cardroom._base_manager.values_list("pk", flat=True)
+            known = frozenset(Cardroom._base_manager.values_list("pk", flat=True))
         else:
-            rows = CardroomMembership._base_manager.filter(user_id=user.pk).values_list(
-                "cardroom_id", flat=True
-            )
-        known = frozenset(rows)
+            rows = CardroomMembership._base_manager.filter(user_id=user.pk)
+            known = frozenset(rows.values_list("cardroom_id", flat=True))
         setattr(user, _CARDROOMS, known)
     return known
 

@@ -101,7 +101,8 @@ class _RowOfTheRequestsCardrooms(serializers.PrimaryKeyRelatedField):
     the serializer's class, is limited when the body is read)."""
 
     def get_queryset(self) -> Any:
-        return scoping.restrict(super().get_queryset())
+        queryset = super().get_queryset()
+        return None if queryset is None else scoping.restrict(queryset)
 
 
 def RowField(queryset: Any, **kwargs: Any) -> serializers.PrimaryKeyRelatedField:  # noqa: N802

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from core import scoping
@@ -34,7 +35,8 @@ class RolePermission(BasePermission):
         role = role_of(request.user)
         # The user is known now (a token is read by the view, not the middleware): what
         # follows sees and changes the user's cardrooms only.
-        scoping.enter(cardrooms_of(request.user) if role else ())
+        user = request.user
+        scoping.enter(cardrooms_of(user) if role and isinstance(user, User) else ())
         if request.method in SAFE_METHODS:
             return role in getattr(view, "read_roles", DEFAULT_READERS)
         return role in getattr(view, "write_roles", ())

@@ -104,7 +104,7 @@ class TokenAuthentication(auth.TokenAuthentication):
                 raise refused
             user, _ = self.validate_user(auth_token)
             role_known(user, next((r for r in ROLES if getattr(auth_token, _held(r))), None))
-            cardrooms_known(user, _ids(auth_token._cardrooms))  # type: ignore[attr-defined]
+            cardrooms_known(user, _ids(auth_token._cardrooms))
             if _remember(user, auth_token, digest) and not _still_there(digest):
                 raise refused  # revoked while this request read it: forgotten again
             return user, auth_token

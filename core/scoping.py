@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from django.core.exceptions import FullResultSet
 from django.db import models
-from django.db.models import BooleanField, Expression, Q, Subquery
+from django.db.models import BooleanField, Expression, F, Q, Subquery
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -107,7 +107,42 @@ def _condition(
         return condition | Q(**{f"{field.attname}__isnull": True}) if shared else condition
     related: type[models.Model] = field.related_model
     inner = related._base_manager.filter(_condition(related, rest, ids)).values("pk")
-    return Q(**{f"{field.attname}__in": Subquery(inner)})
+    return Q(_InRows(field.attname, inner))
+
+
+class _InRows(Expression):
+    """``column IN (SELECT …)``; on PostgreSQL ``column = ANY(ARRAY(SELECT …))``, which the
+    planner runs once and applies as a filter, keeping the plan of the rest of the query (an
+    IN would become a semi-join, and a page of hands read by its index a sort of them all)."""
+
+    conditional = True
+    output_field = BooleanField()
+
+    def __init__(self, column: str, rows: models.QuerySet[Any]) -> None:
+        super().__init__()
+        self.column: Any = F(column)
+        self.rows: Any = Subquery(rows)
+
+    def get_source_expressions(self) -> list[Any]:
+        return [self.column, self.rows]  # relabelled with the query when it becomes a subquery
+
+    def set_source_expressions(self, exprs: list[Any]) -> None:
+        self.column, self.rows = exprs
+
+    def resolve_expression(self, *args: Any, **kwargs: Any) -> _InRows:
+        resolved = self.copy()
+        resolved.column = self.column.resolve_expression(*args, **kwargs)
+        resolved.rows = self.rows.resolve_expression(*args, **kwargs)
+        return resolved
+
+    def get_group_by_cols(self) -> list[Any]:
+        return []
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        column, column_params = compiler.compile(self.column)
+        rows, rows_params = compiler.compile(self.rows)  # "(SELECT …)"
+        template = "%s = ANY(ARRAY%s)" if connection.vendor == "postgresql" else "%s IN %s"
+        return template % (column, rows), [*column_params, *rows_params]
 
 
 def restrict(queryset: models.QuerySet[Row]) -> models.QuerySet[Row]:

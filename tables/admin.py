@@ -8,7 +8,6 @@ from core.admin import ReadOnlyAdmin, ReadOnlyTabularInline
 from patrons.models import Cardroom, Player
 
 from .models import (
-    CardroomMembership,
     DealerAssignment,
     DealerShift,
     DeviceToken,
@@ -145,14 +144,6 @@ class PaytableChangeAdmin(ReadOnlyAdmin):
     list_select_related = ["cardroom", "proposed_by", "decision"]
     search_fields = ["cardroom__name", "reason", "proposed_by__username"]
     date_hierarchy = "proposed_at"
-
-
-@admin.register(CardroomMembership)
-class CardroomMembershipAdmin(ReadOnlyAdmin):
-    list_display = ["user", "cardroom", "granted_by", "granted_at"]
-    list_filter = ["cardroom"]
-    list_select_related = ["user", "cardroom", "granted_by"]
-    search_fields = ["user__username", "cardroom__name"]
 
 
 @admin.register(TableSession)
@@ -400,3 +391,6 @@ class DealerAssignmentAdmin(ReadOnlyAdmin):
     list_filter = ["kind", "table"]
     list_select_related = ["dealer", "table"]
     search_fields = ["dealer__username", "dealer__last_name", "table__name"]
+
+
+from . import membership_admin  # noqa: E402, F401 - who works where, its own module

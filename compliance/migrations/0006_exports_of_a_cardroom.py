@@ -6,9 +6,12 @@ from django.db import migrations, models
 
 def the_only_cardroom(apps, schema_editor):
     """Exports made while a deployment had one cardroom are that cardroom's."""
-    cardrooms = list(apps.get_model("patrons", "Cardroom").objects.values_list("pk", flat=True))
+    alias = schema_editor.connection.alias  # migrate's own connection (the owner's)
+    cardroom = apps.get_model("patrons", "Cardroom")
+    cardrooms = list(cardroom.objects.using(alias).values_list("pk", flat=True))
     if len(cardrooms) == 1:
-        apps.get_model("compliance", "Export").objects.update(cardroom_id=cardrooms[0])
+        export = apps.get_model("compliance", "Export")
+        export.objects.using(alias).update(cardroom_id=cardrooms[0])
 
 
 class Migration(migrations.Migration):

@@ -11,12 +11,13 @@ def everyone_in_every_room(apps, schema_editor):
     user_model = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     cardroom_model = apps.get_model("patrons", "Cardroom")
     membership = apps.get_model("tables", "CardroomMembership")
-    staff = user_model.objects.filter(groups__isnull=False).distinct()
-    membership.objects.bulk_create(
+    alias = schema_editor.connection.alias  # migrate's own connection (the owner's)
+    staff = user_model.objects.using(alias).filter(groups__isnull=False).distinct()
+    membership.objects.using(alias).bulk_create(
         [
             membership(user=user, cardroom=cardroom)
             for user in staff
-            for cardroom in cardroom_model.objects.all()
+            for cardroom in cardroom_model.objects.using(alias).all()
         ]
     )
 

@@ -67,7 +67,12 @@ def plans_of(client, url: str, table: str) -> list[str]:
 
 
 def flat(text: str, *, sorted_ok: bool = False) -> None:
-    assert "Seq Scan" not in text, text
+    # The deployment's cardrooms (a handful: whether the reader reaches them all, once a
+    # statement) are read whole; no table that grows with play is.
+    grows = "\n".join(
+        line for line in text.splitlines() if "Seq Scan on tables_cardroom " not in line
+    )
+    assert "Seq Scan" not in grows, text
     assert "Index" in text, text
     if not sorted_ok:
         assert "Sort" not in text, text

@@ -74,6 +74,7 @@ PAGES = [
 #: Screen URLs that are not pages with forms of their own, and why.
 NOT_PAGES = {
     "home": "a redirect to the role's own screen",
+    "cardroom-choose": "a POST from the header's chooser (tests/screens/test_cardroom_choice.py)",
     "account-setup": "a one-time link's page: one form (tests/screens/test_staff_screen.py)",
     "dealer-slips": "the slips panel, part of the dealer table page rendered above",
     "dealer-play": "the play area, part of the dealer table page rendered above",

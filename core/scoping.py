@@ -15,7 +15,7 @@ is closed by default (it starts with no cardroom until its user is known).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Any, ClassVar, Generic, Self, TypeVar
@@ -126,7 +126,7 @@ class _InRows(Expression):
     def get_source_expressions(self) -> list[Any]:
         return [self.column, self.rows]  # relabelled with the query when it becomes a subquery
 
-    def set_source_expressions(self, exprs: list[Any]) -> None:
+    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
         self.column, self.rows = exprs
 
     def resolve_expression(self, *args: Any, **kwargs: Any) -> _InRows:

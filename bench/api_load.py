@@ -69,6 +69,7 @@ def build() -> dict[str, list[dict]]:
     from django.core.management import call_command
     from django.db import connection
 
+    from bench.members import everyone_works_everywhere
     from bench.minimal_urls import TABLE
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from patrons.models import Cardroom
@@ -98,6 +99,7 @@ def build() -> dict[str, list[dict]]:
             name = f"Bench {n}" if kind == "house" else f"Bench {kind} {n}"
             dealer = user(f"bench-dealer-{n}" if kind == "house" else f"bench-{kind}-{n}", DEALER)
             made[kind].append(build_table(room, name, banking, seats, dealer, floor))
+    everyone_works_everywhere()  # before the first request: tokens cache their cardrooms
     return made
 
 

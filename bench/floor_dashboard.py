@@ -111,6 +111,7 @@ def main() -> None:
     from django.db import transaction
     from django.test import Client
 
+    from bench.members import everyone_works_everywhere
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables.services.cardrooms import cardroom_create
 
@@ -135,6 +136,7 @@ def main() -> None:
                 "dealer": user("bench-dealer", DEALER),
                 "room": cardroom_create(name="Bench room", by=admin),
             }
+            everyone_works_everywhere()
             client = Client(SERVER_NAME="localhost")
             client.force_login(floor)
             made: list[Any] = []

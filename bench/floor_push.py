@@ -56,6 +56,7 @@ def build(tables: int, screens: int) -> tuple[list[str], list[int]]:
     from django.core.management import call_command
     from django.test import Client
 
+    from bench.members import everyone_works_everywhere
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from patrons.models import Cardroom
     from tables.models import Table
@@ -79,6 +80,7 @@ def build(tables: int, screens: int) -> tuple[list[str], list[int]]:
         table = table_create(cardroom=room, name=f"Push {n}", banking="house", by=floor)
         table_open(table=table, dealer=user(f"push-dealer-{n}", DEALER), by=floor)
     ids = list(Table.objects.filter(cardroom=room).values_list("pk", flat=True)[:tables])
+    everyone_works_everywhere()
     cookies = []
     for _ in range(screens):
         client = Client()

@@ -29,6 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from bench.api_load import setup_django
+from bench.members import everyone_works_everywhere
 
 
 class _Rollback(Exception):
@@ -98,12 +99,16 @@ def measure(client: Any, path: str, runs: int) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", default="25,100,250")
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--profile", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     os.environ.setdefault("DJANGO_DEBUG", "false")  # as served: no query log kept
     setup_django()
     from django.contrib.auth.models import Group, User
@@ -111,7 +116,6 @@ def main() -> None:
     from django.db import transaction
     from django.test import Client
 
-    from bench.members import everyone_works_everywhere
     from core.roles import ADMINISTRATOR, DEALER, FLOOR_SUPERVISOR
     from tables.services.cardrooms import cardroom_create
 

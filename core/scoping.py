@@ -65,12 +65,6 @@ def include(cardroom_id: int) -> None:
         _scope.set(ids | {cardroom_id})
 
 
-def reaches(cardroom_id: int | None) -> bool:
-    """Whether this request may reach that cardroom's records."""
-    ids = _scope.get()
-    return ids is None or cardroom_id in ids
-
-
 def admits(row: models.Model) -> bool:
     """Whether the request may reach ``row``, read from it and the rows selected with it (a
     read keyed by a parent row, the parent not selected, was reached through the parent)."""
@@ -143,21 +137,6 @@ class _InRows(Expression):
         rows, rows_params = compiler.compile(self.rows)  # "(SELECT …)"
         template = "%s = ANY(ARRAY%s)" if connection.vendor == "postgresql" else "%s IN %s"
         return template % (column, rows), [*column_params, *rows_params]
-
-
-def restrict(queryset: models.QuerySet[Row]) -> models.QuerySet[Row]:
-    """``queryset`` limited to the request's cardrooms, if its model belongs to cardrooms (a
-    queryset built outside the request, as a view's class attribute, is limited here)."""
-    manager = queryset.model._default_manager
-    if not isinstance(manager, CardroomScoped):
-        return queryset
-    return queryset.filter(_InTheRequestsCardrooms(manager))
-
-
-def cardroom_path(model: type[models.Model]) -> str | None:
-    """The model's path to its cardroom, if its rows belong to one."""
-    manager = model._default_manager
-    return manager.cardroom_path if isinstance(manager, CardroomScoped) else None
 
 
 class _InTheRequestsCardrooms(Expression):

@@ -12,7 +12,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core import scoping
 from core.errors import DomainError
 from core.money import money, money_text
 from core.people import person_name
@@ -96,18 +95,10 @@ def SeatField(**kwargs: Any) -> serializers.IntegerField:  # noqa: N802 - reads 
     return AsciiIntegerField(min_value=-MAX_SEAT, max_value=MAX_SEAT, **kwargs)
 
 
-class _RowOfTheRequestsCardrooms(serializers.PrimaryKeyRelatedField):
-    """A row of the request's cardrooms: another room's id is no row (its queryset, built with
-    the serializer's class, is limited when the body is read)."""
-
-    def get_queryset(self) -> Any:
-        queryset = super().get_queryset()
-        return None if queryset is None else scoping.restrict(queryset)
-
-
 def RowField(queryset: Any, **kwargs: Any) -> serializers.PrimaryKeyRelatedField:  # noqa: N802
-    """A row named by its id, in a body (of the request's cardrooms)."""
-    return _RowOfTheRequestsCardrooms(queryset=queryset, pk_field=IdField(), **kwargs)
+    """A row named by its id, in a body (of the request's cardrooms: the models' managers
+    limit the queryset when the body is read, ``core.scoping``)."""
+    return serializers.PrimaryKeyRelatedField(queryset=queryset, pk_field=IdField(), **kwargs)
 
 
 def seat_keys(mapping: dict[str, Any] | None, *, field: str) -> dict[int, Any]:

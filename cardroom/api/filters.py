@@ -9,9 +9,6 @@ import django_filters
 from django import forms
 from django.core.exceptions import ValidationError
 from django_filters.fields import IsoDateTimeField
-from rest_framework.filters import BaseFilterBackend
-
-from core import scoping
 
 from .fields import MAX_ID
 
@@ -45,11 +42,3 @@ class IdFilter(django_filters.NumberFilter):
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_ID)
         super().__init__(*args, **kwargs)
-
-
-class CardroomScopeFilter(BaseFilterBackend):
-    """Every list and every row a generic view reads is the request's cardrooms' (a view's
-    queryset built when its class was, before any request, is limited here)."""
-
-    def filter_queryset(self, request: Any, queryset: Any, view: Any) -> Any:
-        return scoping.restrict(queryset)

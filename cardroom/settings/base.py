@@ -206,10 +206,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "cardroom.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "cardroom.api.pagination.KeysetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_FILTER_BACKENDS": [
-        "cardroom.api.filters.CardroomScopeFilter",
-        "django_filters.rest_framework.DjangoFilterBackend",
-    ],
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "cardroom.api.schema.CardroomAutoSchema",
     "COERCE_DECIMAL_TO_STRING": True,
 }
